@@ -1,0 +1,326 @@
+/**
+ * THE contract between the window and the main process.
+ *
+ * - `calls`: renderer → main, answered with `Result<T>`. Names are `domain/action`; one object argument,
+ *   validated in main with the schema given here (valibot). Both shells bind this map generically.
+ * - `events`: main → renderer, pushed; the UI never polls.
+ *
+ * Outlet numbers are 1-based everywhere in the contract (as on the hardware label).
+ * Secrets travel only towards main: the UI can set a password or token, never read one.
+ */
+import * as v from 'valibot';
+import type {
+  ActivityEntry,
+  AppInfo,
+  AppSnapshot,
+  ConfirmRequest,
+  ControllerState,
+  ControllerSummary,
+  DiscoveryProgress,
+  Group,
+  GroupRunResult,
+  MeterHistory,
+  OutletActionResult,
+  Result,
+  Settings,
+  TreeNode,
+} from './model';
+
+export * from './model';
+
+// ---------- building blocks ----------
+
+const id = v.pipe(v.string(), v.trim(), v.minLength(1, 'is empty'), v.maxLength(64, 'is too long'));
+const controllerId = id;
+
+/** An outlet number as printed on the hardware: 1, 2, … (the controller reports how many). */
+export const outletNumber = v.pipe(
+  v.number('must be an outlet number'),
+  v.integer('must be a whole outlet number'),
+  v.minValue(1, 'outlets are numbered from 1'),
+  v.maxValue(64, 'no controller has that many outlets'),
+);
+
+export const outletSelection = v.union(
+  [
+    v.literal('all'),
+    v.pipe(v.array(outletNumber), v.minLength(1, 'select at least one outlet'), v.maxLength(64)),
+  ],
+  'must be "all" or a list of outlet numbers',
+);
+
+/** `http://host[:port]` or `https://…`; a path, if any, is ignored by the client. */
+export const controllerUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.url('must be an address like http://192.168.0.100'),
+  v.check((s) => /^https?:\/\//i.test(s), 'must start with http:// or https://'),
+  v.maxLength(2048),
+);
+
+export const fingerprint = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/, 'must be a SHA-256 fingerprint (64 hex digits)'),
+);
+
+const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'is empty'), v.maxLength(64, 'is longer than 64 characters'));
+const secret = v.pipe(v.string(), v.minLength(1, 'is empty'), v.maxLength(256, 'is too long'));
+const userName = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'is empty'),
+  v.maxLength(64, 'is too long'),
+  v.regex(/^[^\s:]+$/, 'may not contain spaces or colons'),
+);
+const colour = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3b82f6'));
+
+export const authInput = v.variant('kind', [
+  v.strictObject({ kind: v.literal('digest'), user: userName, password: v.optional(secret) }),
+  v.strictObject({ kind: v.literal('basic'), user: userName, password: v.optional(secret) }),
+  v.strictObject({ kind: v.literal('token'), token: v.optional(secret) }),
+]);
+
+const outletRef = v.strictObject({ controllerId, outlet: outletNumber });
+const empty = v.strictObject({});
+const onController = v.strictObject({ controllerId });
+
+/** Lua identifier: the only thing that may name a user function. */
+const functionName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'is not a function name'));
+const scriptArg = v.union(
+  [v.pipe(v.number(), v.finite('must be a finite number')), v.pipe(v.string(), v.maxLength(256)), v.boolean()],
+  'must be a number, text or true/false',
+);
+
+const settingsInput = v.strictObject({
+  pollIntervalMs: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(500, 'must be at least 500 ms'), v.maxValue(600_000, 'must be at most 10 minutes')),
+  ),
+  temperatureUnit: v.optional(v.picklist(['C', 'F'])),
+  theme: v.optional(v.picklist(['system', 'light', 'dark'])),
+  notifications: v.optional(
+    v.strictObject({ offline: v.boolean(), outsideChanges: v.boolean(), meterThresholds: v.boolean() }),
+  ),
+  meterThresholds: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          controllerId,
+          key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+          min: v.nullable(v.pipe(v.number(), v.finite())),
+          max: v.nullable(v.pipe(v.number(), v.finite())),
+        }),
+      ),
+      v.maxLength(500),
+    ),
+  ),
+  trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
+});
+
+// ---------- calls ----------
+
+interface CallSpec<I extends v.GenericSchema, R> {
+  input: I;
+  /** Phantom: carries the result type only. */
+  result: R;
+}
+function call<I extends v.GenericSchema>(input: I) {
+  return { returns: <R>(): CallSpec<I, R> => ({ input, result: undefined as R }) };
+}
+
+export const calls = {
+  /** Name, version and shell of the running app. */
+  'app/info': call(empty).returns<AppInfo>(),
+  /** Everything to draw the window at start: controllers, their live state, groups, settings. */
+  'app/snapshot': call(empty).returns<AppSnapshot>(),
+
+  'controllers/list': call(empty).returns<ControllerSummary[]>(),
+  /** Verify (identity, firmware, admin, capabilities) and save. TLS_UNTRUSTED carries the fingerprint to accept. */
+  'controllers/add': call(
+    v.strictObject({ name: v.optional(name), url: controllerUrl, auth: authInput, fingerprint: v.optional(fingerprint), colour: v.optional(colour) }),
+  ).returns<ControllerSummary>(),
+  /** Change the saved address, name, colour or credentials (omitted password = keep the stored one). */
+  'controllers/update': call(
+    v.strictObject({
+      id: controllerId,
+      name: v.optional(name),
+      url: v.optional(controllerUrl),
+      auth: v.optional(authInput),
+      fingerprint: v.optional(v.nullable(fingerprint)),
+      colour: v.optional(colour),
+    }),
+  ).returns<ControllerSummary>(),
+  /** Forget a controller and its stored secret. */
+  'controllers/remove': call(v.strictObject({ id: controllerId })).returns<null>(),
+  'controllers/reorder': call(v.strictObject({ ids: v.pipe(v.array(controllerId), v.maxLength(500)) })).returns<ControllerSummary[]>(),
+  /** Poll now. */
+  'controllers/refresh': call(v.strictObject({ id: controllerId })).returns<null>(),
+  /** Pin a new certificate after TLS_CHANGED, once the person has checked it. */
+  'controllers/trustCertificate': call(v.strictObject({ id: controllerId, fingerprint })).returns<ControllerSummary>(),
+
+  /** Start a few in-process emulated controllers, clearly marked as demo. */
+  'demo/start': call(empty).returns<ControllerSummary[]>(),
+  /** Remove every demo controller and stop its emulator. */
+  'demo/remove': call(empty).returns<null>(),
+
+  /** Persistent (or, with `transient`, temporary) on/off of one, several or all outlets. */
+  'outlets/set': call(
+    v.strictObject({ controllerId, outlets: outletSelection, on: v.boolean(), transient: v.optional(v.boolean()) }),
+  ).returns<OutletActionResult>(),
+  /** Power-cycle one outlet (off, wait the cycle delay, on). */
+  'outlets/cycle': call(v.strictObject({ controllerId, outlet: outletNumber })).returns<OutletActionResult>(),
+  /** Switch several outlets as simultaneously as the firmware allows (transient states). */
+  'outlets/switch': call(
+    v.strictObject({
+      controllerId,
+      changes: v.pipe(
+        v.array(v.strictObject({ outlet: outletNumber, on: v.boolean() })),
+        v.minLength(1, 'select at least one outlet'),
+        v.maxLength(64),
+      ),
+    }),
+  ).returns<OutletActionResult>(),
+  'outlets/rename': call(v.strictObject({ controllerId, outlet: outletNumber, name })).returns<null>(),
+
+  /** Start a user function; arguments are typed values, never code. Returns the thread id. */
+  'scripts/start': call(
+    v.strictObject({ controllerId, function: functionName, args: v.pipe(v.array(scriptArg), v.maxLength(16)) }),
+  ).returns<{ threadId: string }>(),
+  'scripts/stop': call(
+    v.strictObject({
+      controllerId,
+      threads: v.union([v.literal('all'), v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(32))), v.minLength(1))]),
+    }),
+  ).returns<null>(),
+
+  'users/create': call(
+    v.strictObject({
+      controllerId,
+      name: userName,
+      password: secret,
+      isAdmin: v.boolean(),
+      isAllowed: v.boolean(),
+      outletAccess: v.pipe(v.array(v.boolean()), v.maxLength(64)),
+    }),
+  ).returns<null>(),
+  'users/delete': call(v.strictObject({ controllerId, name: userName })).returns<null>(),
+
+  'system/setSsh': call(v.strictObject({ controllerId, enabled: v.boolean() })).returns<null>(),
+  /** Reboot; the state goes `rebooting` until the controller answers again. */
+  'system/reboot': call(onController).returns<null>(),
+  /** Browse the API tree: `path` below `/restapi/`, depth-limited. */
+  'system/tree': call(
+    v.strictObject({
+      controllerId,
+      path: v.pipe(v.string(), v.maxLength(512), v.regex(/^[^?#]*$/, 'may not contain ? or #')),
+      depth: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(8)),
+    }),
+  ).returns<TreeNode>(),
+
+  'meters/history': call(v.strictObject({ controllerId, key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) })).returns<MeterHistory>(),
+  /** All meter history of a controller as CSV text (the UI saves it). */
+  'meters/exportCsv': call(onController).returns<{ filename: string; csv: string }>(),
+
+  'groups/list': call(empty).returns<Group[]>(),
+  /** Create (no id) or replace a group. */
+  'groups/save': call(
+    v.strictObject({ id: v.optional(id), name, members: v.pipe(v.array(outletRef), v.minLength(1, 'add at least one outlet'), v.maxLength(256)) }),
+  ).returns<Group>(),
+  'groups/remove': call(v.strictObject({ id })).returns<null>(),
+  /** On/off/cycle every outlet of a group: one request per controller, all controllers in parallel. */
+  'groups/run': call(v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) })).returns<GroupRunResult>(),
+
+  'activity/list': call(
+    v.strictObject({ controllerId: v.optional(controllerId), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))) }),
+  ).returns<ActivityEntry[]>(),
+
+  'settings/get': call(empty).returns<Settings>(),
+  'settings/set': call(settingsInput).returns<Settings>(),
+
+  /** Look for controllers: mDNS, SSDP and/or a bounded address range (≤ 256 addresses). Progress comes as events. */
+  'discovery/start': call(
+    v.strictObject({
+      mdns: v.boolean(),
+      ssdp: v.boolean(),
+      range: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+    }),
+  ).returns<{ runId: string }>(),
+  'discovery/stop': call(v.strictObject({ runId: id })).returns<null>(),
+} as const;
+
+// ---------- events ----------
+
+function event<P>(): P {
+  return undefined as P;
+}
+
+export const events = {
+  /** The saved controllers changed (added, removed, renamed, reordered). */
+  'controllers/changed': event<ControllerSummary[]>(),
+  /** One controller's live state changed; the whole state is sent. */
+  'state/changed': event<ControllerState>(),
+  'activity/added': event<ActivityEntry>(),
+  'groups/changed': event<Group[]>(),
+  'settings/changed': event<Settings>(),
+  'discovery/progress': event<DiscoveryProgress>(),
+  /** The tray wants the window to confirm an action on critical outlets. */
+  'ui/confirm': event<ConfirmRequest>(),
+} as const;
+
+// ---------- derived types ----------
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export type CallInput<K extends CallName> = v.InferInput<Calls[K]['input']>;
+/** Input after validation and trimming, as the Core receives it. */
+export type CallParsed<K extends CallName> = v.InferOutput<Calls[K]['input']>;
+export type CallResult<K extends CallName> = Calls[K]['result'];
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<K extends EventName> = Events[K];
+
+export const callNames = Object.keys(calls) as CallName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+/** What the Core implements: one async function per call. Errors are thrown as `PlugboardError`. */
+export type Handlers = { [K in CallName]: (input: CallParsed<K>) => Promise<CallResult<K>> };
+
+/** Where the Core pushes events; each shell forwards them to its window(s). */
+export type EventSink = <K extends EventName>(name: K, payload: EventPayload<K>) => void;
+
+// ---------- the window API ----------
+
+type Domain<K> = K extends `${infer D}/${string}` ? D : never;
+type Action<K, D extends string> = K extends `${D}/${infer A}` ? A : never;
+
+/** `window.plugboard`: `plugboard.outlets.set({...})`, `plugboard.on('state/changed', fn)`. */
+export type PlugboardApi = {
+  [D in Domain<CallName>]: {
+    [K in CallName as Action<K, D>]: (input: CallInput<K>) => Promise<Result<CallResult<K>>>;
+  };
+} & {
+  /** Listen to an event; returns the function that stops listening. */
+  on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void): () => void;
+};
+
+
+/** Split `domain/action` for building the nested window API. */
+export function splitCallName(name: CallName): [string, string] {
+  const slash = name.indexOf('/');
+  return [name.slice(0, slash), name.slice(slash + 1)];
+}
+
+/** Validate a call's input; the message names each wrong field. */
+export function parseInput<K extends CallName>(
+  name: K,
+  input: unknown,
+): { ok: true; value: CallParsed<K> } | { ok: false; message: string } {
+  const parsed = v.safeParse(calls[name].input, input ?? {});
+  if (parsed.success) return { ok: true, value: parsed.output as CallParsed<K> };
+  const parts = parsed.issues.slice(0, 5).map((issue) => {
+    const path = v.getDotPath(issue);
+    return path ? `${path} ${issue.message}` : issue.message;
+  });
+  return { ok: false, message: `Invalid input for ${name}: ${parts.join('; ')}.` };
+}

@@ -1,0 +1,319 @@
+/**
+ * Data shapes that cross the contract (main → renderer). Plain JSON: no classes, no functions,
+ * never a password or token. Outlet numbers here are always 1-based, as printed on the hardware.
+ */
+
+/** Every error code a result can carry. Each one names something a person can act on. */
+export const ERROR_CODES = [
+  /** Wrong user name, password or token. */
+  'AUTH_FAILED',
+  /** Authenticated, but this user may not do that (e.g. a non-admin user running scripts). */
+  'FORBIDDEN',
+  /** "Allow REST-style API" is off on the controller's External APIs page. */
+  'API_DISABLED',
+  /** The outlet is locked; only the keypad or the controller's own page can change it. */
+  'LOCKED',
+  /** Nothing answered at that address (refused, no route, DNS, reset). */
+  'UNREACHABLE',
+  /** The controller did not answer in time. */
+  'TIMEOUT',
+  /** The HTTPS certificate differs from the one pinned for this controller. */
+  'TLS_CHANGED',
+  /** First HTTPS connection: the certificate's fingerprint must be accepted (detail.fingerprint). */
+  'TLS_UNTRUSTED',
+  /** The controller's firmware is too old for this (detail.requiredFirmware). */
+  'UNSUPPORTED_FIRMWARE',
+  /** The request itself is wrong: names what is wrong and what to do. */
+  'BAD_INPUT',
+  /** The controller answered with an error or with something that makes no sense. */
+  'DEVICE_ERROR',
+  /** Something answered, but it is not a power controller with the REST-style API. */
+  'NOT_A_CONTROLLER',
+  /** No such controller, group or thread in Plugboard. */
+  'NOT_FOUND',
+  /** The action was cancelled (e.g. the controller was removed meanwhile). */
+  'CANCELLED',
+  /** A bug in Plugboard; the message says so and the log has details. */
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Extra facts attached to an error, e.g. `{ fingerprint }` or `{ requiredFirmware }`. */
+export type ErrorDetail = Record<string, string | number | boolean | null>;
+
+export interface ContractError {
+  code: ErrorCode;
+  /** One sentence for a person: what went wrong and what to do next. */
+  message: string;
+  detail?: ErrorDetail;
+}
+
+/** Every call answers with this: results are data, never thrown exceptions. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+/** How Plugboard logs in to a controller. The secret itself lives in the OS keychain. */
+export type AuthKind = 'digest' | 'basic' | 'token';
+
+/** A saved controller, as the registry keeps it (no secrets). */
+export interface ControllerSummary {
+  id: string;
+  name: string;
+  /** Base address, `http[s]://host[:port]` (no `/restapi/`). */
+  url: string;
+  auth: AuthKind;
+  /** User name for digest/basic; empty for tokens. */
+  user: string;
+  /** Whether a password or token is stored in the keychain. */
+  hasSecret: boolean;
+  /** SHA-256 fingerprint of the pinned certificate (HTTPS), upper-case hex with colons. */
+  fingerprint: string | null;
+  /** CSS colour for the tab. */
+  colour: string;
+  order: number;
+  /** A demo controller running in-process; removable. */
+  demo: boolean;
+}
+
+export type ControllerStatus =
+  | 'connecting'
+  | 'online'
+  | 'offline'
+  | 'auth_failed'
+  | 'api_disabled'
+  | 'tls_changed'
+  | 'rebooting'
+  | 'error';
+
+export interface Identity {
+  /** The controller's own name (`relay/name`). */
+  controllerName: string;
+  model: string;
+  serial: string;
+  firmware: string;
+  relayFirmware: string;
+  hostname: string | null;
+}
+
+export interface Capabilities {
+  /** Firmware ≥ 1.10.11: `relay/set_outlet_transient_states/`. */
+  simultaneousSwitching: boolean;
+  /** Firmware ≥ 1.11.6.0: `system/reboot/`. */
+  reboot: boolean;
+  /** Firmware ≥ 1.10: access tokens. */
+  tokens: boolean;
+  /** The controller has meters. */
+  meters: boolean;
+  /** The logged-in user is an administrator (scripts, users, config). */
+  isAdmin: boolean;
+  /** Outlets as reported by the controller (never assumed to be 8). */
+  outletCount: number;
+  /** Per outlet (index 0 = outlet 1): may this user switch it. */
+  outletAccess: boolean[];
+}
+
+export interface PendingChange {
+  kind: 'state' | 'transientState' | 'cycle';
+  /** The physical state asked for (for a cycle: on, after the off-time). */
+  target: boolean;
+  /** Epoch ms when Plugboard sent the request. */
+  since: number;
+}
+
+export interface OutletState {
+  /** 1-based, as on the hardware label. */
+  number: number;
+  name: string;
+  /** Persistent state: restored after a reboot or power loss. */
+  state: boolean;
+  /** Temporary state: reverts to `state` after a reboot. */
+  transientState: boolean;
+  /** What the relay is doing right now. Read-only. */
+  physicalState: boolean;
+  locked: boolean;
+  critical: boolean;
+  /** Per-outlet cycle off-time in seconds; null = the controller's default. */
+  cycleDelay: number | null;
+  /** The logged-in user may switch this outlet. */
+  access: boolean;
+  /** A change Plugboard asked for that the controller has not confirmed yet. */
+  pending: PendingChange | null;
+  /** While cycling: epoch ms when the off-time ends (for a countdown). */
+  cycleEndsAt: number | null;
+}
+
+export type MeterQuantity = 'voltage' | 'current' | 'energy' | 'power' | 'temperature' | 'humidity' | 'other';
+
+/** A meter reading in canonical units: V, A, kWh, W, °C, %. The UI converts °C to °F if asked. */
+export interface MeterReading {
+  /** The controller's key, e.g. `buses.0.voltage`. */
+  key: string;
+  name: string;
+  quantity: MeterQuantity;
+  bus: number | null;
+  value: number | null;
+  unit: 'V' | 'A' | 'kWh' | 'W' | '°C' | '%' | '';
+}
+
+export interface ScriptThread {
+  id: string;
+  label: string;
+}
+
+export interface ScriptsState {
+  functions: string[];
+  threads: ScriptThread[];
+}
+
+export interface DeviceUser {
+  name: string;
+  isAdmin: boolean;
+  isAllowed: boolean;
+  /** Index 0 = outlet 1. */
+  outletAccess: boolean[];
+}
+
+/** Everything Plugboard knows about one controller right now. Pushed whole on every change. */
+export interface ControllerState {
+  id: string;
+  status: ControllerStatus;
+  /** Why the status is not `online`, in words. */
+  problem: ContractError | null;
+  identity: Identity | null;
+  capabilities: Capabilities | null;
+  outlets: OutletState[];
+  /** null: no meters on this controller (or not read yet). */
+  meters: MeterReading[] | null;
+  /** null: not an admin, or not read yet. */
+  scripts: ScriptsState | null;
+  /** null: not an admin, or not read yet. */
+  users: DeviceUser[] | null;
+  sshEnabled: boolean | null;
+  /** Epoch ms of the last successful poll. */
+  lastUpdate: number | null;
+  /** Epoch ms when a reboot was requested; null when not rebooting. */
+  rebootingSince: number | null;
+}
+
+export interface OutletRef {
+  controllerId: string;
+  /** 1-based. */
+  outlet: number;
+}
+
+export interface Group {
+  id: string;
+  name: string;
+  members: OutletRef[];
+}
+
+export interface OutletFailure {
+  outlet: number;
+  error: ContractError;
+}
+
+/** The result of an outlet action: which outlets were asked to change and which refused. */
+export interface OutletActionResult {
+  requested: number[];
+  failed: OutletFailure[];
+}
+
+export interface GroupRunResult {
+  results: { controllerId: string; outlets: number[]; error: ContractError | null }[];
+}
+
+export type ActivityResult = 'ok' | 'error' | 'observed';
+
+export interface ActivityEntry {
+  id: number;
+  /** Epoch ms. */
+  time: number;
+  controllerId: string;
+  controllerName: string;
+  outlet: number | null;
+  /** Short verb phrase, e.g. "on", "off (temporary)", "cycle", "started script flash_a_light". */
+  action: string;
+  /** Where it came from: the window, the tray, a group, or someone else (web UI, keypad, script). */
+  source: 'window' | 'tray' | 'group' | 'outside' | 'system';
+  result: ActivityResult;
+  error: ContractError | null;
+}
+
+export interface MeterHistory {
+  key: string;
+  unit: MeterReading['unit'];
+  /** Epoch seconds, ascending. */
+  t: number[];
+  v: (number | null)[];
+}
+
+export interface MeterThreshold {
+  controllerId: string;
+  key: string;
+  min: number | null;
+  max: number | null;
+}
+
+export interface Settings {
+  /** Steady poll interval per controller, ms. */
+  pollIntervalMs: number;
+  temperatureUnit: 'C' | 'F';
+  theme: 'system' | 'light' | 'dark';
+  notifications: { offline: boolean; outsideChanges: boolean; meterThresholds: boolean };
+  meterThresholds: MeterThreshold[];
+  trayFavourites: OutletRef[];
+}
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  shell: 'electron' | 'web' | 'test';
+  platform: string;
+}
+
+/** Everything the window needs to draw itself at start, in one call. */
+export interface AppSnapshot {
+  info: AppInfo;
+  controllers: ControllerSummary[];
+  states: ControllerState[];
+  groups: Group[];
+  settings: Settings;
+}
+
+export type DiscoverySource = 'mdns' | 'ssdp' | 'probe';
+
+export interface DiscoveredController {
+  /** Base address to add, `http://host:port`. */
+  url: string;
+  host: string;
+  port: number;
+  name: string | null;
+  serial: string | null;
+  model: string | null;
+  sources: DiscoverySource[];
+  /** Id of the saved controller at that address, if any. */
+  savedId: string | null;
+}
+
+export interface DiscoveryProgress {
+  runId: string;
+  /** Addresses probed so far and in all (range probe only; 0/0 otherwise). */
+  probed: number;
+  total: number;
+  done: boolean;
+  results: DiscoveredController[];
+  error: ContractError | null;
+}
+
+/** The tray asks the window to confirm switching critical outlets off. */
+export interface ConfirmRequest {
+  controllerId: string;
+  outlets: number[];
+  action: 'off' | 'cycle';
+  reason: string;
+}
+
+export interface TreeNode {
+  path: string;
+  depth: number;
+  value: unknown;
+}

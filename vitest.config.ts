@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import { defineConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/renderer/**', 'test/e2e/**', 'test/bench/**'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), svelteTesting()],
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['test/renderer/**/*.test.ts'],
+          setupFiles: ['test/renderer/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          // One Chromium at a time: these machines have two cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
