@@ -1,0 +1,57 @@
+import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, dedupeMembers, sameName } from './registry-records';
+
+/** A group as the window or the CLI describes it: no id = create. */
+export interface GroupInput {
+  id?: string;
+  name: string;
+  members: readonly OutletRef[];
+}
+
+const MAX_MEMBERS = 256;
+
+/** Check a group against the saved controllers and the other groups; returns it cleaned (trimmed, de-duplicated). */
+export function validateGroupInput(
+  input: GroupInput,
+  controllers: readonly ControllerSummary[],
+  groups: readonly Group[],
+): { id: string | undefined; name: string; members: OutletRef[] } {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) throw new PlugboardError('BAD_INPUT', 'The group name is empty: give the group a name.');
+  if (name.length > MAX_NAME_LENGTH)
+    throw new PlugboardError('BAD_INPUT', `The group name is longer than ${MAX_NAME_LENGTH} characters.`);
+  if (input.id !== undefined && !groups.some((g) => g.id === input.id)) {
+    throw new PlugboardError(
+      'NOT_FOUND',
+      `No group has the id ${JSON.stringify(input.id).slice(0, 80)}; it may have been removed.`,
+    );
+  }
+  const clash = groups.find((g) => g.id !== input.id && sameName(g.name, name));
+  if (clash)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `A group named "${clash.name}" already exists: choose another name.`,
+    );
+  if (!Array.isArray(input.members) || input.members.length === 0) {
+    throw new PlugboardError('BAD_INPUT', `Group "${name}" has no outlets: add at least one.`);
+  }
+  if (input.members.length > MAX_MEMBERS)
+    throw new PlugboardError('BAD_INPUT', `Group "${name}" has more than ${MAX_MEMBERS} outlets.`);
+  for (const member of input.members) {
+    const controller = controllers.find((c) => c.id === member.controllerId);
+    if (!controller) {
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `Group "${name}" names controller ${JSON.stringify(member.controllerId).slice(0, 80)}, which is not saved.`,
+      );
+    }
+    if (!Number.isInteger(member.outlet) || member.outlet < 1 || member.outlet > MAX_OUTLET_NUMBER) {
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `Group "${name}": ${String(member.outlet).slice(0, 20)} is not an outlet number of ${controller.name} (outlets are numbered from 1).`,
+      );
+    }
+  }
+  return { id: input.id, name, members: dedupeMembers(input.members) };
+}

@@ -1,0 +1,174 @@
+import * as v from 'valibot';
+import type { ControllerSummary, Group } from '../../src-preload/model';
+import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
+import { CONTROLLER_PALETTE } from './colour-palette';
+
+/**
+ * What the registry keeps in the shared settings file, and how it reads it back. The file is JSON a
+ * person may edit (or break): every entry is validated, cosmetic mistakes are repaired, and an entry
+ * that cannot be used is dropped with a reason instead of crashing the app.
+ */
+
+export const CONTROLLERS_KEY = 'controllers';
+export const GROUPS_KEY = 'groups';
+
+export const MAX_NAME_LENGTH = 64;
+export const MAX_OUTLET_NUMBER = 64;
+
+const text = (max: number) =>
+  v.pipe(
+    v.string('must be text'),
+    v.trim(),
+    v.minLength(1, 'is empty'),
+    v.maxLength(max, `is longer than ${max} characters`),
+  );
+
+const storedUrl = v.pipe(
+  v.string('must be text'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    try {
+      return normaliseControllerUrl(dataset.value);
+    } catch (error) {
+      addIssue({ message: error instanceof Error ? error.message : 'is not an address' });
+      return NEVER;
+    }
+  }),
+);
+
+const storedFingerprint = v.fallback(
+  v.nullable(
+    v.pipe(
+      v.string(),
+      v.check((s) => /^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/.test(s.trim())),
+      v.transform(normaliseFingerprint),
+    ),
+  ),
+  null,
+);
+
+export const storedControllerSchema = v.object({
+  id: text(64),
+  name: text(MAX_NAME_LENGTH),
+  url: storedUrl,
+  auth: v.picklist(['digest', 'basic', 'token'], 'must be digest, basic or token'),
+  user: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(64)), ''),
+  hasSecret: v.fallback(v.boolean(), false),
+  fingerprint: storedFingerprint,
+  colour: v.fallback(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/)), CONTROLLER_PALETTE[0]),
+  order: v.fallback(v.pipe(v.number(), v.finite()), Number.MAX_SAFE_INTEGER),
+  demo: v.fallback(v.boolean(), false),
+});
+
+export const storedGroupSchema = v.object({
+  id: text(64),
+  name: text(MAX_NAME_LENGTH),
+  members: v.array(
+    v.object({
+      controllerId: text(64),
+      outlet: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_OUTLET_NUMBER)),
+    }),
+  ),
+});
+
+export type Problem = (reason: string) => void;
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = v.getDotPath(issue);
+      return path ? `${path} ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+function entryLabel(raw: unknown, index: number): string {
+  const name = typeof raw === 'object' && raw !== null ? (raw as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name.trim()
+    ? `#${index + 1} ("${name.trim().slice(0, 40)}")`
+    : `#${index + 1}`;
+}
+
+const lowerName = (name: string) => name.normalize('NFC').toLowerCase();
+
+/** The saved controllers as stored, validated; duplicates (id or name) after the first are dropped. */
+export function readControllers(raw: unknown, problem: Problem): ControllerSummary[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problem(`the saved "${CONTROLLERS_KEY}" is not a list; ignoring it`);
+    return [];
+  }
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  const result: ControllerSummary[] = [];
+  raw.forEach((entry, index) => {
+    const parsed = v.safeParse(storedControllerSchema, entry);
+    if (!parsed.success) {
+      problem(`dropped saved controller ${entryLabel(entry, index)}: ${describeIssues(parsed.issues)}`);
+      return;
+    }
+    const record = parsed.output;
+    if (ids.has(record.id))
+      return problem(
+        `dropped saved controller ${entryLabel(entry, index)}: its id ${record.id} is used twice`,
+      );
+    if (names.has(lowerName(record.name)))
+      return problem(`dropped saved controller ${entryLabel(entry, index)}: the name is used twice`);
+    if (record.auth === 'token') record.user = '';
+    ids.add(record.id);
+    names.add(lowerName(record.name));
+    result.push(record);
+  });
+  return result.sort((a, b) => a.order - b.order);
+}
+
+/** The saved groups, validated; members of controllers that are not saved are dropped, and so are empty groups. */
+export function readGroups(raw: unknown, controllerIds: ReadonlySet<string>, problem: Problem): Group[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problem(`the saved "${GROUPS_KEY}" is not a list; ignoring it`);
+    return [];
+  }
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  const result: Group[] = [];
+  raw.forEach((entry, index) => {
+    const parsed = v.safeParse(storedGroupSchema, entry);
+    if (!parsed.success)
+      return problem(`dropped saved group ${entryLabel(entry, index)}: ${describeIssues(parsed.issues)}`);
+    const group = parsed.output;
+    if (ids.has(group.id) || names.has(lowerName(group.name))) {
+      return problem(`dropped saved group ${entryLabel(entry, index)}: its id or name is used twice`);
+    }
+    const members = dedupeMembers(group.members.filter((member) => controllerIds.has(member.controllerId)));
+    if (members.length < group.members.length) {
+      problem(
+        `saved group ${entryLabel(entry, index)} names outlets of controllers that are not saved; ignoring those outlets`,
+      );
+    }
+    if (members.length === 0)
+      return problem(`dropped saved group ${entryLabel(entry, index)}: it has no outlets left`);
+    ids.add(group.id);
+    names.add(lowerName(group.name));
+    result.push({ id: group.id, name: group.name, members });
+  });
+  return result;
+}
+
+export function dedupeMembers<T extends { controllerId: string; outlet: number }>(
+  members: readonly T[],
+): { controllerId: string; outlet: number }[] {
+  const seen = new Set<string>();
+  const result: { controllerId: string; outlet: number }[] = [];
+  for (const { controllerId, outlet } of members) {
+    const key = `${controllerId}\u0000${outlet}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push({ controllerId, outlet });
+  }
+  return result;
+}
+
+export function sameName(a: string, b: string): boolean {
+  return lowerName(a.trim()) === lowerName(b.trim());
+}

@@ -1,0 +1,410 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthKind, ControllerSummary, Group, OutletRef } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import { controllerAccount, type SecretStore } from '../secrets';
+import type { Logger } from './dispatch';
+import type { KeyValueStore } from './ports';
+import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
+import { pickDefaultColour } from './colour-palette';
+import {
+  CONTROLLERS_KEY,
+  GROUPS_KEY,
+  MAX_NAME_LENGTH,
+  readControllers,
+  readGroups,
+  sameName,
+} from './registry-records';
+import { validateGroupInput, type GroupInput } from './registry-groups';
+
+export type { GroupInput } from './registry-groups';
+
+/** What the person chose when adding a controller (the secret travels separately). */
+export interface ControllerInput {
+  name: string;
+  /** Any address form; saved as `http[s]://host[:port]`. */
+  url: string;
+  auth: AuthKind;
+  /** User name for digest/basic; ignored for tokens. */
+  user?: string;
+  /** Pinned certificate fingerprint (HTTPS), or null/absent. */
+  fingerprint?: string | null;
+  /** `#rrggbb`; a distinct palette colour when absent. */
+  colour?: string;
+  demo?: boolean;
+}
+
+/** Fields `update` may change; absent fields stay as they are. */
+export type ControllerPatch = Partial<Omit<ControllerInput, 'demo'>>;
+
+export interface RemoveResult {
+  removed: ControllerSummary;
+  /** Groups lost outlets (or vanished) because the controller is gone. */
+  groupsChanged: boolean;
+}
+
+export interface ControllerRegistryOptions {
+  store: KeyValueStore;
+  secrets: SecretStore;
+  /** Where problems with the saved data are reported (each distinct problem once). */
+  log?: Logger;
+  /** Called after every change to the saved controllers. */
+  onControllersChanged?: (controllers: ControllerSummary[]) => void;
+  /** Called after every change to the saved groups (including outlets dropped with a controller). */
+  onGroupsChanged?: (groups: Group[]) => void;
+}
+
+const defaultLog: Logger = (message) => console.warn(`[plugboard] ${message}`);
+
+function newId(prefix: string, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = `${prefix}${randomBytes(4).toString('hex')}`;
+    if (!taken(id)) return id;
+  }
+}
+
+function cleanName(name: string, what: string): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (!trimmed) throw new PlugboardError('BAD_INPUT', `The ${what} name is empty: give it a name.`);
+  if (trimmed.length > MAX_NAME_LENGTH)
+    throw new PlugboardError('BAD_INPUT', `The ${what} name is longer than ${MAX_NAME_LENGTH} characters.`);
+  return trimmed;
+}
+
+function cleanColour(colour: string): string {
+  if (!/^#[0-9a-fA-F]{6}$/.test(colour))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The colour "${String(colour).slice(0, 20)}" must look like #3b82f6.`,
+    );
+  return colour.toLowerCase();
+}
+
+function cleanAuth(auth: AuthKind, user: string | undefined): { auth: AuthKind; user: string } {
+  if (auth !== 'digest' && auth !== 'basic' && auth !== 'token') {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The login method must be digest, basic or token, not "${String(auth).slice(0, 20)}".`,
+    );
+  }
+  if (auth === 'token') return { auth, user: '' };
+  const name = (user ?? '').trim();
+  if (!name)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `A ${auth} login needs a user name (the factory default is admin).`,
+    );
+  if (name.length > 64 || /[\s:]/.test(name))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      'The user name may not contain spaces or colons and is at most 64 characters.',
+    );
+  return { auth, user: name };
+}
+
+function checkSecret(secret: string | null | undefined): void {
+  if (secret === null || secret === undefined) return;
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new PlugboardError('BAD_INPUT', 'The password or token is empty: type it, or leave it out.');
+  if (secret.length > 256)
+    throw new PlugboardError('BAD_INPUT', 'The password or token is longer than 256 characters.');
+}
+
+/**
+ * The saved controllers and groups: one list shared by the app (electron-store) and the CLI (conf).
+ * Secrets go only to the {@link SecretStore}; the settings file records whether one exists.
+ */
+export class ControllerRegistry {
+  readonly #store: KeyValueStore;
+  readonly #secrets: SecretStore;
+  readonly #log: Logger;
+  readonly #options: ControllerRegistryOptions;
+  readonly #reported = new Set<string>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ControllerRegistryOptions) {
+    this.#store = options.store;
+    this.#secrets = options.secrets;
+    this.#log = options.log ?? defaultLog;
+    this.#options = options;
+  }
+
+  /** Saved controllers, sorted by their order. */
+  list(): ControllerSummary[] {
+    return this.#readControllers();
+  }
+
+  /** The saved controller with this id, or null. */
+  get(id: string): ControllerSummary | null {
+    return this.#readControllers().find((c) => c.id === id) ?? null;
+  }
+
+  /** Like {@link get}, but a missing controller is a NOT_FOUND error. */
+  getOrThrow(id: string): ControllerSummary {
+    const found = this.get(id);
+    if (!found)
+      throw new PlugboardError(
+        'NOT_FOUND',
+        `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+      );
+    return found;
+  }
+
+  /** A controller by id, or by name (case-insensitive). Null when neither matches. */
+  find(nameOrId: string): ControllerSummary | null {
+    const all = this.#readControllers();
+    const needle = nameOrId.trim();
+    return all.find((c) => c.id === needle) ?? all.find((c) => sameName(c.name, needle)) ?? null;
+  }
+
+  /** Save a new controller (its secret, if any, in the keychain first). */
+  add(input: ControllerInput, secret: string | null): Promise<ControllerSummary> {
+    return this.#exclusive(async () => {
+      const all = this.#readControllers();
+      const name = cleanName(input.name, 'controller');
+      this.#checkUniqueName(all, name, null);
+      const { auth, user } = cleanAuth(input.auth, input.user);
+      checkSecret(secret);
+      const record: ControllerSummary = {
+        id: newId('c', (id) => all.some((c) => c.id === id)),
+        name,
+        url: normaliseControllerUrl(input.url),
+        auth,
+        user,
+        hasSecret: secret !== null,
+        fingerprint: input.fingerprint ? normaliseFingerprint(input.fingerprint) : null,
+        colour:
+          input.colour === undefined
+            ? pickDefaultColour(all.map((c) => c.colour))
+            : cleanColour(input.colour),
+        order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
+        demo: input.demo === true,
+      };
+      if (secret !== null) await this.#secrets.set(controllerAccount(record.id), secret);
+      try {
+        this.#writeControllers([...all, record]);
+      } catch (error) {
+        if (secret !== null) await this.#secrets.delete(controllerAccount(record.id)).catch(() => false);
+        throw error;
+      }
+      return record;
+    });
+  }
+
+  /**
+   * Change a saved controller. `secret`: undefined keeps the stored one, null forgets it, a string
+   * replaces it. Either everything changes or nothing does.
+   */
+  update(id: string, patch: ControllerPatch, secret?: string | null): Promise<ControllerSummary> {
+    return this.#exclusive(async () => {
+      const all = this.#readControllers();
+      const current = all.find((c) => c.id === id);
+      if (!current)
+        throw new PlugboardError(
+          'NOT_FOUND',
+          `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+        );
+      const next: ControllerSummary = { ...current };
+      if (patch.name !== undefined) {
+        next.name = cleanName(patch.name, 'controller');
+        this.#checkUniqueName(all, next.name, id);
+      }
+      if (patch.url !== undefined) next.url = normaliseControllerUrl(patch.url);
+      if (patch.auth !== undefined || patch.user !== undefined) {
+        Object.assign(next, cleanAuth(patch.auth ?? current.auth, patch.user ?? (current.user || undefined)));
+      }
+      if (patch.fingerprint !== undefined)
+        next.fingerprint = patch.fingerprint ? normaliseFingerprint(patch.fingerprint) : null;
+      if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
+      checkSecret(secret);
+      const account = controllerAccount(id);
+      const previousSecret =
+        secret !== undefined && current.hasSecret ? await this.#secrets.get(account) : null;
+      if (secret !== undefined) {
+        if (secret !== null) await this.#secrets.set(account, secret);
+        else if (current.hasSecret) await this.#secrets.delete(account);
+        next.hasSecret = secret !== null;
+      }
+      try {
+        this.#writeControllers(all.map((c) => (c.id === id ? next : c)));
+      } catch (error) {
+        if (secret !== undefined) await this.#restoreSecret(account, previousSecret);
+        throw error;
+      }
+      return next;
+    });
+  }
+
+  /** Forget a controller, its secret, and its outlets in groups. */
+  remove(id: string): Promise<RemoveResult> {
+    return this.#exclusive(async () => {
+      const all = this.#readControllers();
+      const removed = all.find((c) => c.id === id);
+      if (!removed)
+        throw new PlugboardError(
+          'NOT_FOUND',
+          `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed already.`,
+        );
+      try {
+        await this.#secrets.delete(controllerAccount(id));
+      } catch (error) {
+        // Without a stored secret there is nothing to leak, so an unreachable keychain must not block removal.
+        if (removed.hasSecret) throw error;
+      }
+      const remaining = all.filter((c) => c.id !== id);
+      const groups = this.#readGroups(new Set(all.map((c) => c.id)));
+      const keptGroups = groups
+        .map((g) => ({ ...g, members: g.members.filter((m) => m.controllerId !== id) }))
+        .filter((g) => g.members.length > 0);
+      const groupsChanged =
+        keptGroups.length !== groups.length ||
+        keptGroups.some((g, i) => g.members.length !== groups[i]!.members.length);
+      this.#writeControllers(remaining);
+      if (groupsChanged) this.#writeGroups(keptGroups);
+      return { removed, groupsChanged };
+    });
+  }
+
+  /** Put the listed controllers first, in this order; any not listed keep their relative order after them. */
+  reorder(ids: readonly string[]): ControllerSummary[] {
+    const all = this.#readControllers();
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) throw new PlugboardError('BAD_INPUT', `The new order names controller ${id} twice.`);
+      if (!all.some((c) => c.id === id))
+        throw new PlugboardError(
+          'NOT_FOUND',
+          `The new order names ${JSON.stringify(id).slice(0, 80)}, which is not a saved controller.`,
+        );
+      seen.add(id);
+    }
+    const ordered = [
+      ...ids.map((id) => all.find((c) => c.id === id)!),
+      ...all.filter((c) => !seen.has(c.id)),
+    ];
+    return this.#writeControllers(ordered);
+  }
+
+  /** The stored password or token of a controller; null when it has none. */
+  async secretFor(id: string): Promise<string | null> {
+    const controller = this.getOrThrow(id);
+    if (!controller.hasSecret) return null;
+    return this.#secrets.get(controllerAccount(id));
+  }
+
+  /** Saved groups, in the order they were created. */
+  listGroups(): Group[] {
+    return this.#readGroups(new Set(this.#readControllers().map((c) => c.id)));
+  }
+
+  /** Create (no id) or replace a group. Names are unique (case-insensitive); outlets are 1-based. */
+  saveGroup(input: GroupInput): Group {
+    const controllers = this.#readControllers();
+    const groups = this.#readGroups(new Set(controllers.map((c) => c.id)));
+    const valid = validateGroupInput(input, controllers, groups);
+    const group: Group = {
+      id: valid.id ?? newId('g', (id) => groups.some((g) => g.id === id)),
+      name: valid.name,
+      members: valid.members,
+    };
+    const next = valid.id ? groups.map((g) => (g.id === valid.id ? group : g)) : [...groups, group];
+    this.#writeGroups(next);
+    return group;
+  }
+
+  /** Forget a group. */
+  removeGroup(id: string): void {
+    const groups = this.listGroups();
+    if (!groups.some((g) => g.id === id))
+      throw new PlugboardError(
+        'NOT_FOUND',
+        `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed already.`,
+      );
+    this.#writeGroups(groups.filter((g) => g.id !== id));
+  }
+
+  /** Outlets of a group that belong to saved controllers (a convenience for the Core). */
+  groupMembers(id: string): OutletRef[] {
+    const group = this.listGroups().find((g) => g.id === id);
+    if (!group)
+      throw new PlugboardError('NOT_FOUND', `No group has the id ${JSON.stringify(id).slice(0, 80)}.`);
+    return group.members;
+  }
+
+  #checkUniqueName(all: readonly ControllerSummary[], name: string, selfId: string | null): void {
+    const clash = all.find((c) => c.id !== selfId && sameName(c.name, name));
+    if (clash)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `A controller named "${clash.name}" is already saved: choose another name.`,
+      );
+  }
+
+  async #restoreSecret(account: string, previous: string | null): Promise<void> {
+    await (previous === null ? this.#secrets.delete(account) : this.#secrets.set(account, previous)).catch(
+      () => undefined,
+    );
+  }
+
+  #problem = (reason: string): void => {
+    if (this.#reported.has(reason)) return;
+    this.#reported.add(reason);
+    this.#log(`settings file: ${reason}`);
+  };
+
+  #read(key: string): unknown {
+    try {
+      return this.#store.get<unknown>(key, undefined);
+    } catch (error) {
+      throw new PlugboardError(
+        'INTERNAL',
+        `Plugboard could not read its settings file (${error instanceof Error ? error.message : String(error)}). Fix or delete config.json in the Plugboard settings folder.`,
+        undefined,
+        { cause: error },
+      );
+    }
+  }
+
+  #readControllers(): ControllerSummary[] {
+    return readControllers(this.#read(CONTROLLERS_KEY), this.#problem);
+  }
+
+  #readGroups(controllerIds: ReadonlySet<string>): Group[] {
+    return readGroups(this.#read(GROUPS_KEY), controllerIds, this.#problem);
+  }
+
+  /** Write the list with orders renumbered 0…n-1 (explicit fields only: nothing else can slip in). */
+  #writeControllers(list: readonly ControllerSummary[]): ControllerSummary[] {
+    const records = list.map((c, order) => ({
+      id: c.id,
+      name: c.name,
+      url: c.url,
+      auth: c.auth,
+      user: c.user,
+      hasSecret: c.hasSecret,
+      fingerprint: c.fingerprint,
+      colour: c.colour,
+      order,
+      demo: c.demo,
+    }));
+    this.#store.set(CONTROLLERS_KEY, records);
+    this.#options.onControllersChanged?.(records.map((r) => ({ ...r })));
+    return records;
+  }
+
+  #writeGroups(groups: readonly Group[]): void {
+    const records = groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      members: g.members.map((m) => ({ controllerId: m.controllerId, outlet: m.outlet })),
+    }));
+    this.#store.set(GROUPS_KEY, records);
+    this.#options.onGroupsChanged?.(structuredClone(records));
+  }
+
+  /** Mutations that await the keychain run one at a time, so two adds cannot both claim a name. */
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

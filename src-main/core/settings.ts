@@ -1,0 +1,128 @@
+import * as v from 'valibot';
+import { calls, parseInput, type CallParsed, type Settings } from '../../src-preload/contract';
+import { PlugboardError } from '../dli/errors';
+import type { Logger } from './dispatch';
+import type { KeyValueStore } from './ports';
+
+export const SETTINGS_KEY = 'settings';
+
+/** A partial change, exactly what `settings/set` accepts. */
+export type SettingsPatch = CallParsed<'settings/set'>;
+
+const DEFAULTS: Settings = {
+  pollIntervalMs: 3000,
+  temperatureUnit: 'C',
+  theme: 'system',
+  notifications: { offline: true, outsideChanges: true, meterThresholds: true },
+  meterThresholds: [],
+  trayFavourites: [],
+};
+
+/** A fresh copy of the defaults: 3 s polling, °C, the system theme, every notification on, nothing pinned. */
+export function defaultSettings(): Settings {
+  return structuredClone(DEFAULTS);
+}
+
+const settingsKeys = Object.keys(DEFAULTS) as (keyof Settings)[];
+/** The contract's own per-field schemas: one definition of what a valid setting is. */
+const fieldSchemas = calls['settings/set'].input.entries;
+
+export interface SettingsStoreOptions {
+  store: KeyValueStore;
+  /** Where a corrupted saved value is reported (each distinct problem once). */
+  log?: Logger;
+  /** Called with the whole settings after every change. */
+  onChange?: (settings: Settings) => void;
+}
+
+function dedupeRefs<T extends { controllerId: string; outlet: number }>(refs: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const key = `${ref.controllerId}\u0000${ref.outlet}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** App settings in the shared settings file, with defaults for anything missing or broken. */
+export class SettingsStore {
+  readonly #store: KeyValueStore;
+  readonly #log: Logger;
+  readonly #onChange: ((settings: Settings) => void) | undefined;
+  readonly #reported = new Set<string>();
+
+  constructor(options: SettingsStoreOptions) {
+    this.#store = options.store;
+    this.#log = options.log ?? ((message) => console.warn(`[plugboard] ${message}`));
+    this.#onChange = options.onChange;
+  }
+
+  /** The current settings; each missing or invalid saved field reads as its default. */
+  get(): Settings {
+    const raw = this.#store.get<unknown>(SETTINGS_KEY, undefined);
+    const settings = defaultSettings();
+    if (raw === undefined) return settings;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      this.#problem('the saved settings are not an object; using the defaults');
+      return settings;
+    }
+    const saved = raw as Record<string, unknown>;
+    for (const key of settingsKeys) {
+      if (saved[key] === undefined) continue;
+      const parsed = v.safeParse(fieldSchemas[key], saved[key]);
+      if (parsed.success && parsed.output !== undefined) Object.assign(settings, { [key]: parsed.output });
+      else this.#problem(`the saved setting "${key}" is invalid; using the default`);
+    }
+    return settings;
+  }
+
+  /** Validate and apply a partial change; nothing is saved if any part is wrong. */
+  update(patch: unknown): Settings {
+    const parsed = parseInput('settings/set', patch);
+    if (!parsed.ok) throw new PlugboardError('BAD_INPUT', parsed.message);
+    const change = parsed.value;
+    for (const threshold of change.meterThresholds ?? []) {
+      if (threshold.min !== null && threshold.max !== null && threshold.min > threshold.max) {
+        throw new PlugboardError(
+          'BAD_INPUT',
+          `The threshold for meter ${threshold.key} has its minimum (${threshold.min}) above its maximum (${threshold.max}).`,
+        );
+      }
+    }
+    const next: Settings = { ...this.get() };
+    for (const key of settingsKeys) {
+      if (change[key] !== undefined) Object.assign(next, { [key]: change[key] });
+    }
+    next.trayFavourites = dedupeRefs(next.trayFavourites);
+    return this.#write(next);
+  }
+
+  /** Drop a removed controller's tray favourites and meter thresholds. */
+  forgetController(controllerId: string): Settings {
+    const current = this.get();
+    const next: Settings = {
+      ...current,
+      trayFavourites: current.trayFavourites.filter((f) => f.controllerId !== controllerId),
+      meterThresholds: current.meterThresholds.filter((t) => t.controllerId !== controllerId),
+    };
+    if (
+      next.trayFavourites.length === current.trayFavourites.length &&
+      next.meterThresholds.length === current.meterThresholds.length
+    )
+      return current;
+    return this.#write(next);
+  }
+
+  #write(settings: Settings): Settings {
+    this.#store.set(SETTINGS_KEY, settings);
+    this.#onChange?.(structuredClone(settings));
+    return settings;
+  }
+
+  #problem(reason: string): void {
+    if (this.#reported.has(reason)) return;
+    this.#reported.add(reason);
+    this.#log(`settings file: ${reason}`);
+  }
+}

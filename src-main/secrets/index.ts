@@ -1,0 +1,3 @@
+export { controllerAccount, type SecretStore } from './secret-store';
+export { KeytarSecretStore, type KeytarSecretStoreOptions } from './keytar-secret-store';
+export { MemorySecretStore } from './memory-secret-store';

@@ -1,0 +1,23 @@
+import type { SecretStore } from './secret-store';
+
+/** Secrets in a Map: for tests and throwaway runs (the web shell's demo) that cannot reach a keychain. */
+export class MemorySecretStore implements SecretStore {
+  readonly #secrets = new Map<string, string>();
+
+  async get(account: string): Promise<string | null> {
+    return this.#secrets.get(account) ?? null;
+  }
+
+  async set(account: string, secret: string): Promise<void> {
+    this.#secrets.set(account, secret);
+  }
+
+  async delete(account: string): Promise<boolean> {
+    return this.#secrets.delete(account);
+  }
+
+  /** How many secrets are held (tests check that removals really forget). */
+  get size(): number {
+    return this.#secrets.size;
+  }
+}

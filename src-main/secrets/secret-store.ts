@@ -1,0 +1,17 @@
+/**
+ * Where passwords and tokens live: the OS keychain in the app and the CLI, memory in tests. Nothing
+ * else in Plugboard may hold a secret at rest; the settings file only records *whether* one exists.
+ */
+export interface SecretStore {
+  /** The secret stored under `account`, or null when there is none. */
+  get(account: string): Promise<string | null>;
+  /** Store (or replace) the secret under `account`. */
+  set(account: string, secret: string): Promise<void>;
+  /** Forget the secret under `account`; true when one was there. */
+  delete(account: string): Promise<boolean>;
+}
+
+/** The keychain account that holds a saved controller's password or token. */
+export function controllerAccount(controllerId: string): string {
+  return `controller:${controllerId}`;
+}
