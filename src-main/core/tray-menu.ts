@@ -1,0 +1,278 @@
+import type {
+  ConfirmRequest,
+  ControllerState,
+  ControllerStatus,
+  ControllerSummary,
+  Group,
+  OutletRef,
+  OutletState,
+} from '../../src-preload/model';
+
+/**
+ * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.
+ * Items carry an `action` descriptor instead of a click function; the shell maps actions to Core calls.
+ */
+
+/** What clicking an item asks for. */
+export type TrayAction =
+  | { kind: 'set'; controllerId: string; outlet: number; on: boolean }
+  /** Switching a critical outlet off: the window must confirm first (push `ui/confirm` with `request`). */
+  | { kind: 'confirm'; request: ConfirmRequest }
+  | { kind: 'group'; id: string; action: 'on' | 'off' | 'cycle' }
+  | { kind: 'open' }
+  | { kind: 'hide' }
+  | { kind: 'quit' };
+
+interface ItemBase {
+  /** Stable id, unique in the menu (Electron `id`). */
+  id: string;
+  label: string;
+  /** A short explanation: why disabled, pending, critical (Electron `sublabel`/`toolTip`). */
+  sublabel?: string;
+  enabled: boolean;
+}
+
+export type TrayMenuItem =
+  | { type: 'separator'; id: string }
+  | (ItemBase & { type: 'normal'; action: TrayAction | null })
+  | (ItemBase & { type: 'checkbox'; checked: boolean; action: TrayAction | null })
+  | (ItemBase & { type: 'submenu'; submenu: TrayMenuItem[] });
+
+export interface TrayState {
+  /** Saved controllers in their tab order. */
+  controllers: readonly ControllerSummary[];
+  /** Live state per controller (missing = not known yet). */
+  states: readonly ControllerState[];
+  groups: readonly Group[];
+  /** Outlets pinned to the top of the menu (settings `trayFavourites`). */
+  favourites: readonly OutletRef[];
+  /** The main window is showing: offer "Hide" instead of "Open". */
+  windowVisible: boolean;
+}
+
+export type TrayIconState = 'on' | 'off' | 'mixed' | 'offline';
+
+const STATUS_WORDS: Record<ControllerStatus, string> = {
+  connecting: 'Connecting…',
+  online: 'Online',
+  offline: 'Offline',
+  auth_failed: 'Wrong user name or password',
+  api_disabled: 'REST API is turned off on the controller',
+  tls_changed: 'Certificate changed: check it in the window',
+  rebooting: 'Rebooting…',
+  error: 'Not responding properly',
+};
+
+/** Statuses in which the controller cannot be switched and needs the person's attention. */
+const TROUBLE: ReadonlySet<ControllerStatus> = new Set([
+  'offline',
+  'auth_failed',
+  'api_disabled',
+  'tls_changed',
+  'error',
+]);
+
+function stateOf(state: TrayState, controllerId: string): ControllerState | null {
+  return state.states.find((s) => s.id === controllerId) ?? null;
+}
+
+function outletLabel(outlet: OutletState): string {
+  const name = outlet.name.trim();
+  return name && name !== `Outlet ${outlet.number}`
+    ? `${outlet.number} · ${name}`
+    : `Outlet ${outlet.number}`;
+}
+
+function outletItem(
+  id: string,
+  label: string,
+  controller: ControllerSummary,
+  live: ControllerState | null,
+  number: number,
+): TrayMenuItem {
+  const base = { type: 'checkbox' as const, id, label };
+  if (!live || live.status !== 'online') {
+    const reason = live ? STATUS_WORDS[live.status] : 'Not connected yet';
+    return { ...base, checked: false, enabled: false, sublabel: reason, action: null };
+  }
+  const outlet = live.outlets.find((o) => o.number === number);
+  if (!outlet)
+    return {
+      ...base,
+      checked: false,
+      enabled: false,
+      sublabel: `${controller.name} has no outlet ${number}`,
+      action: null,
+    };
+  const checked = outlet.physicalState;
+  if (outlet.locked)
+    return {
+      ...base,
+      checked,
+      enabled: false,
+      sublabel: 'Locked: only the keypad or the controller’s own page can switch it',
+      action: null,
+    };
+  if (!outlet.access)
+    return {
+      ...base,
+      checked,
+      enabled: false,
+      sublabel: 'This user may not switch this outlet',
+      action: null,
+    };
+  if (outlet.pending) {
+    const what =
+      outlet.pending.kind === 'cycle'
+        ? 'Cycling…'
+        : outlet.pending.target
+          ? 'Switching on…'
+          : 'Switching off…';
+    return { ...base, label: `${label} …`, checked, enabled: false, sublabel: what, action: null };
+  }
+  if (outlet.critical && checked) {
+    const request: ConfirmRequest = {
+      controllerId: controller.id,
+      outlets: [outlet.number],
+      action: 'off',
+      reason: `${outletLabel(outlet)} on ${controller.name} is marked critical.`,
+    };
+    return {
+      ...base,
+      checked,
+      enabled: true,
+      sublabel: 'Critical: asks in the window before switching off',
+      action: { kind: 'confirm', request },
+    };
+  }
+  return {
+    ...base,
+    checked,
+    enabled: true,
+    action: { kind: 'set', controllerId: controller.id, outlet: outlet.number, on: !checked },
+  };
+}
+
+function favouriteItems(state: TrayState): TrayMenuItem[] {
+  const items: TrayMenuItem[] = [];
+  for (const ref of state.favourites) {
+    const controller = state.controllers.find((c) => c.id === ref.controllerId);
+    if (!controller) continue;
+    const live = stateOf(state, controller.id);
+    const outlet = live?.outlets.find((o) => o.number === ref.outlet);
+    const label = `${controller.name} › ${outlet ? outletLabel(outlet) : `Outlet ${ref.outlet}`}`;
+    items.push(outletItem(`fav:${controller.id}:${ref.outlet}`, label, controller, live, ref.outlet));
+  }
+  return items;
+}
+
+function controllerSubmenu(state: TrayState, controller: ControllerSummary): TrayMenuItem {
+  const live = stateOf(state, controller.id);
+  const status = live ? STATUS_WORDS[live.status] : 'Not connected yet';
+  const id = `ctl:${controller.id}`;
+  const label = controller.demo ? `${controller.name} (demo)` : controller.name;
+  let submenu: TrayMenuItem[];
+  if (!live || live.status !== 'online') {
+    const why = live?.problem?.message ?? status;
+    submenu = [{ type: 'normal', id: `${id}:status`, label: why, enabled: false, action: null }];
+  } else if (live.outlets.length === 0) {
+    submenu = [
+      { type: 'normal', id: `${id}:status`, label: 'No outlets reported', enabled: false, action: null },
+    ];
+  } else {
+    submenu = live.outlets.map((o) =>
+      outletItem(`${id}:${o.number}`, outletLabel(o), controller, live, o.number),
+    );
+  }
+  return { type: 'submenu', id, label, sublabel: status, enabled: true, submenu };
+}
+
+function groupSubmenu(state: TrayState, group: Group): TrayMenuItem {
+  const id = `grp:${group.id}`;
+  const reachable = group.members.filter((m) => stateOf(state, m.controllerId)?.status === 'online');
+  const critical = group.members.filter(
+    (m) => stateOf(state, m.controllerId)?.outlets.find((o) => o.number === m.outlet)?.critical,
+  );
+  const enabled = reachable.length > 0;
+  const why = enabled ? undefined : 'None of its controllers is online';
+  const guarded = critical.length > 0 ? 'Has critical outlets: use the window' : why;
+  const item = (
+    action: 'on' | 'off' | 'cycle',
+    label: string,
+    allowed: boolean,
+    sublabel: string | undefined,
+  ): TrayMenuItem => ({
+    type: 'normal',
+    id: `${id}:${action}`,
+    label,
+    ...(sublabel ? { sublabel } : {}),
+    enabled: allowed,
+    action: allowed ? { kind: 'group', id: group.id, action } : null,
+  });
+  const safe = enabled && critical.length === 0;
+  return {
+    type: 'submenu',
+    id,
+    label: group.name,
+    sublabel: `${group.members.length} outlet${group.members.length === 1 ? '' : 's'}`,
+    enabled: true,
+    submenu: [
+      item('on', 'All on', enabled, why),
+      item('off', 'All off', safe, guarded),
+      item('cycle', 'Cycle all', safe, guarded),
+    ],
+  };
+}
+
+/** The whole tray menu for this state. Pure: same state, same menu. */
+export function buildTrayMenu(state: TrayState): TrayMenuItem[] {
+  const menu: TrayMenuItem[] = [];
+  const favourites = favouriteItems(state);
+  if (favourites.length > 0) menu.push(...favourites, { type: 'separator', id: 'sep:favourites' });
+  if (state.controllers.length === 0) {
+    menu.push({ type: 'normal', id: 'empty', label: 'No controllers yet', enabled: false, action: null });
+  } else {
+    menu.push(...state.controllers.map((c) => controllerSubmenu(state, c)));
+  }
+  const groups = state.groups.filter((g) => g.members.length > 0);
+  if (groups.length > 0) {
+    menu.push({ type: 'separator', id: 'sep:groups' });
+    menu.push({
+      type: 'submenu',
+      id: 'groups',
+      label: 'Groups',
+      enabled: true,
+      submenu: groups.map((g) => groupSubmenu(state, g)),
+    });
+  }
+  menu.push({ type: 'separator', id: 'sep:app' });
+  menu.push(
+    state.windowVisible
+      ? { type: 'normal', id: 'window', label: 'Hide Plugboard', enabled: true, action: { kind: 'hide' } }
+      : { type: 'normal', id: 'window', label: 'Open Plugboard', enabled: true, action: { kind: 'open' } },
+  );
+  menu.push({ type: 'normal', id: 'quit', label: 'Quit', enabled: true, action: { kind: 'quit' } });
+  return menu;
+}
+
+/**
+ * The tray icon: 'offline' when any saved controller needs attention (offline, wrong password, API
+ * off, certificate changed, errors); otherwise the physical state of every outlet of the online
+ * controllers: all on, all off (also when nothing is known yet), or mixed.
+ */
+export function trayIconState(state: Pick<TrayState, 'controllers' | 'states'>): TrayIconState {
+  let on = 0;
+  let off = 0;
+  for (const controller of state.controllers) {
+    const live = state.states.find((s) => s.id === controller.id);
+    if (!live) continue;
+    if (TROUBLE.has(live.status)) return 'offline';
+    if (live.status !== 'online') continue;
+    for (const outlet of live.outlets) {
+      if (outlet.physicalState) on++;
+      else off++;
+    }
+  }
+  if (on > 0 && off > 0) return 'mixed';
+  return on > 0 ? 'on' : 'off';
+}
