@@ -16,7 +16,9 @@ export class PlugboardError extends Error {
   }
 
   toContractError(): ContractError {
-    return this.detail ? { code: this.code, message: this.message, detail: this.detail } : { code: this.code, message: this.message };
+    return this.detail
+      ? { code: this.code, message: this.message, detail: this.detail }
+      : { code: this.code, message: this.message };
   }
 }
 

@@ -1,0 +1,183 @@
+/** Outlets: read all in one request; switch one, several or all; cycle; switch simultaneously; rename. */
+import * as v from 'valibot';
+import type { OutletFailure } from '../../src-preload/model';
+import type { Connection, Scope } from './connection';
+import { PlugboardError } from './errors';
+import { supports } from './firmware';
+import { errorForStatus, parseAnswer } from './http-errors';
+import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';
+import { multiStatusFailures, outletRefusal, wholeRefusal } from './outlet-results';
+import { ensureFirmware, ensureOutletCount, readOutlets } from './shared-reads';
+import { hasControlCharacters } from './text';
+import type { CallOptions, Outlet, OutletActionResult, OutletSelection, SwitchResult } from './types';
+
+export interface SetStateOptions extends CallOptions {
+  /** Set the transient state (reverts after a reboot) instead of the persistent one. */
+  transient?: boolean;
+}
+
+export class OutletsApi {
+  readonly #connection: Connection;
+
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  /** Every outlet with its states, name, lock and cycle delay: one request (`GET relay/outlets/`). */
+  list(options?: CallOptions): Promise<Outlet[]> {
+    return this.#connection.run(options, (scope) => readOutlets(this.#connection, scope));
+  }
+
+  /** Switch outlets on or off (persistent `state`, or `transient_state`): one request, matrix URI for several. */
+  setState(selection: OutletSelection, on: boolean, options?: SetStateOptions): Promise<OutletActionResult> {
+    const c = this.#connection;
+    return c.run(options, async (scope) => {
+      const count = await ensureOutletCount(c, scope);
+      return this.#write(scope, selection, options?.transient ? 'transient_state' : 'state', on, count);
+    });
+  }
+
+  /**
+   * Power-cycle one outlet. `cycled` is false when the outlet was off (the controller then does nothing).
+   * A locked outlet fails with LOCKED.
+   */
+  cycle(outlet: number, options?: CallOptions): Promise<{ cycled: boolean }> {
+    const c = this.#connection;
+    return c.run(options, async (scope) => {
+      const index = apiIndexOf(outlet, await ensureOutletCount(c, scope), c.controller);
+      const action = `cycle ${c.outletLabel(outlet)}`;
+      const response = await scope.request({
+        method: 'POST',
+        path: `relay/outlets/${index}/cycle/`,
+        guard: 'csrf',
+      });
+      if (response.status === 204) return { cycled: true };
+      if (response.status === 200) {
+        const answer =
+          response.body.trim() === '' ? true : parseAnswer(response, v.unknown(), c.context(action));
+        return { cycled: answer !== false };
+      }
+      if (response.status === 409 || response.status === 403) {
+        const refusal = outletRefusal(c, outlet, response.status, 'cycled');
+        throw new PlugboardError(refusal.code, refusal.message, { outlet });
+      }
+      throw errorForStatus(response, c.context(action));
+    });
+  }
+
+  /**
+   * Set the transient state of several outlets as simultaneously as the firmware allows: one
+   * `set_outlet_transient_states` call (≥ 1.10.11; all or nothing), else one matrix PUT per target value.
+   */
+  switch(changes: readonly { outlet: number; on: boolean }[], options?: CallOptions): Promise<SwitchResult> {
+    const c = this.#connection;
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const count = await ensureOutletCount(c, slot);
+        const wanted = dedupe(changes);
+        const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
+        if (supports(await ensureFirmware(c, slot), 'simultaneousSwitching')) {
+          const response = await slot.request({
+            method: 'POST',
+            path: 'relay/set_outlet_transient_states/',
+            json: transientStatePairs(wanted, count, c.controller),
+            guard: 'csrf',
+          });
+          if (response.status !== 200 && response.status !== 204) {
+            throw wholeRefusal(c, response, 'switch several outlets');
+          }
+          return { requested, failed: [], simultaneous: true };
+        }
+        const failed: OutletFailure[] = [];
+        for (const on of [true, false]) {
+          const outlets = wanted.filter((change) => change.on === on).map((change) => change.outlet);
+          if (outlets.length)
+            failed.push(...(await this.#write(slot, outlets, 'transient_state', on, count)).failed);
+        }
+        return { requested, failed, simultaneous: false };
+      }),
+    );
+  }
+
+  /** Rename one outlet (`relay/outlets/N/name/`). */
+  rename(outlet: number, name: string, options?: CallOptions): Promise<void> {
+    const c = this.#connection;
+    const clean = name.trim();
+    if (!clean || clean.length > 64 || hasControlCharacters(clean)) {
+      return Promise.reject(
+        new PlugboardError(
+          'BAD_INPUT',
+          'An outlet name must be 1 to 64 characters, without control characters.',
+        ),
+      );
+    }
+    return c.run(options, async (scope) => {
+      const index = apiIndexOf(outlet, await ensureOutletCount(c, scope), c.controller);
+      const action = `rename ${c.outletLabel(outlet)}`;
+      // JSON, not a form: a form value such as `true` or `12` would be read as a JSON literal.
+      const response = await scope.request({
+        method: 'PUT',
+        path: `relay/outlets/${index}/name/`,
+        json: clean,
+        guard: 'csrf',
+      });
+      if (response.status === 409 || response.status === 403) {
+        const refusal = outletRefusal(c, outlet, response.status, 'renamed');
+        throw new PlugboardError(refusal.code, refusal.message, { outlet });
+      }
+      if (response.status !== 204 && response.status !== 200)
+        throw errorForStatus(response, c.context(action));
+      c.outletNames.set(outlet, clean);
+    });
+  }
+
+  async #write(
+    scope: Scope,
+    selection: OutletSelection,
+    field: 'state' | 'transient_state',
+    on: boolean,
+    count: number,
+  ): Promise<OutletActionResult> {
+    const c = this.#connection;
+    const segment = outletSegment(selection, count, c.controller);
+    const numbers = segment.numbers ?? Array.from({ length: count }, (_, i) => i + 1);
+    const verb = `switched ${on ? 'on' : 'off'}`;
+    const response = await scope.request({
+      method: 'PUT',
+      path: `relay/outlets/${segment.segment}/${field}/`,
+      form: { value: String(on) },
+      guard: 'csrf',
+    });
+    if (response.status === 207)
+      return { requested: numbers, failed: multiStatusFailures(c, response, numbers, verb) };
+    if (response.status === 204 || response.status === 200) return { requested: numbers, failed: [] };
+    if (!segment.matrix && (response.status === 409 || response.status === 403)) {
+      const outlet = numbers[0]!;
+      return {
+        requested: numbers,
+        failed: [{ outlet, error: outletRefusal(c, outlet, response.status, verb) }],
+      };
+    }
+    throw errorForStatus(response, c.context(`switch ${describeSelection(numbers, c)} ${on ? 'on' : 'off'}`));
+  }
+}
+
+function dedupe(changes: readonly { outlet: number; on: boolean }[]): { outlet: number; on: boolean }[] {
+  if (changes.length === 0) throw new PlugboardError('BAD_INPUT', 'Name at least one outlet to switch.');
+  const byOutlet = new Map<number, boolean>();
+  for (const { outlet, on } of changes) {
+    if (byOutlet.has(outlet) && byOutlet.get(outlet) !== on) {
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `Outlet ${outlet} is asked to be both on and off; name it once.`,
+        { outlet },
+      );
+    }
+    byOutlet.set(outlet, on);
+  }
+  return [...byOutlet].map(([outlet, on]) => ({ outlet, on }));
+}
+
+function describeSelection(numbers: readonly number[], c: Connection): string {
+  return numbers.length === 1 ? c.outletLabel(numbers[0]!) : `outlets ${numbers.join(', ')}`;
+}

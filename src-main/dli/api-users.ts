@@ -1,0 +1,108 @@
+/** Users on the controller (admin only): list, create, delete by name. Passwords are never read back. */
+import type { Connection, Scope } from './connection';
+import { PlugboardError } from './errors';
+import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
+import { ensureOutletCount } from './shared-reads';
+import { usersSchema } from './schemas';
+import type { CallOptions, DeviceUser, NewUser } from './types';
+
+export class UsersApi {
+  readonly #connection: Connection;
+
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  list(options?: CallOptions): Promise<DeviceUser[]> {
+    return this.#connection.run(options, (scope) => this.#read(scope));
+  }
+
+  /** Create a user; `outletAccess` is padded with `false` to the controller's outlet count. */
+  create(user: NewUser, options?: CallOptions): Promise<void> {
+    const c = this.#connection;
+    try {
+      checkUser(user);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const count = await ensureOutletCount(c, slot);
+        if (user.outletAccess.length > count) {
+          throw new PlugboardError(
+            'BAD_INPUT',
+            `${c.controller} has ${count} outlets; the access list names ${user.outletAccess.length}.`,
+          );
+        }
+        if ((await this.#read(slot)).some((existing) => existing.name === user.name)) {
+          throw new PlugboardError(
+            'BAD_INPUT',
+            `${c.controller} already has a user named "${user.name}"; pick another name.`,
+          );
+        }
+        const access = Array.from({ length: count }, (_, i) => user.outletAccess[i] ?? false);
+        const response = await slot.request({
+          method: 'POST',
+          path: 'auth/users/',
+          json: {
+            name: user.name,
+            password: user.password,
+            is_admin: user.isAdmin,
+            is_allowed: user.isAllowed,
+            outlet_access: access,
+          },
+          guard: 'xhr',
+        });
+        if (![200, 201, 204].includes(response.status)) {
+          throw errorForStatus(response, this.#context(`create user "${user.name}"`));
+        }
+      }),
+    );
+  }
+
+  /**
+   * Delete a user by name. The controller addresses users by position and re-numbers them after a
+   * delete, so the position is looked up right before deleting, with nothing else sent in between.
+   */
+  delete(name: string, options?: CallOptions): Promise<void> {
+    const c = this.#connection;
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const index = (await this.#read(slot)).findIndex((user) => user.name === name);
+        if (index < 0) throw new PlugboardError('BAD_INPUT', `${c.controller} has no user named "${name}".`);
+        const response = await slot.request({ method: 'DELETE', path: `auth/users/${index}/`, guard: 'xhr' });
+        if (![200, 204].includes(response.status)) {
+          throw errorForStatus(response, this.#context(`delete user "${name}"`));
+        }
+      }),
+    );
+  }
+
+  async #read(scope: Scope): Promise<DeviceUser[]> {
+    const context = this.#context('list the users');
+    const response = await scope.request({ method: 'GET', path: 'auth/users/' });
+    if (response.status !== 200) throw errorForStatus(response, context);
+    return parseAnswer(response, usersSchema, context).map((raw) => ({
+      name: raw.name,
+      isAdmin: raw.is_admin,
+      isAllowed: raw.is_allowed,
+      outletAccess: raw.outlet_access,
+    }));
+  }
+
+  #context(action: string): RequestContext {
+    const c = this.#connection;
+    return c.context(action, {
+      forbidden: `Only administrators can manage users on ${c.controller}, and user "${c.user}" is not one. Log in as an administrator`,
+    });
+  }
+}
+
+function checkUser(user: NewUser): void {
+  if (!/^[^\s:]{1,64}$/.test(user.name)) {
+    throw new PlugboardError('BAD_INPUT', 'A user name must be 1 to 64 characters without spaces or colons.');
+  }
+  if (user.password.length === 0 || user.password.length > 256) {
+    throw new PlugboardError('BAD_INPUT', `The password for "${user.name}" must be 1 to 256 characters.`);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The controller client: one instance per controller. Every call goes through the controller's queue
+ * (one request in flight; interactive ahead of background), under a deadline and an optional signal,
+ * and fails with a PlugboardError whose code a person can act on.
+ */
+import { OutletsApi } from './api-outlets';
+import { ScriptsApi } from './api-scripts';
+import { SystemApi } from './api-system';
+import { UsersApi } from './api-users';
+import { Connection, type Scope } from './connection';
+import { firmwareCapabilities } from './firmware';
+import { errorForStatus, parseAnswer } from './http-errors';
+import { credSchema } from './schemas';
+import { ensureFirmware, readMeters, readOutlets, readText } from './shared-reads';
+import type {
+  Caller,
+  CallOptions,
+  ClientStats,
+  ControllerDescription,
+  DliClientOptions,
+  Identity,
+  MeterReading,
+  Outlet,
+} from './types';
+
+const DESCRIBE_TIMEOUT_MS = 30_000;
+
+export class DliClient {
+  readonly #connection: Connection;
+  /** Outlets: list, setState, cycle, switch (simultaneous), rename. */
+  readonly outlets: OutletsApi;
+  /** Scripts: list, start, stop. */
+  readonly scripts: ScriptsApi;
+  /** Users: list, create, delete. */
+  readonly users: UsersApi;
+  /** SSH, reboot, API tree, meters. */
+  readonly system: SystemApi;
+
+  constructor(options: DliClientOptions) {
+    this.#connection = new Connection(options);
+    this.outlets = new OutletsApi(this.#connection);
+    this.scripts = new ScriptsApi(this.#connection);
+    this.users = new UsersApi(this.#connection);
+    this.system = new SystemApi(this.#connection);
+  }
+
+  /** How messages name this controller. */
+  get controller(): string {
+    return this.#connection.controller;
+  }
+
+  /** `http[s]://host:port`. */
+  get origin(): string {
+    return this.#connection.origin;
+  }
+
+  /** Firmware version once known (read by `identity()`, `describe()` or a gated call, or given). */
+  get firmware(): string | null {
+    return this.#connection.firmware;
+  }
+
+  /** Outlet count once outlets were read. */
+  get outletCount(): number | null {
+    return this.#connection.outletCount;
+  }
+
+  /** SHA-256 fingerprint of the certificate last seen (HTTPS), also when it was refused. */
+  get certificate(): string | null {
+    return this.#connection.certificate;
+  }
+
+  /** Requests sent and 401s received by this client. */
+  get stats(): ClientStats {
+    return this.#connection.stats;
+  }
+
+  /** Model, serial, firmware, relay firmware and the controller's own name (five small reads). */
+  identity(options?: CallOptions): Promise<Identity> {
+    return this.#connection.run(options, (scope) => this.#identity(scope));
+  }
+
+  /** The logged-in user (or token client) as the controller sees it: admin flag and outlet access. */
+  caller(options?: CallOptions): Promise<Caller> {
+    return this.#connection.run(options, (scope) => this.#caller(scope));
+  }
+
+  /** Same as `system.meters()`: every meter in one request; null when the controller has none. */
+  meters(options?: CallOptions): Promise<MeterReading[] | null> {
+    return this.system.meters(options);
+  }
+
+  /**
+   * A full refresh for a poller: all outlets (one request) and, unless `meters: false`, all meters (one
+   * more). Background priority unless said otherwise.
+   */
+  refresh(
+    options?: CallOptions & { meters?: boolean },
+  ): Promise<{ outlets: Outlet[]; meters: MeterReading[] | null }> {
+    const c = this.#connection;
+    return c.run({ priority: 'background', ...options }, async (scope) => ({
+      outlets: await readOutlets(c, scope),
+      meters: options?.meters === false ? null : await readMeters(c, scope),
+    }));
+  }
+
+  /**
+   * Verify a controller before saving it: identity, firmware capabilities, the caller's admin flag and
+   * outlet access, outlets and meters. Fails with the error a person must fix (AUTH_FAILED,
+   * API_DISABLED, TLS_UNTRUSTED with the fingerprint to accept, NOT_A_CONTROLLER, …).
+   */
+  describe(options?: CallOptions): Promise<ControllerDescription> {
+    const c = this.#connection;
+    return c.run({ timeoutMs: DESCRIBE_TIMEOUT_MS, ...options }, async (scope) => {
+      const identity = await this.#identity(scope);
+      const caller = await this.#caller(scope);
+      const outlets = await readOutlets(c, scope);
+      const meters = await readMeters(c, scope);
+      const outletAccess = outlets.map((_, i) => caller.outletAccess[i] ?? caller.isAdmin);
+      return {
+        identity,
+        capabilities: {
+          ...firmwareCapabilities(identity.firmware),
+          meters: meters !== null,
+          isAdmin: caller.isAdmin,
+          outletCount: outlets.length,
+          outletAccess,
+        },
+        caller: { ...caller, outletAccess },
+        outlets,
+        meters,
+        fingerprint: c.origin.startsWith('https:') ? c.certificate : null,
+      };
+    });
+  }
+
+  /** Close the connection (idle sockets); the client must not be used afterwards. */
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
+
+  async #identity(scope: Scope): Promise<Identity> {
+    const c = this.#connection;
+    // The firmware first: a controller that fails here fails before any other read.
+    const firmware = await ensureFirmware(c, scope);
+    return {
+      firmware,
+      model: await readText(c, scope, 'relay/model/', 'the model'),
+      serial: await readText(c, scope, 'config/serial/', 'the serial number'),
+      relayFirmware: await readText(c, scope, 'relay/version/', 'the relay firmware version'),
+      controllerName: await readText(c, scope, 'relay/name/', 'the controller name'),
+      hostname: null,
+    };
+  }
+
+  async #caller(scope: Scope): Promise<Caller> {
+    const c = this.#connection;
+    const context = c.context('read who is logged in');
+    const response = await scope.request({ method: 'GET', path: 'cred/' });
+    if (response.status !== 200) throw errorForStatus(response, context);
+    const cred = parseAnswer(response, credSchema, context);
+    return { name: cred.name, isAdmin: cred.is_admin, outletAccess: cred.outlet_access ?? [] };
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Everything one client shares between its calls: the transport, the controller's queue, deadlines,
+ * what was learnt about the controller (firmware, outlet count and names), and the mapping of network
+ * failures to errors.
+ */
+import { PlugboardError, isPlugboardError } from './errors';
+import { isJsonBody, looksLikeDli, type RequestContext } from './http-errors';
+import { queueFor } from './request-queue';
+import { Transport, type HttpRequest, type HttpResponse } from './transport';
+import type { CallOptions, ClientStats, DliClientOptions, Priority } from './types';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The view of a connection inside one call. */
+export interface Scope {
+  readonly signal: AbortSignal;
+  /** One exchange (queued unless this scope already holds the controller). */
+  request(request: HttpRequest): Promise<HttpResponse>;
+  /** Hold the controller for several exchanges that must not interleave with others (e.g. find then delete). */
+  exclusive<T>(work: (scope: Scope) => Promise<T>): Promise<T>;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'no route to host',
+  ENETUNREACH: 'network unreachable',
+  EHOSTDOWN: 'host down',
+  ENOTFOUND: 'no such host name',
+  EAI_AGAIN: 'host name lookup failed',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the other side',
+  UND_ERR_CLOSED: 'connection closed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+export class Connection {
+  readonly controller: string;
+  readonly origin: string;
+  readonly user: string;
+  readonly #transport: Transport;
+  readonly #timeoutMs: number;
+  /** Firmware version once read (or given). */
+  firmware: string | null;
+  /** Outlet count once outlets were read. */
+  outletCount: number | null = null;
+  /** Outlet names by 1-based number, from the last outlet read (for messages). */
+  outletNames = new Map<number, string>();
+  /** SHA-256 fingerprint of the last certificate seen (HTTPS). */
+  certificate: string | null = null;
+
+  constructor(options: DliClientOptions) {
+    const url = parseBaseUrl(options.url);
+    this.origin = url.origin;
+    this.controller = options.name?.trim() || url.host;
+    this.user = options.credentials.kind === 'token' ? 'the token client' : options.credentials.user;
+    this.firmware = options.firmware ?? null;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (options.credentials.kind === 'token' && !/^\S+$/.test(options.credentials.token)) {
+      throw new PlugboardError(
+        'BAD_INPUT',
+        'The access token is empty or contains spaces; paste it exactly as issued.',
+      );
+    }
+    this.#transport = new Transport({
+      origin: this.origin,
+      credentials: options.credentials,
+      controller: this.controller,
+      fingerprint: options.fingerprint ?? null,
+      onCertificate: (fingerprint) => {
+        this.certificate = fingerprint;
+      },
+    });
+  }
+
+  get stats(): ClientStats {
+    return { ...this.#transport.stats };
+  }
+
+  /** "outlet 3 (Lab PSU)" */
+  outletLabel(outlet: number): string {
+    const name = this.outletNames.get(outlet);
+    return name ? `outlet ${outlet} (${name})` : `outlet ${outlet}`;
+  }
+
+  context(action: string, extra: Partial<RequestContext> = {}): RequestContext {
+    return { controller: this.controller, action, user: this.user, ...extra };
+  }
+
+  /** Run one client call under a deadline and the caller's signal; every failure leaves as a PlugboardError. */
+  async run<T>(options: CallOptions | undefined, work: (scope: Scope) => Promise<T>): Promise<T> {
+    const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);
+    const signal = options?.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+    try {
+      return await work(this.#scope(signal, options?.priority ?? 'interactive', false));
+    } catch (error) {
+      if (options?.signal?.aborted) {
+        throw new PlugboardError('CANCELLED', `The request to ${this.controller} was cancelled.`, undefined, {
+          cause: error,
+        });
+      }
+      if (deadline.signal.aborted) {
+        throw new PlugboardError(
+          'TIMEOUT',
+          `${this.controller} did not answer within ${formatSeconds(timeoutMs)}. Check that it is powered and on the network; it may be busy or rebooting.`,
+          { timeoutMs },
+          { cause: error },
+        );
+      }
+      throw this.#networkFailure(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  #scope(signal: AbortSignal, priority: Priority, holding: boolean): Scope {
+    const inSlot = this.#scope.bind(this);
+    return {
+      signal,
+      request: (request) =>
+        holding
+          ? this.#exchange(request, signal)
+          : queueFor(this.origin).run(() => this.#exchange(request, signal), priority, signal),
+      exclusive: (work) =>
+        holding
+          ? work(inSlot(signal, priority, true))
+          : queueFor(this.origin).run(() => work(inSlot(signal, priority, true)), priority, signal),
+    };
+  }
+
+  async #exchange(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
+    const response = await this.#transport.exchange(request, signal);
+    if (response.status === 404 && !isJsonBody(response)) await this.#explainMissingApi(signal);
+    return response;
+  }
+
+  /**
+   * A web page instead of the API's own 404: either "Allow REST-style API" is off (the API answers
+   * nothing, the login page still looks like a DLI controller), or this is not a controller at all.
+   * Runs inside the caller's queue slot.
+   */
+  async #explainMissingApi(signal: AbortSignal): Promise<void> {
+    const root = await this.#transport.probe('/restapi/', signal);
+    if (root.status === 401 || (root.status >= 200 && root.status < 300)) return;
+    const page = await this.#transport.probe('/', signal);
+    if (looksLikeDli(page)) {
+      throw new PlugboardError(
+        'API_DISABLED',
+        `The REST-style API is switched off on ${this.controller}. Turn on "Allow REST-style API" on the controller's External APIs page, then try again.`,
+      );
+    }
+    throw new PlugboardError(
+      'NOT_A_CONTROLLER',
+      `${this.origin} answers, but not like a power controller with the REST-style API. Check the address and port.`,
+    );
+  }
+
+  #networkFailure(error: unknown): PlugboardError {
+    if (isPlugboardError(error)) return error;
+    const cause = findCause(error);
+    if (isPlugboardError(cause)) return cause;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const codeText = typeof code === 'string' ? code : '';
+    if (
+      /SSL|TLS|EPROTO|CERT/i.test(codeText) ||
+      /SSL|TLS/i.test(String((cause as Error | undefined)?.message))
+    ) {
+      return new PlugboardError(
+        'UNREACHABLE',
+        `${this.controller} did not complete a secure (HTTPS) connection at ${this.origin}. If the controller does not use HTTPS, use an http:// address.`,
+        { reason: codeText || 'tls' },
+        { cause: error },
+      );
+    }
+    const words = NETWORK_CODES[codeText];
+    const hint = this.origin.startsWith('http:')
+      ? ' If the controller only serves HTTPS, use an https:// address.'
+      : '';
+    return new PlugboardError(
+      'UNREACHABLE',
+      `Cannot reach ${this.controller} at ${this.origin}${words ? ` (${words})` : ''}. Check the address and that the controller is powered and on the network.${codeText === 'UND_ERR_SOCKET' ? hint : ''}`,
+      { reason: codeText || 'network' },
+      { cause: error },
+    );
+  }
+}
+
+function findCause(error: unknown): unknown {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const next = (current as { cause?: unknown } | null)?.cause;
+    if (next === undefined || next === null) return current;
+    if (isPlugboardError(next)) return next;
+    current = next;
+  }
+  return current;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Parse `http[s]://host[:port]` (a path is ignored); BAD_INPUT for anything else. */
+export function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new PlugboardError('BAD_INPUT', `"${text}" is not an address; use one like http://192.168.0.100.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PlugboardError('BAD_INPUT', `"${text}" must start with http:// or https://.`);
+  }
+  if (url.username || url.password) {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      'Put the user name and password in their own fields, not in the address.',
+    );
+  }
+  return url;
+}

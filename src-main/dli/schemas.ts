@@ -1,0 +1,95 @@
+/**
+ * Shapes of the controller's answers. Loose objects: units add fields between firmware versions, and
+ * only the fields Plugboard uses are checked.
+ */
+import * as v from 'valibot';
+
+export const outletSchema = v.looseObject({
+  name: v.string(),
+  state: v.boolean(),
+  transient_state: v.boolean(),
+  physical_state: v.boolean(),
+  locked: v.optional(v.boolean(), false),
+  critical: v.optional(v.boolean(), false),
+  cycle_delay: v.optional(v.nullable(v.number()), null),
+});
+
+export const outletsSchema = v.array(outletSchema);
+
+/** A text value such as `config/version/`; some units answer a one-element array (matrix form). */
+export const textSchema = v.union([
+  v.string(),
+  v.pipe(
+    v.tuple([v.string()]),
+    v.transform(([text]) => text),
+  ),
+]);
+
+export const booleanSchema = v.union([
+  v.boolean(),
+  v.pipe(
+    v.tuple([v.boolean()]),
+    v.transform(([flag]) => flag),
+  ),
+]);
+
+export const credSchema = v.looseObject({
+  name: v.optional(v.nullable(v.string()), null),
+  is_admin: v.optional(v.boolean(), false),
+  outlet_access: v.optional(v.array(v.boolean())),
+});
+
+export const userSchema = v.looseObject({
+  name: v.string(),
+  is_admin: v.optional(v.boolean(), false),
+  is_allowed: v.optional(v.boolean(), true),
+  outlet_access: v.optional(v.array(v.boolean()), []),
+});
+
+export const usersSchema = v.array(userSchema);
+
+/** `script/user_functions/`: a map keyed by function name (an array of names is accepted too). */
+export const userFunctionsSchema = v.union([
+  v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.transform((map) => Object.keys(map)),
+  ),
+  v.array(v.string()),
+]);
+
+/** `script/threads/`: a map keyed by thread id, e.g. `{"9":{"label":"…"}}`. */
+export const threadsSchema = v.record(
+  v.string(),
+  v.union([v.looseObject({ label: v.optional(v.nullable(v.string()), null) }), v.string(), v.null()]),
+);
+
+/** `script/start/` answers the new thread's id as a JSON string (a number is accepted). */
+export const threadIdSchema = v.union([
+  v.pipe(v.string(), v.minLength(1)),
+  v.pipe(
+    v.number(),
+    v.transform((n) => String(n)),
+  ),
+]);
+
+/** One entry of `meter/values/`: an object with `value`, `name`, `quantity`, `bus`, … or a bare number. */
+export const meterEntrySchema = v.union([
+  v.looseObject({
+    name: v.optional(v.nullable(v.string()), null),
+    value: v.optional(v.nullable(v.number()), null),
+    quantity: v.optional(v.nullable(v.string()), null),
+    bus: v.optional(v.nullable(v.number()), null),
+  }),
+  v.nullable(v.number()),
+]);
+
+export const meterValuesSchema = v.record(v.string(), meterEntrySchema);
+
+/** A 207 answer: one entry per selected element; `{status, error}` where that element failed. */
+export const multiStatusSchema = v.array(v.unknown());
+
+/** A 409 from `set_outlet_transient_states` naming the outlets (API indices) that refused. */
+export const refusedOutletsSchema = v.looseObject({
+  error: v.optional(v.string()),
+  outlets: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(0)))),
+});

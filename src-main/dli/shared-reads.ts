@@ -1,0 +1,63 @@
+/** Reads that several parts of the client need first: the outlet list and the firmware version. */
+import type { Connection, Scope } from './connection';
+import { errorForStatus, parseAnswer } from './http-errors';
+import { meterReadings } from './meters';
+import { outletNumberOf } from './outlet-numbers';
+import { meterValuesSchema, outletsSchema, textSchema } from './schemas';
+import type { MeterReading, Outlet } from './types';
+
+/** `GET relay/outlets/`: every outlet with every state in one request. Remembers count and names. */
+export async function readOutlets(connection: Connection, scope: Scope): Promise<Outlet[]> {
+  const context = connection.context('read the outlets');
+  const response = await scope.request({ method: 'GET', path: 'relay/outlets/' });
+  if (response.status !== 200) throw errorForStatus(response, context);
+  const outlets = parseAnswer(response, outletsSchema, context).map((raw, index): Outlet => ({
+    number: outletNumberOf(index),
+    name: raw.name,
+    state: raw.state,
+    transientState: raw.transient_state,
+    physicalState: raw.physical_state,
+    locked: raw.locked,
+    critical: raw.critical,
+    cycleDelay: raw.cycle_delay,
+  }));
+  connection.outletCount = outlets.length;
+  connection.outletNames = new Map(outlets.map((o) => [o.number, o.name]));
+  return outlets;
+}
+
+export async function ensureOutletCount(connection: Connection, scope: Scope): Promise<number> {
+  if (connection.outletCount === null) await readOutlets(connection, scope);
+  return connection.outletCount ?? 0;
+}
+
+/** One text field such as `config/serial/`. */
+export async function readText(
+  connection: Connection,
+  scope: Scope,
+  path: string,
+  what: string,
+): Promise<string> {
+  const context = connection.context(`read ${what}`);
+  const response = await scope.request({ method: 'GET', path });
+  if (response.status !== 200) throw errorForStatus(response, context);
+  return parseAnswer(response, textSchema, context);
+}
+
+/** The firmware version, read once and remembered (gated calls check it without another request). */
+export async function ensureFirmware(connection: Connection, scope: Scope): Promise<string> {
+  if (connection.firmware === null) {
+    connection.firmware = await readText(connection, scope, 'config/version/', 'the firmware version');
+  }
+  return connection.firmware;
+}
+
+/** `GET meter/values/`: every meter in one request, converted; null when the controller has none. */
+export async function readMeters(connection: Connection, scope: Scope): Promise<MeterReading[] | null> {
+  const context = connection.context('read the meters');
+  const response = await scope.request({ method: 'GET', path: 'meter/values/' });
+  if (response.status === 404) return null;
+  if (response.status !== 200) throw errorForStatus(response, context);
+  const readings = meterReadings(parseAnswer(response, meterValuesSchema, context));
+  return readings.length ? readings : null;
+}

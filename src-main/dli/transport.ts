@@ -1,0 +1,201 @@
+/**
+ * One HTTP exchange with a controller: credentials (digest with nonce reuse, bearer token, or basic when
+ * chosen), the headers the API expects, one re-challenge on 401, buffered bodies and a size cap.
+ * The caller (connection.ts) serializes exchanges per controller and owns deadlines and error mapping.
+ */
+import { fetch, type Agent } from 'undici';
+import { DigestAuth } from './digest-auth';
+import { PlugboardError } from './errors';
+import { createDispatcher } from './tls-pin';
+import type { ClientStats, Credentials } from './types';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Below `/restapi/`, percent-encoded, ending with `/` ('' is the API root). */
+  path: string;
+  /** A form body `value=…` (the spec's way to write a field). */
+  form?: Record<string, string>;
+  /** A JSON body (calls such as `script/start/`). */
+  json?: unknown;
+  /** CSRF guard: `X-CSRF` on state-changing requests, `X-Requested-With` on user management. */
+  guard?: 'csrf' | 'xhr';
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: { get(name: string): string | null };
+  body: string;
+}
+
+/** Larger answers are refused: no controller's tree comes near this. */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export interface TransportOptions {
+  origin: string;
+  credentials: Credentials;
+  controller: string;
+  fingerprint: string | null;
+  onCertificate: (fingerprint: string) => void;
+}
+
+export class Transport {
+  readonly stats: ClientStats = { requests: 0, challenges: 0 };
+  readonly #origin: string;
+  readonly #credentials: Credentials;
+  readonly #controller: string;
+  readonly #digest: DigestAuth | null;
+  readonly #dispatcher: Agent;
+
+  constructor(options: TransportOptions) {
+    this.#origin = options.origin;
+    this.#credentials = options.credentials;
+    this.#controller = options.controller;
+    this.#digest =
+      options.credentials.kind === 'digest'
+        ? new DigestAuth(options.credentials.user, options.credentials.password)
+        : null;
+    this.#dispatcher = createDispatcher({
+      fingerprint: options.fingerprint,
+      controller: options.controller,
+      onCertificate: options.onCertificate,
+    });
+  }
+
+  /** Send one API request; answers every status except a failed login (AUTH_FAILED). */
+  async exchange(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
+    const url = `${this.#origin}/restapi/${request.path}`;
+    const uri = new URL(url).pathname;
+    const body = encodeBody(request);
+    const send = (authorization: string | null): Promise<HttpResponse> =>
+      this.#send(url, request, body, authorization, signal);
+
+    if (this.#credentials.kind !== 'digest') {
+      const response = await send(this.#staticAuthorization());
+      if (response.status === 401) throw this.#authFailed(response);
+      return response;
+    }
+    const digest = this.#digest!;
+    const first = await send(digest.header(request.method, uri));
+    if (first.status !== 401) return first;
+    // Either our first request (no nonce yet) or a nonce the controller no longer takes (stale):
+    // answer the new challenge once, and give up if that fails too.
+    if (!digest.accept(first.headers.get('www-authenticate'))) throw this.#authFailed(first);
+    const second = await send(digest.header(request.method, uri));
+    if (second.status === 401) {
+      digest.reset();
+      throw this.#authFailed(second);
+    }
+    return second;
+  }
+
+  /** A GET outside the API without credentials (to tell "API disabled" from "not a controller"). */
+  async probe(path: string, signal: AbortSignal): Promise<HttpResponse> {
+    this.stats.requests += 1;
+    const response = await fetch(`${this.#origin}${path}`, {
+      method: 'GET',
+      headers: { Accept: 'text/html, application/json' },
+      dispatcher: this.#dispatcher,
+      signal,
+      redirect: 'follow',
+    });
+    return { status: response.status, headers: response.headers, body: await readCapped(response) };
+  }
+
+  close(): Promise<void> {
+    return this.#dispatcher.close();
+  }
+
+  async #send(
+    url: string,
+    request: HttpRequest,
+    body: { text: string; type: string } | null,
+    authorization: string | null,
+    signal: AbortSignal,
+  ): Promise<HttpResponse> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+    if (authorization) headers.Authorization = authorization;
+    if (body) headers['Content-Type'] = body.type;
+    if (request.guard === 'csrf') headers['X-CSRF'] = 'x';
+    if (request.guard === 'xhr') headers['X-Requested-With'] = 'XMLHttpRequest';
+    this.stats.requests += 1;
+    const response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: body?.text ?? null,
+      dispatcher: this.#dispatcher,
+      signal,
+      // Resource URIs all end in '/', so a redirect means a misconfigured address; never follow it with
+      // credentials attached.
+      redirect: 'manual',
+    });
+    if (response.status === 401) this.stats.challenges += 1;
+    return { status: response.status, headers: response.headers, body: await readCapped(response) };
+  }
+
+  #staticAuthorization(): string {
+    const credentials = this.#credentials;
+    if (credentials.kind === 'token') return `Bearer ${credentials.token}`;
+    if (credentials.kind === 'basic') {
+      return `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8').toString('base64')}`;
+    }
+    throw new PlugboardError('INTERNAL', 'Digest credentials have no static Authorization header.');
+  }
+
+  #authFailed(response: HttpResponse): PlugboardError {
+    const credentials = this.#credentials;
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    if (credentials.kind === 'token') {
+      return new PlugboardError(
+        'AUTH_FAILED',
+        `${this.#controller} refused the access token. Check that the token (client id, a dot, then the secret) is complete and that the client still exists on the controller.`,
+      );
+    }
+    if (credentials.kind === 'basic') {
+      return new PlugboardError(
+        'AUTH_FAILED',
+        `${this.#controller} refused user "${credentials.user}" with Basic authentication. Check the password, or use digest (Basic works only when "Allow legacy plaintext login methods" is on).`,
+      );
+    }
+    if (challenge && !/digest/i.test(challenge)) {
+      return new PlugboardError(
+        'AUTH_FAILED',
+        `${this.#controller} does not offer digest authentication (it asks for ${challenge.split(/\s/)[0]}). Choose the matching login method.`,
+      );
+    }
+    return new PlugboardError(
+      'AUTH_FAILED',
+      `Wrong user name or password for ${this.#controller} (user "${credentials.user}"). Check both and try again; repeated failures can lock the user out for a while.`,
+    );
+  }
+}
+
+function encodeBody(request: HttpRequest): { text: string; type: string } | null {
+  if (request.json !== undefined) return { text: JSON.stringify(request.json), type: 'application/json' };
+  if (request.form)
+    return { text: new URLSearchParams(request.form).toString(), type: 'application/x-www-form-urlencoded' };
+  return null;
+}
+
+async function readCapped(response: Awaited<ReturnType<typeof fetch>>): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new PlugboardError(
+        'DEVICE_ERROR',
+        `The answer was larger than ${MAX_BODY_BYTES >> 20} MiB; refusing it.`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,124 @@
+/**
+ * Public types of the controller client. Outlet numbers here are 1-based, as on the hardware label;
+ * only `outlet-numbers.ts` knows the API counts from zero.
+ */
+import type {
+  Capabilities,
+  DeviceUser,
+  Identity,
+  MeterReading,
+  OutletActionResult,
+  ScriptsState,
+} from '../../src-preload/model';
+
+export type { Capabilities, DeviceUser, Identity, MeterReading, OutletActionResult, ScriptsState };
+
+/** How the client logs in. Basic is sent only when chosen explicitly (it needs plaintext logins allowed). */
+export type Credentials =
+  | { kind: 'digest'; user: string; password: string }
+  | { kind: 'basic'; user: string; password: string }
+  /** An access token `<client_id>.<secret>` (firmware ≥ 1.10), sent as `Authorization: Bearer …`. */
+  | { kind: 'token'; token: string };
+
+/** Interactive calls (a person clicked) go ahead of queued background polls. */
+export type Priority = 'interactive' | 'background';
+
+/** Options every client call accepts. */
+export interface CallOptions {
+  /** Cancels the call (queued or in flight); the call rejects with CANCELLED. */
+  signal?: AbortSignal;
+  /** Limit for the whole call, queue wait included; default: the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Default 'interactive'. */
+  priority?: Priority;
+}
+
+export interface DliClientOptions {
+  /** `http[s]://host[:port]`; a path, if any, is ignored. */
+  url: string;
+  credentials: Credentials;
+  /** How messages name this controller, e.g. "Bench A"; default: host[:port]. */
+  name?: string;
+  /**
+   * SHA-256 fingerprint of the certificate accepted for this controller (HTTPS). Without one, the first
+   * HTTPS connection fails with TLS_UNTRUSTED carrying `detail.fingerprint` for the person to accept.
+   */
+  fingerprint?: string | null;
+  /** Default limit per call in ms (default 10 000). */
+  timeoutMs?: number;
+  /** Firmware version if already known (e.g. saved from `describe()`), so gated calls need no extra read. */
+  firmware?: string;
+}
+
+/** One, several (1-based numbers) or all outlets. */
+export type OutletSelection = 'all' | readonly number[];
+
+export interface Outlet {
+  /** 1-based, as on the hardware label. */
+  number: number;
+  name: string;
+  /** Persistent state, restored after a reboot or power loss. */
+  state: boolean;
+  /** Temporary state; reverts to `state` after a reboot. */
+  transientState: boolean;
+  /** What the relay is doing right now (read-only; lags behind delays). */
+  physicalState: boolean;
+  locked: boolean;
+  critical: boolean;
+  /** Per-outlet cycle off-time in seconds; null = the controller's default. */
+  cycleDelay: number | null;
+}
+
+/** The logged-in user (or token client) as the controller sees it (`cred/`). */
+export interface Caller {
+  name: string | null;
+  isAdmin: boolean;
+  /** Index 0 = outlet 1. */
+  outletAccess: boolean[];
+}
+
+/** What "add controller" needs to verify and show. */
+export interface ControllerDescription {
+  identity: Identity;
+  capabilities: Capabilities;
+  caller: Caller;
+  outlets: Outlet[];
+  /** null: the controller has no meters. */
+  meters: MeterReading[] | null;
+  /** Fingerprint of the certificate in use (HTTPS), else null. */
+  fingerprint: string | null;
+}
+
+/** Result of switching several outlets at once. */
+export interface SwitchResult extends OutletActionResult {
+  /** true: one `set_outlet_transient_states` call; false: the fallback (one matrix PUT per target value). */
+  simultaneous: boolean;
+}
+
+/** A script argument: typed values only, never code. */
+export type ScriptArgument = number | string | boolean;
+
+export interface NewUser {
+  name: string;
+  password: string;
+  isAdmin: boolean;
+  isAllowed: boolean;
+  /** Index 0 = outlet 1; padded with `false` to the controller's outlet count. */
+  outletAccess: boolean[];
+}
+
+/** A node of the API tree as read with `Range: dli-depth`. */
+export interface TreeRead {
+  /** Path below `/restapi/` as requested, with a trailing slash. */
+  path: string;
+  depth: number;
+  value: unknown;
+}
+
+/** Counters for benchmarks and diagnostics (this client only). */
+export interface ClientStats {
+  /** HTTP requests sent (each digest retry counts). */
+  requests: number;
+  /** 401 answers received. */
+  challenges: number;
+}
