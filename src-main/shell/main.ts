@@ -1,3 +1,4 @@
-import { app } from 'electron';
+import { startElectronShell } from './lifecycle';
 
-app.whenReady().then(() => undefined);
+// Built to out/main/index.js; the preload and renderer are resolved from this directory.
+startElectronShell({ mainDir: import.meta.dirname });

@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { resolve } from 'node:path';
+import { WebSocketServer } from 'ws';
+import { plugboardConfigDir } from '../core/config-dir';
+import type { Logger } from '../core/dispatch';
+import { createCore, type Core } from '../core/index';
+import { MemoryStore } from '../core/ports';
+import { contentSecurityPolicy } from '../shell/csp';
+import { checkAccess, createAccess, newToken, type Access } from './access';
+import { bridgeCore } from './bridge';
+import { openConfStore } from './conf-store';
+import { loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
+import { webPreloadScript } from './web-preload';
+
+/** Loopback only: the shell has no login beyond the token, so it must never face a network. */
+const HOST = '127.0.0.1';
+const SOCKET_PATH = '/ws';
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+export interface WebShellOptions {
+  /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  /** A Core to serve (tests, the bench); by default the shell makes one and disposes it on close. */
+  core?: Core;
+  /** Throwaway run: nothing is read from or written to the config folder. */
+  demo?: boolean;
+  /** The built renderer; default out/renderer. */
+  rendererDir?: string;
+  log?: Logger;
+}
+
+export interface RunningWebShell {
+  /** The address to open, with this run's token: `http://127.0.0.1:PORT/?token=…`. */
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const defaultLog: Logger = (message, error) =>
+  error === undefined
+    ? console.warn(`[plugboard web] ${message}`)
+    : console.error(`[plugboard web] ${message}`, error);
+
+export async function startWebShell(options: WebShellOptions = {}): Promise<RunningWebShell> {
+  const log = options.log ?? defaultLog;
+  const files = await loadRenderer(options.rendererDir ?? resolve(repoRoot, 'out', 'renderer'));
+  files.set(WEB_PRELOAD_PATH, {
+    body: Buffer.from(webPreloadScript()),
+    type: 'text/javascript; charset=utf-8',
+  });
+  const core = options.core ?? createOwnCore(options.demo ?? false);
+  const server = createServer();
+  try {
+    await listen(server, options.port ?? 0);
+  } catch (error) {
+    if (!options.core) await core.dispose();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const token = newToken();
+  const access = createAccess(token, HOST, port);
+  const csp = contentSecurityPolicy({ connect: ["'self'", `ws://${HOST}:${port}`] });
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    serve(request, response, access, csp, files),
+  );
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const check = checkAccess(request, access, true);
+    const path = new URL(request.url ?? '/', access.origin).pathname;
+    if (!check.ok || path !== SOCKET_PATH) {
+      log(
+        `Refused a WebSocket connection: ${check.ok ? `unknown path ${path.slice(0, 100)}` : check.reason}.`,
+      );
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+  });
+  const stopEvents = bridgeCore(sockets, core, log);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${access.origin}/?token=${token}`,
+    token,
+    port,
+    close: () =>
+      (closing ??= (async () => {
+        stopEvents();
+        for (const client of sockets.clients) client.terminate();
+        await new Promise<void>((done) => sockets.close(() => done()));
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        if (!options.core) await core.dispose();
+      })()),
+  };
+}
+
+function createOwnCore(demo: boolean): Core {
+  const version = (JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  const store = demo ? new MemoryStore() : openConfStore(plugboardConfigDir());
+  return createCore({ shell: 'web', version, store });
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, HOST, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+}
+
+function serve(
+  request: IncomingMessage,
+  response: ServerResponse,
+  access: Access,
+  csp: string,
+  files: Map<string, StaticFile>,
+): void {
+  setSecurityHeaders(response, csp);
+  const check = checkAccess(request, access, false);
+  if (!check.ok) {
+    response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end("Forbidden. Open the address printed by `npm run web`: it carries this run's token.\n");
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end('Only GET and HEAD.\n');
+    return;
+  }
+  const url = new URL(request.url ?? '/', access.origin);
+  if (check.byToken) response.setHeader('Set-Cookie', access.setCookie);
+  const file = files.get(url.pathname);
+  if (check.byToken && file?.type.startsWith('text/html')) {
+    // Take the token out of the address bar and history; the cookie carries the session from here.
+    url.searchParams.delete('token');
+    response.writeHead(303, { Location: `${url.pathname}${url.search}` });
+    response.end();
+    return;
+  }
+  if (!file) {
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end('Not found.\n');
+    return;
+  }
+  response.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length });
+  response.end(request.method === 'HEAD' ? undefined : file.body);
+}
+
+function setSecurityHeaders(response: ServerResponse, csp: string): void {
+  response.setHeader('Content-Security-Policy', csp);
+  response.setHeader('X-Content-Type-Options', 'nosniff');
+  response.setHeader('Referrer-Policy', 'no-referrer');
+  response.setHeader('X-Frame-Options', 'DENY');
+  response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  response.setHeader('Cache-Control', 'no-store');
+}

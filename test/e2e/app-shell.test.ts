@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { ActivityEntry } from '../../src-preload/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controllerSummary, testCore, type TestCore } from '../web/test-core';
+import {
+  assertRendererBuilt,
+  launchBrowser,
+  repoRoot,
+  saveScreenshot,
+  startWebApp,
+  startWebCommand,
+  type BrowserSession,
+  type WebApp,
+} from './harness';
+
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+/** INTERFACES.md §5: the landmarks every later UI keeps. */
+async function expectAppShell(page: Page) {
+  const timeout = 10_000;
+  await page.getByRole('banner').getByRole('heading', { level: 1, name: 'Plugboard' }).waitFor({ timeout });
+  await page.getByRole('tablist', { name: 'Controllers' }).waitFor({ timeout });
+  await page.getByRole('button', { name: 'Add controller' }).waitFor({ timeout });
+}
+
+/** The version from app/info is shown: as text `v<version>` or in a title attribute. */
+async function shownVersion(page: Page, expected: string): Promise<boolean> {
+  return page.evaluate(
+    (v) =>
+      document.body.innerText.includes(v) ||
+      [...document.querySelectorAll('[title]')].some((el) => el.getAttribute('title')!.includes(v)),
+    `v${expected}`,
+  );
+}
+
+describe('npm run web in Chromium', () => {
+  let app: WebApp & { output(): string };
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    assertRendererBuilt();
+    app = await startWebCommand(['--demo']);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows the app shell with no controllers', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    // The token was traded for a cookie and left the address bar.
+    expect(page.url()).toBe(`${app.origin}/`);
+    await expectAppShell(page);
+    await expect.poll(() => shownVersion(page, version), { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Try the demo' }).waitFor({ timeout: 10_000 });
+    expect(await page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab').count()).toBe(0);
+    await saveScreenshot(page, 'app-shell');
+    // CSP violations and script errors surface as console errors.
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('gives the page the contract as window.plugboard, answered by the Core', async () => {
+    const { page } = browser;
+    const answer = await page.evaluate(async () => {
+      const info = await window.plugboard.app.info({});
+      const list = await window.plugboard.controllers.list({});
+      // Outlet 0 does not exist (outlets are numbered from 1): the Core must answer BAD_INPUT, not throw.
+      const bad = await window.plugboard.outlets.cycle({ controllerId: 'x', outlet: 0 });
+      let unknownEvent = '';
+      try {
+        // @ts-expect-error an event the contract does not have
+        window.plugboard.on('no/such-event', () => undefined);
+      } catch (error) {
+        unknownEvent = (error as Error).message;
+      }
+      return { info, list, bad, unknownEvent, frozen: Object.isFrozen(window.plugboard) };
+    });
+    expect(answer.info).toEqual({
+      ok: true,
+      value: expect.objectContaining({ name: 'Plugboard', version, shell: 'web' }),
+    });
+    expect(answer.list).toEqual({ ok: true, value: [] });
+    expect(answer.bad).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_INPUT', message: expect.stringContaining('outlet') },
+    });
+    expect(answer.unknownEvent).toBe('Unknown event no/such-event');
+    expect(answer.frozen).toBe(true);
+  });
+
+  it('refuses the page without the token', async () => {
+    const fresh = await browser.context.newPage();
+    try {
+      await browser.context.clearCookies();
+      const response = await fresh.goto(`${app.origin}/`);
+      expect(response?.status()).toBe(403);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('the app shell with saved controllers', () => {
+  let core: TestCore;
+  let app: WebApp;
+  let browser: BrowserSession;
+  const controllers = [controllerSummary('c1', 'Bench A', 0), controllerSummary('c2', 'Rack 7', 1)];
+
+  beforeAll(async () => {
+    core = testCore({ controllers });
+    app = await startWebApp({ core });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await core?.dispose();
+  });
+
+  it('renders controllers/list as tabs', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    await expectAppShell(page);
+    const tabs = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab');
+    await expect
+      .poll(() => tabs.allInnerTexts(), { timeout: 10_000 })
+      .toEqual([expect.stringContaining('Bench A'), expect.stringContaining('Rack 7')]);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('delivers Core events to listeners in the page, and stops after unsubscribe', async () => {
+    const { page } = browser;
+    await page.evaluate(() => {
+      const seen: unknown[] = [];
+      (window as unknown as { seen: unknown[] }).seen = seen;
+      const stop = window.plugboard.on('activity/added', (entry) => {
+        seen.push(entry);
+        stop();
+      });
+    });
+    const entry: ActivityEntry = {
+      id: 1,
+      time: 1_700_000_000_000,
+      controllerId: 'c1',
+      controllerName: 'Bench A',
+      outlet: 1,
+      action: 'on',
+      source: 'window',
+      result: 'ok',
+      error: null,
+    };
+    core.emit('activity/added', entry);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen.length))
+      .toBe(1);
+    core.emit('activity/added', { ...entry, id: 2 });
+    await page.evaluate(() => window.plugboard.app.info({})); // a round trip after the second event
+    expect(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([entry]);
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * The Electron shell against a stand-in `electron` module (the Electron runtime cannot run here).
+ * The fakes record what the shell asks of Electron and let the test play Electron's part: fire
+ * events, call the registered handlers. Everything behind them — Core, dispatcher, store — is real.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callNames } from '../../src-preload/contract';
+
+const fake = await vi.hoisted(async () => {
+  const { EventEmitter } = await import('node:events');
+  const { pathToFileURL } = await import('node:url');
+
+  class FakeWebContents extends EventEmitter {
+    url = '';
+    openHandler: ((details: { url: string }) => { action: string }) | undefined;
+    sent: [string, unknown][] = [];
+    setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+      this.openHandler = handler;
+    }
+    getURL() {
+      return this.url;
+    }
+    send(channel: string, payload: unknown) {
+      this.sent.push([channel, payload]);
+    }
+  }
+
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    whenReady: () => Promise.resolve(),
+    requestSingleInstanceLock: () => true,
+    enableSandbox: vi.fn(),
+    quit: vi.fn(),
+    getVersion: () => '7.8.9',
+  });
+
+  class FakeBrowserWindow extends EventEmitter {
+    static all: FakeBrowserWindow[] = [];
+    static getAllWindows() {
+      return FakeBrowserWindow.all;
+    }
+    webContents = new FakeWebContents();
+    loaded: { file?: string; url?: string } = {};
+    constructor(readonly options: { webPreferences: Record<string, unknown> }) {
+      super();
+      FakeBrowserWindow.all.push(this);
+      // Electron announces every new WebContents on the app.
+      app.emit('web-contents-created', {}, this.webContents);
+    }
+    async loadFile(path: string) {
+      this.loaded.file = path;
+      this.webContents.url = pathToFileURL(path).href;
+    }
+    async loadURL(url: string) {
+      this.loaded.url = url;
+      this.webContents.url = url;
+    }
+    show() {}
+    isDestroyed() {
+      return false;
+    }
+  }
+
+  type Listener = (...args: never[]) => unknown;
+  const session = {
+    headersListener: undefined as Listener | undefined,
+    requestHandler: undefined as Listener | undefined,
+    checkHandler: undefined as Listener | undefined,
+    webRequest: { onHeadersReceived: (listener: Listener) => void (session.headersListener = listener) },
+    setPermissionRequestHandler: (handler: Listener) => void (session.requestHandler = handler),
+    setPermissionCheckHandler: (handler: Listener) => void (session.checkHandler = handler),
+  };
+
+  return {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    handlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),
+    session,
+    opened: [] as string[],
+  };
+});
+
+vi.mock('electron', () => ({
+  app: fake.app,
+  BrowserWindow: fake.BrowserWindow,
+  ipcMain: {
+    handle: (name: string, listener: (event: unknown, input: unknown) => Promise<unknown>) =>
+      fake.handlers.set(name, listener),
+    removeHandler: (name: string) => fake.handlers.delete(name),
+  },
+  session: { defaultSession: fake.session },
+  shell: { openExternal: async (url: string) => void fake.opened.push(url) },
+}));
+
+// electron-store is a thin subclass of conf that reads Electron's userData; the real conf stands in.
+vi.mock('electron-store', async () => {
+  const { default: Conf } = await import('conf');
+  return {
+    default: class extends Conf {
+      constructor({ name, ...options }: { name: string; cwd: string }) {
+        super({ ...options, configName: name });
+      }
+    },
+  };
+});
+
+const mainDir = resolve('out', 'main');
+const indexUrl = pathToFileURL(resolve('out', 'renderer', 'index.html')).href;
+let configDir: string;
+const logged: string[] = [];
+
+/** An Electron-style event whose preventDefault can be observed. */
+function event<T extends object>(props: T) {
+  return Object.assign(
+    {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    },
+    props,
+  );
+}
+
+function window() {
+  expect(fake.BrowserWindow.all).toHaveLength(1);
+  return fake.BrowserWindow.all[0]!;
+}
+
+beforeAll(async () => {
+  configDir = await mkdtemp(join(tmpdir(), 'plugboard-shell-'));
+  vi.stubEnv('PLUGBOARD_CONFIG_DIR', configDir);
+  vi.stubEnv('ELECTRON_RENDERER_URL', '');
+  const { startElectronShell } = await import('../../src-main/shell/lifecycle');
+  startElectronShell({ mainDir, log: (message) => logged.push(message) });
+  await vi.waitFor(() => expect(fake.BrowserWindow.all).toHaveLength(1));
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+describe('the window', () => {
+  it('is isolated, sandboxed and without Node or <webview>, with the built preload', () => {
+    expect(window().options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      preload: resolve('out', 'preload', 'index.cjs'),
+    });
+    expect(fake.app.enableSandbox).toHaveBeenCalled();
+  });
+
+  it('loads the built renderer', () => {
+    expect(window().loaded).toEqual({ file: resolve('out', 'renderer', 'index.html') });
+  });
+});
+
+describe('the ipcMain binding', () => {
+  it('has a handler for every contract call and nothing else', () => {
+    expect([...fake.handlers.keys()].sort()).toEqual([...callNames].sort());
+  });
+
+  it('answers the app page from the real Core and keeps its store in the config folder', async () => {
+    const appPage = { senderFrame: { url: indexUrl, parent: null } };
+    expect(await fake.handlers.get('app/info')!(appPage, {})).toEqual({
+      ok: true,
+      value: { name: 'Plugboard', version: '7.8.9', shell: 'electron', platform: process.platform },
+    });
+    expect(
+      await fake.handlers.get('outlets/set')!(appPage, { controllerId: 'c1', outlets: 'some', on: true }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_INPUT' },
+    });
+    expect(await fake.handlers.get('controllers/list')!(appPage, {})).toEqual({ ok: true, value: [] });
+    const { openElectronStore } = await import('../../src-main/shell/store');
+    openElectronStore().set('probe', 1);
+    expect(existsSync(join(configDir, 'config.json'))).toBe(true);
+  });
+
+  it('drops messages from other pages and from subframes', async () => {
+    await expect(
+      fake.handlers.get('app/info')!({ senderFrame: { url: 'https://evil.example/', parent: null } }, {}),
+    ).rejects.toThrow(/not the app's own page/);
+    await expect(
+      fake.handlers.get('app/info')!({ senderFrame: { url: indexUrl, parent: {} } }, {}),
+    ).rejects.toThrow(/subframe/);
+  });
+});
+
+describe('navigation, new windows and links', () => {
+  it('denies navigation away from the app page but allows reloading it', () => {
+    const contents = window().webContents;
+    const away = event({ url: 'https://evil.example/' });
+    contents.emit('will-navigate', away);
+    expect(away.defaultPrevented).toBe(true);
+    const local = event({ url: 'file:///etc/passwd' });
+    contents.emit('will-navigate', local);
+    expect(local.defaultPrevented).toBe(true);
+    const reload = event({ url: indexUrl });
+    contents.emit('will-navigate', reload);
+    expect(reload.defaultPrevented).toBe(false);
+    expect(logged).toContain('Blocked navigation of the window to https://evil.example/.');
+  });
+
+  it('denies subframe navigation and <webview>', () => {
+    const contents = window().webContents;
+    const frame = event({ url: indexUrl, isMainFrame: false });
+    contents.emit('will-frame-navigate', frame);
+    expect(frame.defaultPrevented).toBe(true);
+    const webview = event({});
+    contents.emit('will-attach-webview', webview, {}, {});
+    expect(webview.defaultPrevented).toBe(true);
+  });
+
+  it('denies every window.open and hands only http(s) links to the system browser', async () => {
+    const open = window().webContents.openHandler!;
+    const urls = [
+      'https://www.digital-loggers.com/rest.html',
+      'http://192.168.0.100/',
+      'file:///usr/bin/xterm',
+      'javascript:alert(1)',
+      'smb://server/share',
+      'ms-settings:privacy',
+      'https://user:pass@example.com/',
+      'not a url',
+    ];
+    for (const url of urls) expect(open({ url })).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(fake.opened).toHaveLength(2));
+    expect(fake.opened).toEqual(['https://www.digital-loggers.com/rest.html', 'http://192.168.0.100/']);
+  });
+});
+
+describe('the session', () => {
+  it('adds the strict CSP to every response, replacing any other', () => {
+    let answer: { responseHeaders: Record<string, string[]> } | undefined;
+    fake.session.headersListener!(
+      {
+        url: indexUrl,
+        responseHeaders: { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] },
+      } as never,
+      ((response: typeof answer) => (answer = response)) as never,
+    );
+    expect(answer!.responseHeaders['X-Other']).toEqual(['1']);
+    expect(answer!.responseHeaders['content-security-policy']).toBeUndefined();
+    const [policy] = answer!.responseHeaders['Content-Security-Policy']!;
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("connect-src 'none'");
+    expect(policy).not.toMatch(/unsafe-(eval|inline)/);
+  });
+
+  it('refuses permission requests, except clipboard writing by the app page', () => {
+    const decide = (permission: string, requestingUrl: string) => {
+      let granted: boolean | undefined;
+      fake.session.requestHandler!(
+        { getURL: () => requestingUrl } as never,
+        permission as never,
+        ((ok: boolean) => (granted = ok)) as never,
+        { requestingUrl } as never,
+      );
+      return granted;
+    };
+    for (const permission of ['media', 'geolocation', 'notifications', 'hid', 'serial', 'openExternal'])
+      expect(decide(permission, indexUrl)).toBe(false);
+    expect(decide('clipboard-sanitized-write', indexUrl)).toBe(true);
+    expect(decide('clipboard-sanitized-write', 'https://evil.example/')).toBe(false);
+    expect(
+      fake.session.checkHandler!(
+        null as never,
+        'media' as never,
+        'file://' as never,
+        { requestingUrl: indexUrl } as never,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('app lifecycle', () => {
+  it('quits when the last window closes (except on macOS)', () => {
+    fake.app.emit('window-all-closed');
+    expect(fake.app.quit).toHaveBeenCalledTimes(process.platform === 'darwin' ? 0 : 1);
+  });
+});
+
+describe('quitting', () => {
+  it('holds the quit until the Core is disposed, then quits once', async () => {
+    fake.app.quit.mockClear();
+    const first = event({});
+    fake.app.emit('will-quit', first);
+    expect(first.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalledTimes(1));
+    const second = event({});
+    fake.app.emit('will-quit', second);
+    expect(second.defaultPrevented).toBe(false);
+  });
+});
