@@ -144,7 +144,7 @@ function serve(
   if (check.byToken && file?.type.startsWith('text/html')) {
     // Take the token out of the address bar and history; the cookie carries the session from here.
     url.searchParams.delete('token');
-    response.writeHead(303, { Location: `${url.pathname}${url.search}` });
+    response.writeHead(303, { Location: `${url.pathname}${url.search}`, 'Content-Length': 0 });
     response.end();
     return;
   }
