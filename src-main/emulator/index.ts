@@ -1,0 +1,87 @@
+import { Authenticator } from './auth';
+import { Controller } from './controller';
+import { createDevice, type Device } from './device';
+import { Faults } from './faults';
+import { createHandler } from './handler';
+import { Lifecycle } from './lifecycle';
+import { type EmulatorOptions, resolveOptions } from './options';
+import { HttpFront } from './server';
+import { StatsRecorder } from './stats';
+import { generateCertificate } from './tls';
+import { rootNode } from './tree-root';
+
+export type { EmulatorOptions } from './options';
+export type { ConfigPatch, Device, DeviceUserInput, OutletPatch, OutletSnapshot } from './device';
+export type { FaultKind, FaultPlan } from './faults';
+export type { MeterEntry, MeterKey } from './meters';
+export { METER_KEYS, ZERO_CURRENT } from './meters';
+export type { RequestLogEntry, RequestStats } from './stats';
+
+export interface RunningEmulator {
+  /** Base address, e.g. `http://127.0.0.1:PORT` (no `/restapi/`). */
+  url: string;
+  device: Device;
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts one software controller: a real HTTP(S) server on `host:port`. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const resolved = resolveOptions(options);
+  const controller = new Controller(resolved);
+  const certificate = resolved.tls
+    ? await generateCertificate(controller.config.hostname, resolved.host)
+    : null;
+  const stats = new StatsRecorder();
+  const faults = new Faults();
+  const auth = new Authenticator(controller, {
+    qop: resolved.qop,
+    nonceLifetimeMs: resolved.nonceLifetime * 1000,
+  });
+  const latency = { value: resolved.latency };
+  // The reboot call needs the lifecycle, which needs the server, which needs the handler: close the loop late.
+  let lifecycle: Lifecycle | null = null;
+  const root = rootNode(
+    controller,
+    () => void lifecycle?.reboot().catch((error: unknown) => console.error('emulator: reboot failed', error)),
+  );
+  let front: HttpFront | null = null;
+  const handler = createHandler({
+    controller,
+    auth,
+    faults,
+    stats,
+    root,
+    latency: () => latency.value,
+    hang: (res) => front?.hang(res),
+  });
+  front = new HttpFront(handler, resolved.host, resolved.port, certificate, (status) =>
+    stats.begin('?', '?')(status),
+  );
+  lifecycle = new Lifecycle(front, controller, auth, resolved, certificate);
+  try {
+    await lifecycle.start();
+  } catch (error) {
+    await lifecycle.close();
+    throw error;
+  }
+  const running = front;
+  const device = createDevice({
+    controller,
+    auth,
+    faults,
+    stats,
+    lifecycle,
+    latency,
+    releaseHanging: () => running.releaseHanging(),
+  });
+  const closer = lifecycle;
+  return {
+    url: `${resolved.tls ? 'https' : 'http'}://${urlHost(resolved.host)}:${running.port}`,
+    device,
+    close: () => closer.close(),
+  };
+}

@@ -1,0 +1,114 @@
+import { randomInt } from 'node:crypto';
+import { FIRMWARE_PATTERN } from './firmware';
+
+export interface EmulatorOptions {
+  /** 0 = ephemeral (the default in-process; the CLI defaults to 8080). */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Factory defaults admin / 1234. */
+  user?: string;
+  password?: string;
+  /** Default 8. */
+  outlets?: number;
+  /** Default '1.12.14.0'. */
+  firmware?: string;
+  /** Default: LPC9 and ten random digits. */
+  serial?: string;
+  /** Default 'LPC9'. */
+  model?: string;
+  /** The controller's name (`relay/name`), default 'DLI Controller'. */
+  name?: string;
+  /** Default true. */
+  meters?: boolean;
+  /** Seconds, default 3 (fractions allowed). */
+  cycleDelay?: number;
+  /** Seconds, default 0.5. */
+  sequenceDelay?: number;
+  /** Default 5. */
+  rebootSeconds?: number;
+  /** Milliseconds added before every answer, default 0. */
+  latency?: number;
+  /** HTTPS with a self-signed certificate generated at start. */
+  tls?: boolean;
+  /** Offer qop="auth" instead of the RFC 2069 challenge. */
+  qop?: boolean;
+  /** Advertise over mDNS (bonjour-service). */
+  mdns?: boolean;
+  /** Seconds a nonce stays valid, default 300. */
+  nonceLifetime?: number;
+  /** Initial state per outlet (index 0 = outlet 1); default: the first half on, the rest off. */
+  initialStates?: boolean[];
+}
+
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'initialStates'>> & { initialStates: boolean[] };
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new RangeError(message);
+}
+
+const isNumberIn = (value: number, min: number, max: number): boolean =>
+  typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max;
+
+export function randomSerial(): string {
+  return `LPC9${String(randomInt(0, 1e10)).padStart(10, '0')}`;
+}
+
+/** Fills in defaults and rejects values a controller could not have, naming the option. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const outlets = options.outlets ?? 8;
+  const resolved: ResolvedOptions = {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    user: options.user ?? 'admin',
+    password: options.password ?? '1234',
+    outlets,
+    firmware: options.firmware ?? '1.12.14.0',
+    serial: options.serial ?? randomSerial(),
+    model: options.model ?? 'LPC9',
+    name: options.name ?? 'DLI Controller',
+    meters: options.meters ?? true,
+    cycleDelay: options.cycleDelay ?? 3,
+    sequenceDelay: options.sequenceDelay ?? 0.5,
+    rebootSeconds: options.rebootSeconds ?? 5,
+    latency: options.latency ?? 0,
+    tls: options.tls ?? false,
+    qop: options.qop ?? false,
+    mdns: options.mdns ?? false,
+    nonceLifetime: options.nonceLifetime ?? 300,
+    initialStates:
+      options.initialStates ?? Array.from({ length: outlets }, (_, i) => i < Math.ceil(outlets / 2)),
+  };
+  check(
+    Number.isInteger(resolved.port) && isNumberIn(resolved.port, 0, 65535),
+    'port must be a whole number from 0 to 65535',
+  );
+  check(resolved.host.length > 0, 'host must not be empty');
+  check(
+    /^[\x21-\x7e]{1,32}$/.test(resolved.user) && !/[":\\]/.test(resolved.user),
+    'user must be 1–32 printable characters without spaces, ", : or \\',
+  );
+  check(/^[\x20-\x7e]{1,64}$/.test(resolved.password), 'password must be 1–64 printable ASCII characters');
+  check(
+    Number.isInteger(outlets) && isNumberIn(outlets, 1, 64),
+    'outlets must be a whole number from 1 to 64',
+  );
+  check(FIRMWARE_PATTERN.test(resolved.firmware), 'firmware must be dotted numbers such as 1.12.14.0');
+  check(/^[A-Za-z0-9-]{1,32}$/.test(resolved.serial), 'serial must be 1–32 letters, digits or -');
+  check(/^[\x20-\x7e]{1,32}$/.test(resolved.model), 'model must be 1–32 printable characters');
+  check(/^[\x20-\x7e]{1,64}$/.test(resolved.name), 'name must be 1–64 printable characters');
+  check(isNumberIn(resolved.cycleDelay, 0, 3600), 'cycle delay must be between 0 and 3600 seconds');
+  check(isNumberIn(resolved.sequenceDelay, 0, 60), 'sequence delay must be between 0 and 60 seconds');
+  check(isNumberIn(resolved.rebootSeconds, 0, 600), 'reboot seconds must be between 0 and 600');
+  check(isNumberIn(resolved.latency, 0, 60_000), 'latency must be between 0 and 60000 milliseconds');
+  check(
+    isNumberIn(resolved.nonceLifetime, 0.1, 86_400),
+    'nonce lifetime must be between 0.1 and 86400 seconds',
+  );
+  check(
+    resolved.initialStates.length === outlets &&
+      resolved.initialStates.every((on) => typeof on === 'boolean'),
+    `initialStates must hold ${outlets} booleans`,
+  );
+  return resolved;
+}
