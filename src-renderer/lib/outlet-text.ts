@@ -1,0 +1,54 @@
+import type { ControllerState, OutletState } from '../../src-preload/model';
+import { STATUS_TEXT } from './status';
+
+/** Short explanations shown on hover and focus: the three states of an outlet and its marks. */
+export const EXPLAIN = {
+  physical: 'Physical state: what the relay is doing right now, as the controller reports it.',
+  state: 'Saved state (persistent): the controller returns the outlet to it after a reboot or a power loss.',
+  transient:
+    'Temporary state (transient): switched for now only; after a reboot the outlet goes back to its saved state.',
+  locked: 'Locked on the controller: only its keypad or its own web page can change this outlet.',
+  critical: 'Marked critical: Plugboard asks before switching it off or cycling it.',
+  pending: 'Plugboard sent this change; the controller has not confirmed it yet.',
+} as const;
+
+/** Why the three states of an outlet differ, in one sentence; null when they agree. */
+export function differenceReason(outlet: OutletState): string | null {
+  if (outlet.cycleEndsAt !== null) return 'Cycling: off for the cycle time, then back on.';
+  if (outlet.physicalState !== outlet.transientState)
+    return 'The relay has not caught up yet (a cycle or the controller’s on-sequence delay is in progress).';
+  if (outlet.transientState !== outlet.state)
+    return 'Switched temporarily: after a reboot it goes back to its saved state.';
+  return null;
+}
+
+/** Why this outlet cannot be switched right now, or null when it can. */
+export function blockReason(
+  outlet: OutletState,
+  state: Pick<ControllerState, 'status'>,
+  user: string,
+): string | null {
+  if (state.status !== 'online')
+    return `The controller is ${STATUS_TEXT[state.status]}: controls come back when it answers again.`;
+  if (outlet.locked) return EXPLAIN.locked;
+  if (!outlet.access)
+    return `${user ? `User “${user}”` : 'This login'} may not switch this outlet; an administrator can grant access on the Users tab.`;
+  return null;
+}
+
+/** Why outlets cannot be renamed, or null when they can. */
+export function renameBlockReason(state: Pick<ControllerState, 'status' | 'capabilities'>): string | null {
+  if (state.status !== 'online') return `The controller is ${STATUS_TEXT[state.status]}.`;
+  if (!state.capabilities?.isAdmin)
+    return 'Only an administrator can rename outlets; Plugboard is logged in as a regular user.';
+  return null;
+}
+
+/** What a pending change is waiting for, in words. */
+export function pendingText(outlet: OutletState): string | null {
+  const p = outlet.pending;
+  if (!p) return null;
+  if (p.kind === 'cycle') return 'Waiting for the controller to confirm the cycle…';
+  const what = p.kind === 'transientState' ? 'temporarily ' : '';
+  return `Waiting for the controller to confirm: turning ${what}${p.target ? 'on' : 'off'}…`;
+}

@@ -1,0 +1,53 @@
+import { createSubscriber } from 'svelte/reactivity';
+import type { ActivityEntry, ContractError } from '../../../src-preload/contract';
+import { settle, type Backend } from '../backend';
+
+/**
+ * The activity log, newest first: loaded from `activity/list` and extended by `activity/added`. It listens
+ * only while something on screen reads it, and keeps at most `limit` entries.
+ */
+export class ActivityFeed {
+  #entries = $state.raw<ActivityEntry[]>([]);
+  #error = $state.raw<ContractError | null>(null);
+  #loaded = $state(false);
+  readonly #subscribe: () => void;
+
+  constructor(api: Backend, limit = 10_000) {
+    this.#subscribe = createSubscriber(() => {
+      let active = true;
+      const off = api.on('activity/added', (entry) => {
+        this.#entries = [entry, ...this.#entries].slice(0, limit);
+      });
+      void settle(api.activity.list({ limit })).then((result) => {
+        if (!active) return;
+        if (result.ok) {
+          // Entries that arrived as events while the list loaded are newer than the rest; ids increase.
+          const oldestEvent = this.#entries.at(-1)?.id ?? Infinity;
+          const merged = [...this.#entries, ...result.value.filter((e) => e.id < oldestEvent)];
+          this.#entries = merged.sort((a, b) => b.id - a.id).slice(0, limit);
+          this.#error = null;
+        } else this.#error = result.error;
+        this.#loaded = true;
+      });
+      return () => {
+        active = false;
+        off();
+      };
+    });
+  }
+
+  get entries(): ActivityEntry[] {
+    this.#subscribe();
+    return this.#entries;
+  }
+
+  get error(): ContractError | null {
+    this.#subscribe();
+    return this.#error;
+  }
+
+  get loaded(): boolean {
+    this.#subscribe();
+    return this.#loaded;
+  }
+}

@@ -1,0 +1,202 @@
+import type {
+  AppInfo,
+  CallInput,
+  ConfirmRequest,
+  ContractError,
+  ControllerState,
+  ControllerSummary,
+  Group,
+  GroupRunResult,
+  OutletRef,
+  Result,
+  Settings,
+} from '../../../src-preload/contract';
+import { settle, type Backend } from '../backend';
+import { controllerActions, type ControllerActions } from './controller-actions';
+
+/** Shown until the backend's settings arrive, and the values the Core starts with. */
+export const DEFAULT_SETTINGS: Settings = {
+  pollIntervalMs: 3000,
+  temperatureUnit: 'C',
+  theme: 'system',
+  notifications: { offline: true, outsideChanges: true, meterThresholds: true },
+  meterThresholds: [],
+  trayFavourites: [],
+};
+
+/** A problem worth a banner at the top of the window: what failed, and the error. */
+export interface Banner {
+  context: string;
+  error: ContractError;
+}
+
+/**
+ * The window's model of the app: controllers, their live state, groups and settings, kept current by the
+ * events main pushes. Owns every app-wide backend call; per-controller calls go through `actionsFor(id)`.
+ */
+export class AppState {
+  info = $state.raw<AppInfo | null>(null);
+  controllers = $state.raw<ControllerSummary[]>([]);
+  /** Live state by controller id; replaced whole on every `state/changed`. */
+  states = $state.raw<Record<string, ControllerState>>({});
+  groups = $state.raw<Group[]>([]);
+  settings = $state.raw<Settings>(DEFAULT_SETTINGS);
+  loading = $state(true);
+  /** Why the window could not load (the snapshot failed). */
+  loadError = $state.raw<ContractError | null>(null);
+  banner = $state.raw<Banner | null>(null);
+  /** Requests from the tray to confirm switching critical outlets, oldest first. */
+  confirmQueue = $state.raw<ConfirmRequest[]>([]);
+
+  readonly api: Backend;
+  /** Per-controller actions, made once each; not reactive on purpose. */
+  #actions: Record<string, ControllerActions> = {};
+
+  constructor(api: Backend) {
+    this.api = api;
+  }
+
+  /** Listen to main's events and load everything; returns the function that stops listening. */
+  start(): () => void {
+    const offs = [
+      this.api.on('controllers/changed', (list) => (this.controllers = sortByOrder(list))),
+      this.api.on('state/changed', (state) => (this.states = { ...this.states, [state.id]: state })),
+      this.api.on('groups/changed', (groups) => (this.groups = groups)),
+      this.api.on('settings/changed', (settings) => (this.settings = settings)),
+      this.api.on('ui/confirm', (request) => (this.confirmQueue = [...this.confirmQueue, request])),
+    ];
+    void this.load();
+    return () => offs.forEach((off) => off());
+  }
+
+  /** Load (or reload after a failure) the snapshot; falls back to the two calls every shell answers. */
+  async load(): Promise<void> {
+    this.loading = true;
+    const snapshot = await settle(this.api.app.snapshot({}));
+    if (snapshot.ok) {
+      const { info, controllers, states, groups, settings } = snapshot.value;
+      this.info = info;
+      this.controllers = sortByOrder(controllers);
+      this.states = { ...Object.fromEntries(states.map((s) => [s.id, s])), ...this.states };
+      this.groups = groups;
+      this.settings = settings;
+      this.loadError = null;
+    } else {
+      const [info, list] = await Promise.all([
+        settle(this.api.app.info({})),
+        settle(this.api.controllers.list({})),
+      ]);
+      if (info.ok) this.info = info.value;
+      if (list.ok) this.controllers = sortByOrder(list.value);
+      this.loadError = snapshot.error;
+    }
+    this.loading = false;
+  }
+
+  summary(id: string): ControllerSummary | undefined {
+    return this.controllers.find((c) => c.id === id);
+  }
+
+  /** The actions of one controller (the same object every time, so components can keep it). */
+  actionsFor(id: string): ControllerActions {
+    return (this.#actions[id] ??= controllerActions(this.api, id));
+  }
+
+  async addController(input: CallInput<'controllers/add'>): Promise<Result<ControllerSummary>> {
+    const result = await settle(this.api.controllers.add(input));
+    if (result.ok) this.#upsert(result.value);
+    return result;
+  }
+
+  async startDemo(): Promise<Result<ControllerSummary[]>> {
+    const result = await settle(this.api.demo.start({}));
+    if (result.ok) result.value.forEach((c) => this.#upsert(c));
+    return result;
+  }
+
+  /** Move tabs at once; put them back if main refuses. */
+  async reorder(ids: string[]): Promise<Result<ControllerSummary[]>> {
+    const before = this.controllers;
+    this.controllers = ids.flatMap((id, order) => {
+      const c = before.find((x) => x.id === id);
+      return c ? [{ ...c, order }] : [];
+    });
+    const result = await settle(this.api.controllers.reorder({ ids }));
+    if (result.ok) this.controllers = sortByOrder(result.value);
+    else {
+      this.controllers = before;
+      this.banner = { context: 'The new tab order was not saved.', error: result.error };
+    }
+    return result;
+  }
+
+  /** Forget a removed controller locally; `controllers/changed` confirms it. */
+  forget(id: string): void {
+    this.controllers = this.controllers.filter((c) => c.id !== id);
+    const { [id]: _gone, ...rest } = this.states;
+    this.states = rest;
+    delete this.#actions[id];
+  }
+
+  async saveSettings(patch: CallInput<'settings/set'>): Promise<Result<Settings>> {
+    const result = await settle(this.api.settings.set(patch));
+    if (result.ok) this.settings = result.value;
+    return result;
+  }
+
+  isFavourite(ref: OutletRef): boolean {
+    return this.settings.trayFavourites.some(
+      (f) => f.controllerId === ref.controllerId && f.outlet === ref.outlet,
+    );
+  }
+
+  /** Pin an outlet to the tray, or unpin it. */
+  async toggleFavourite(ref: OutletRef): Promise<Result<Settings>> {
+    const others = this.settings.trayFavourites.filter(
+      (f) => !(f.controllerId === ref.controllerId && f.outlet === ref.outlet),
+    );
+    const trayFavourites = this.isFavourite(ref) ? others : [...others, ref];
+    const result = await this.saveSettings({ trayFavourites });
+    if (!result.ok) this.banner = { context: 'The tray favourites were not saved.', error: result.error };
+    return result;
+  }
+
+  async saveGroup(input: CallInput<'groups/save'>): Promise<Result<Group>> {
+    const result = await settle(this.api.groups.save(input));
+    if (result.ok) this.groups = [...this.groups.filter((g) => g.id !== result.value.id), result.value];
+    return result;
+  }
+
+  async removeGroup(id: string): Promise<Result<null>> {
+    const result = await settle(this.api.groups.remove({ id }));
+    if (result.ok) this.groups = this.groups.filter((g) => g.id !== id);
+    return result;
+  }
+
+  runGroup(id: string, action: 'on' | 'off' | 'cycle'): Promise<Result<GroupRunResult>> {
+    return settle(this.api.groups.run({ id, action }));
+  }
+
+  /** Answer the oldest tray request: when confirmed, the window does what the tray asked. */
+  async answerConfirm(confirmed: boolean): Promise<void> {
+    const [request, ...rest] = this.confirmQueue;
+    this.confirmQueue = rest;
+    if (!request || !confirmed) return;
+    const actions = this.actionsFor(request.controllerId);
+    const results =
+      request.action === 'off'
+        ? [await actions.set(request.outlets, false)]
+        : await Promise.all(request.outlets.map((outlet) => actions.cycle(outlet)));
+    const failed = results.find((r) => !r.ok);
+    if (failed && !failed.ok)
+      this.banner = { context: 'What the tray asked for did not happen.', error: failed.error };
+  }
+
+  #upsert(summary: ControllerSummary): void {
+    this.controllers = sortByOrder([...this.controllers.filter((c) => c.id !== summary.id), summary]);
+  }
+}
+
+function sortByOrder(list: ControllerSummary[]): ControllerSummary[] {
+  return [...list].sort((a, b) => a.order - b.order);
+}

@@ -1,0 +1,82 @@
+import type {
+  ContractError,
+  ControllerSummary,
+  MeterHistory,
+  OutletActionResult,
+  Result,
+  TreeNode,
+} from '../../../src-preload/contract';
+import { settle, type Backend } from '../backend';
+import type { ScriptArg } from '../script-args';
+
+export type Outlets = number[] | 'all';
+
+/** New values for a saved controller; `secret` replaces the stored password or token when given. */
+export interface ConnectionPatch {
+  name?: string;
+  url?: string;
+  colour?: string;
+  auth?: { kind: 'digest' | 'basic'; user: string; password?: string } | { kind: 'token'; token?: string };
+  fingerprint?: string | null;
+}
+
+/**
+ * Everything one controller's tab can ask of the backend, bound to that controller. Panels receive the
+ * part they need as a prop, so a test hands them plain functions instead of a backend.
+ */
+export interface ControllerActions {
+  set(outlets: Outlets, on: boolean, transient?: boolean): Promise<Result<OutletActionResult>>;
+  cycle(outlet: number): Promise<Result<OutletActionResult>>;
+  /** Several outlets at once, each to its own state (transient, simultaneous where the firmware allows). */
+  switchMany(changes: { outlet: number; on: boolean }[]): Promise<Result<OutletActionResult>>;
+  rename(outlet: number, name: string): Promise<Result<null>>;
+  startScript(fn: string, args: ScriptArg[]): Promise<Result<{ threadId: string }>>;
+  stopScripts(threads: string[] | 'all'): Promise<Result<null>>;
+  createUser(user: {
+    name: string;
+    password: string;
+    isAdmin: boolean;
+    isAllowed: boolean;
+    outletAccess: boolean[];
+  }): Promise<Result<null>>;
+  deleteUser(name: string): Promise<Result<null>>;
+  setSsh(enabled: boolean): Promise<Result<null>>;
+  reboot(): Promise<Result<null>>;
+  tree(path: string, depth: number): Promise<Result<TreeNode>>;
+  meterHistory(key: string): Promise<Result<MeterHistory>>;
+  exportCsv(): Promise<Result<{ filename: string; csv: string }>>;
+  update(patch: ConnectionPatch): Promise<Result<ControllerSummary>>;
+  remove(): Promise<Result<null>>;
+  refresh(): Promise<Result<null>>;
+  trustCertificate(fingerprint: string): Promise<Result<ControllerSummary>>;
+}
+
+/** The actions of controller `id`, each a contract call whose failures come back as data. */
+export function controllerActions(api: Backend, id: string): ControllerActions {
+  const controllerId = id;
+  return {
+    set: (outlets, on, transient = false) =>
+      settle(api.outlets.set({ controllerId, outlets, on, transient })),
+    cycle: (outlet) => settle(api.outlets.cycle({ controllerId, outlet })),
+    switchMany: (changes) => settle(api.outlets.switch({ controllerId, changes })),
+    rename: (outlet, name) => settle(api.outlets.rename({ controllerId, outlet, name })),
+    startScript: (fn, args) => settle(api.scripts.start({ controllerId, function: fn, args })),
+    stopScripts: (threads) => settle(api.scripts.stop({ controllerId, threads })),
+    createUser: (user) => settle(api.users.create({ controllerId, ...user })),
+    deleteUser: (name) => settle(api.users.delete({ controllerId, name })),
+    setSsh: (enabled) => settle(api.system.setSsh({ controllerId, enabled })),
+    reboot: () => settle(api.system.reboot({ controllerId })),
+    tree: (path, depth) => settle(api.system.tree({ controllerId, path, depth })),
+    meterHistory: (key) => settle(api.meters.history({ controllerId, key })),
+    exportCsv: () => settle(api.meters.exportCsv({ controllerId })),
+    update: (patch) => settle(api.controllers.update({ id, ...patch })),
+    remove: () => settle(api.controllers.remove({ id })),
+    refresh: () => settle(api.controllers.refresh({ id })),
+    trustCertificate: (fingerprint) => settle(api.controllers.trustCertificate({ id, fingerprint })),
+  };
+}
+
+/** The error of a result, or null: for showing failures in place. */
+export function errorOf(result: Result<unknown>): ContractError | null {
+  return result.ok ? null : result.error;
+}

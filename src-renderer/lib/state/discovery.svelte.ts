@@ -1,0 +1,69 @@
+import { createSubscriber } from 'svelte/reactivity';
+import type { ContractError, DiscoveryProgress } from '../../../src-preload/contract';
+import { settle, type Backend } from '../backend';
+
+export interface DiscoveryOptions {
+  mdns: boolean;
+  ssdp: boolean;
+  /** e.g. `192.168.0.1-192.168.0.50` or `192.168.0.0/24`; empty = no address probe. */
+  range: string;
+}
+
+/** One discovery run at a time: its progress events, its results and its errors. */
+export class Discovery {
+  #runId = $state<string | null>(null);
+  #byRun = $state.raw<Record<string, DiscoveryProgress>>({});
+  #error = $state.raw<ContractError | null>(null);
+  #starting = $state(false);
+  #stopped = $state(false);
+  readonly #api: Backend;
+  readonly #subscribe: () => void;
+
+  constructor(api: Backend) {
+    this.#api = api;
+    this.#subscribe = createSubscriber(() =>
+      api.on('discovery/progress', (progress) => {
+        this.#byRun = { ...this.#byRun, [progress.runId]: progress };
+      }),
+    );
+  }
+
+  /** The current run's latest progress (events may arrive before `discovery/start` answers). */
+  get progress(): DiscoveryProgress | null {
+    this.#subscribe();
+    return this.#runId ? (this.#byRun[this.#runId] ?? null) : null;
+  }
+
+  get running(): boolean {
+    return this.#starting || (this.#runId !== null && !this.#stopped && !this.progress?.done);
+  }
+
+  /** The error of starting or stopping, or the run's own error. */
+  get error(): ContractError | null {
+    return this.#error ?? this.progress?.error ?? null;
+  }
+
+  async start(options: DiscoveryOptions): Promise<void> {
+    if (this.running) return;
+    this.#starting = true;
+    this.#error = null;
+    this.#stopped = false;
+    this.#runId = null;
+    const range = options.range.trim();
+    const result = await settle(
+      this.#api.discovery.start({ mdns: options.mdns, ssdp: options.ssdp, ...(range ? { range } : {}) }),
+    );
+    this.#starting = false;
+    if (result.ok) this.#runId = result.value.runId;
+    else this.#error = result.error;
+  }
+
+  async stop(): Promise<void> {
+    const runId = this.#runId;
+    if (!runId) return;
+    const result = await settle(this.#api.discovery.stop({ runId }));
+    // The results found so far stay on screen.
+    if (result.ok) this.#stopped = true;
+    else this.#error = result.error;
+  }
+}

@@ -1,0 +1,310 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { OutletActionResult, Result } from '../../src-preload/model';
+import OutletsPanel from '../../src-renderer/lib/panels/OutletsPanel.svelte';
+import { capabilities, controllerState, outlet } from './fixtures';
+
+type Change = { outlet: number; on: boolean };
+
+/** A controller's outlet actions that record what the panel asked for and answer like the Core. */
+function recordingActions(
+  answer: (outlets: number[]) => OutletActionResult = (o) => ({ requested: o, failed: [] }),
+) {
+  const sent: { call: string; args: unknown[] }[] = [];
+  const reply = (outlets: number[]): Promise<Result<OutletActionResult>> =>
+    Promise.resolve({ ok: true, value: answer(outlets) });
+  return {
+    sent,
+    actions: {
+      set: (outlets: number[] | 'all', on: boolean, transient = false) => {
+        sent.push({ call: 'set', args: [outlets, on, transient] });
+        return reply(outlets === 'all' ? [1, 2, 3, 4, 5, 6, 7, 8] : outlets);
+      },
+      cycle: (n: number) => {
+        sent.push({ call: 'cycle', args: [n] });
+        return reply([n]);
+      },
+      switchMany: (changes: Change[]) => {
+        sent.push({ call: 'switch', args: [changes] });
+        return reply(changes.map((c) => c.outlet));
+      },
+      rename: (n: number, name: string) => {
+        sent.push({ call: 'rename', args: [n, name] });
+        return Promise.resolve({ ok: true as const, value: null });
+      },
+    },
+  };
+}
+
+function renderPanel(live = controllerState(), actions = recordingActions().actions) {
+  return render(OutletsPanel, {
+    controllerName: 'Bench A',
+    user: 'tech',
+    live,
+    actions,
+    favourites: [],
+    onfavourite: () => undefined,
+  });
+}
+
+const row = (name: string) => screen.getByRole('listitem', { name: new RegExp(`Outlet \\d+: ${name}$`) });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('outlet rows', () => {
+  test('show the physical state as the big indicator, with its explanation', () => {
+    renderPanel();
+    const router = within(row('Router'));
+    const indicator = router.getByRole('button', { name: 'Physical state: On' });
+    expect(indicator).toHaveAccessibleDescription(/what the relay is doing right now/);
+    expect(within(row('Server')).getByRole('button', { name: 'Physical state: Off' })).toBeInTheDocument();
+  });
+
+  test('show saved and temporary state only when they differ, each explained', () => {
+    const live = controllerState();
+    live.outlets[1] = outlet(2, { state: false, transientState: true, physicalState: true });
+    renderPanel(live);
+    const server = within(row('Server'));
+    expect(server.getByRole('button', { name: 'Saved: off' })).toHaveAccessibleDescription(
+      /after a reboot or a power loss/,
+    );
+    expect(server.getByRole('button', { name: 'Temporary: on' })).toHaveAccessibleDescription(/for now only/);
+    expect(server.getByText(/Switched temporarily/)).toBeInTheDocument();
+    expect(within(row('Router')).queryByRole('button', { name: /^Saved:/ })).toBeNull();
+  });
+
+  test('show a pending change until the controller confirms it', async () => {
+    const live = controllerState();
+    live.outlets[1] = outlet(2, { pending: { kind: 'state', target: true, since: Date.now() } });
+    const { rerender } = renderPanel(live);
+    expect(
+      within(row('Server')).getByText('Waiting for the controller to confirm: turning on…'),
+    ).toBeInTheDocument();
+    expect(row('Server')).toHaveAttribute('aria-busy', 'true');
+
+    const confirmed = controllerState();
+    confirmed.outlets[1] = outlet(2, { state: true, transientState: true, physicalState: true });
+    await rerender({ live: confirmed });
+    expect(within(row('Server')).queryByText(/Waiting for the controller/)).toBeNull();
+    expect(within(row('Server')).getByRole('button', { name: 'Physical state: On' })).toBeInTheDocument();
+  });
+
+  test('a locked outlet explains itself and its controls are disabled with the reason', () => {
+    const live = controllerState();
+    live.outlets[2] = outlet(3, { locked: true });
+    renderPanel(live);
+    const sw = within(row('Switch'));
+    expect(sw.getByRole('button', { name: 'Locked' })).toHaveAccessibleDescription(
+      /only its keypad or its own web page can change this outlet/,
+    );
+    const off = sw.getByRole('button', { name: 'Turn outlet 3 (Switch) off' });
+    expect(off).toBeDisabled();
+    expect(off).toHaveAccessibleDescription(/only its keypad or its own web page/);
+    expect(sw.getByRole('switch', { name: 'Temporary state of outlet 3 (Switch)' })).toBeDisabled();
+    expect(sw.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
+    expect(sw.getByRole('checkbox', { name: 'Select outlet 3 (Switch)' })).toBeDisabled();
+  });
+
+  test('an outlet the user may not switch names the user and the way out', () => {
+    const live = controllerState({ capabilities: capabilities({ isAdmin: false }) });
+    live.outlets[3] = outlet(4, { access: false });
+    renderPanel(live);
+    const scope = within(row('Scope'));
+    expect(
+      scope.getByText(/User “tech” may not switch this outlet; an administrator can grant access/),
+    ).toBeVisible();
+    expect(scope.getByRole('button', { name: 'Turn outlet 4 (Scope) on' })).toBeDisabled();
+    expect(screen.getByText(/Only an administrator can rename outlets/)).toBeInTheDocument();
+    expect(scope.getByRole('button', { name: 'Rename outlet 4 (Scope)' })).toBeDisabled();
+  });
+
+  test('an offline controller disables switching and says why', () => {
+    renderPanel(controllerState({ status: 'offline' }));
+    expect(screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' })).toBeDisabled();
+    expect(
+      within(row('Router')).getByText(/The controller is offline: controls come back when it answers again/),
+    ).toBeVisible();
+  });
+
+  test('a cycle shows a countdown of the off-time', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(new Date('2025-05-01T10:00:00Z'));
+    const live = controllerState();
+    live.outlets[4] = outlet(5, {
+      physicalState: false,
+      cycleDelay: 5,
+      cycleEndsAt: Date.now() + 5000,
+      pending: { kind: 'cycle', target: true, since: Date.now() },
+    });
+    renderPanel(live);
+    const camera = within(row('Camera'));
+    expect(camera.getByRole('timer')).toHaveTextContent('Off — back on in 5 s');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(camera.getByRole('timer')).toHaveTextContent('Off — back on in 3 s');
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(camera.getByRole('timer')).toHaveTextContent('Turning back on…');
+  });
+});
+
+describe('switching', () => {
+  test('On and Off set the saved state; the temporary switch sets the transient state', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('button', { name: 'Turn outlet 2 (Server) on' }));
+    await user.click(screen.getByRole('switch', { name: 'Temporary state of outlet 1 (Router)' }));
+    expect(sent).toEqual([
+      { call: 'set', args: [[2], true, false] },
+      { call: 'set', args: [[1], false, true] },
+    ]);
+  });
+
+  test('selected outlets switch together with the changes asked for', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('checkbox', { name: 'Select outlet 2 (Server)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select outlet 3 (Switch)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select outlet 6 (Fan)' }));
+    expect(screen.getByText('3 of 8 selected')).toBeInTheDocument();
+    const together = screen.getByRole('group', { name: 'Switch selected simultaneously' });
+    await user.click(within(together).getByRole('button', { name: 'Flip selected' }));
+    // Outlets 2 and 6 are off (flip → on), outlet 3 is on (flip → off).
+    expect(sent).toEqual([
+      {
+        call: 'switch',
+        args: [
+          [
+            { outlet: 2, on: true },
+            { outlet: 3, on: false },
+            { outlet: 6, on: true },
+          ],
+        ],
+      },
+    ]);
+    await user.click(within(together).getByRole('button', { name: 'Selected off' }));
+    expect(sent[1]).toEqual({
+      call: 'switch',
+      args: [
+        [
+          { outlet: 2, on: false },
+          { outlet: 3, on: false },
+          { outlet: 6, on: false },
+        ],
+      ],
+    });
+  });
+
+  test('an outlet that refuses shows its own error, the others do not', async () => {
+    const user = userEvent.setup();
+    const { actions } = recordingActions((outlets) => ({
+      requested: outlets,
+      failed: [{ outlet: 3, error: { code: 'LOCKED', message: 'Outlet 3 is locked on Bench A.' } }],
+    }));
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Selected on' }));
+    const alert = within(row('Switch')).getByRole('alert');
+    expect(alert).toHaveTextContent('The outlet is locked on the controller.');
+    expect(alert).toHaveTextContent('Outlet 3 is locked on Bench A.');
+    expect(alert).toHaveTextContent('What to do: Only the controller’s keypad or its own web page');
+    expect(within(row('Router')).queryByRole('alert')).toBeNull();
+  });
+
+  test('all off asks first, names the critical outlets and needs them acknowledged', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    const live = controllerState();
+    live.outlets[0] = outlet(1, { critical: true });
+    live.outlets[6] = outlet(7, { critical: true });
+    live.outlets[3] = outlet(4, { locked: true });
+    renderPanel(live, actions);
+    await user.click(screen.getByRole('button', { name: 'All off' }));
+
+    const dialog = screen.getByRole('dialog', { name: 'Switch off all outlets of Bench A?' });
+    expect(dialog).toHaveAccessibleDescription(
+      /7 outlets will be switched off.*1 outlet that cannot be switched/,
+    );
+    const critical = within(dialog)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(critical).toEqual(['outlet 1 (Router)', 'outlet 7 (Lamp)']);
+    const confirm = within(dialog).getByRole('button', { name: 'Switch all off' });
+    expect(confirm).toBeDisabled();
+    expect(sent).toEqual([]);
+
+    await user.click(within(dialog).getByRole('checkbox', { name: /include the critical outlets/ }));
+    await user.click(confirm);
+    expect(sent).toEqual([{ call: 'set', args: [[1, 2, 3, 5, 6, 7, 8], false, false] }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  test('all on is confirmed with Enter and cancelled with Escape', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('button', { name: 'All on' }));
+    expect(screen.getByRole('dialog', { name: 'Switch on all outlets of Bench A?' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'All on' }));
+    expect(screen.getByRole('button', { name: 'Switch all on' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(sent).toEqual([{ call: 'set', args: ['all', true, false] }]);
+  });
+
+  test('switching off or cycling a critical outlet asks first; cancelling sends nothing', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    const live = controllerState();
+    live.outlets[0] = outlet(1, { critical: true });
+    renderPanel(live, actions);
+    await user.click(screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' }));
+    expect(screen.getByRole('dialog', { name: 'Switch off outlet 1 (Router)?' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Cycle outlet 1 (Router)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cycle outlet 1 (Router)?' });
+    await user.click(within(dialog).getByRole('checkbox'));
+    await user.click(within(dialog).getByRole('button', { name: 'Cycle' }));
+    expect(sent).toEqual([{ call: 'cycle', args: [1] }]);
+  });
+
+  test('rename saves the new name (admin)', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('button', { name: 'Rename outlet 8 (Spare)' }));
+    const input = screen.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
+    await user.clear(input);
+    expect(screen.getByText('Enter a name.')).toBeInTheDocument();
+    await user.type(input, 'Logic analyser{Enter}');
+    expect(sent).toEqual([{ call: 'rename', args: [8, 'Logic analyser'] }]);
+  });
+});
+
+describe('keyboard', () => {
+  test('arrow keys move to the same control on the next and previous outlet', async () => {
+    const user = userEvent.setup();
+    renderPanel();
+    screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' }).focus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'Turn outlet 2 (Server) off' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' })).toHaveFocus();
+  });
+
+  test('arrows skip a locked outlet', async () => {
+    const user = userEvent.setup();
+    const live = controllerState();
+    live.outlets[1] = outlet(2, { locked: true });
+    renderPanel(live);
+    screen.getByRole('button', { name: 'Cycle outlet 1 (Router)' }).focus();
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toHaveFocus();
+  });
+});
