@@ -7,8 +7,9 @@ import { supports } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';
 import { multiStatusFailures, outletRefusal, wholeRefusal } from './outlet-results';
-import { ensureFirmware, ensureOutletCount, readOutlets } from './shared-reads';
+import { ensureFirmware, outletCountIfReadable, readOutlets } from './shared-reads';
 import { hasControlCharacters } from './text';
+import type { HttpResponse } from './transport';
 import type { CallOptions, Outlet, OutletActionResult, OutletSelection, SwitchResult } from './types';
 
 export interface SetStateOptions extends CallOptions {
@@ -32,7 +33,7 @@ export class OutletsApi {
   setState(selection: OutletSelection, on: boolean, options?: SetStateOptions): Promise<OutletActionResult> {
     const c = this.#connection;
     return c.run(options, async (scope) => {
-      const count = await ensureOutletCount(c, scope);
+      const count = await outletCountIfReadable(c, scope);
       return this.#write(scope, selection, options?.transient ? 'transient_state' : 'state', on, count);
     });
   }
@@ -44,7 +45,7 @@ export class OutletsApi {
   cycle(outlet: number, options?: CallOptions): Promise<{ cycled: boolean }> {
     const c = this.#connection;
     return c.run(options, async (scope) => {
-      const index = apiIndexOf(outlet, await ensureOutletCount(c, scope), c.controller);
+      const index = apiIndexOf(outlet, await outletCountIfReadable(c, scope), c.controller);
       const action = `cycle ${c.outletLabel(outlet)}`;
       const response = await scope.request({
         method: 'POST',
@@ -73,7 +74,7 @@ export class OutletsApi {
     const c = this.#connection;
     return c.run(options, (scope) =>
       scope.exclusive(async (slot) => {
-        const count = await ensureOutletCount(c, slot);
+        const count = await outletCountIfReadable(c, slot);
         const wanted = dedupe(changes);
         const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
         if (supports(await ensureFirmware(c, slot), 'simultaneousSwitching')) {
@@ -112,7 +113,7 @@ export class OutletsApi {
       );
     }
     return c.run(options, async (scope) => {
-      const index = apiIndexOf(outlet, await ensureOutletCount(c, scope), c.controller);
+      const index = apiIndexOf(outlet, await outletCountIfReadable(c, scope), c.controller);
       const action = `rename ${c.outletLabel(outlet)}`;
       // JSON, not a form: a form value such as `true` or `12` would be read as a JSON literal.
       const response = await scope.request({
@@ -136,11 +137,11 @@ export class OutletsApi {
     selection: OutletSelection,
     field: 'state' | 'transient_state',
     on: boolean,
-    count: number,
+    count: number | null,
   ): Promise<OutletActionResult> {
     const c = this.#connection;
     const segment = outletSegment(selection, count, c.controller);
-    const numbers = segment.numbers ?? Array.from({ length: count }, (_, i) => i + 1);
+    let numbers = segment.numbers ?? (count === null ? [] : upTo(count));
     const verb = `switched ${on ? 'on' : 'off'}`;
     const response = await scope.request({
       method: 'PUT',
@@ -148,8 +149,10 @@ export class OutletsApi {
       form: { value: String(on) },
       guard: 'csrf',
     });
-    if (response.status === 207)
+    if (response.status === 207) {
+      if (segment.numbers === null && count === null) numbers = upTo(multiStatusLength(response));
       return { requested: numbers, failed: multiStatusFailures(c, response, numbers, verb) };
+    }
     if (response.status === 204 || response.status === 200) return { requested: numbers, failed: [] };
     if (!segment.matrix && (response.status === 409 || response.status === 403)) {
       const outlet = numbers[0]!;
@@ -159,6 +162,20 @@ export class OutletsApi {
       };
     }
     throw errorForStatus(response, c.context(`switch ${describeSelection(numbers, c)} ${on ? 'on' : 'off'}`));
+  }
+}
+
+function upTo(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => i + 1);
+}
+
+/** Elements in a 207 answer (for `all;` when the outlet count could not be read). */
+function multiStatusLength(response: HttpResponse): number {
+  try {
+    const entries: unknown = JSON.parse(response.body);
+    return Array.isArray(entries) ? entries.length : 0;
+  } catch {
+    return 0;
   }
 }
 

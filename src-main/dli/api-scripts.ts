@@ -99,7 +99,7 @@ export class ScriptsApi {
   #context(action: string, extra: Partial<RequestContext> = {}): RequestContext {
     const c = this.#connection;
     return c.context(action, {
-      forbidden: `Only administrators can use scripts on ${c.controller}, and user "${c.user}" is not one. Log in as an administrator`,
+      forbidden: `Only administrators can use scripts on ${c.controller}, and ${c.notAdmin}. Log in as an administrator`,
       ...extra,
     });
   }

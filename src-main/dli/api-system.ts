@@ -9,7 +9,7 @@ import { ensureFirmware, readMeters } from './shared-reads';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
 const ADMIN_ONLY = (c: Connection): string =>
-  `Only administrators can change the configuration of ${c.controller}, and user "${c.user}" is not one. Log in as an administrator`;
+  `Only administrators can change the configuration of ${c.controller}, and ${c.notAdmin}. Log in as an administrator`;
 
 export class SystemApi {
   readonly #connection: Connection;

@@ -10,7 +10,7 @@ import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
 import { firmwareCapabilities } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
-import { credSchema } from './schemas';
+import { credSchema, textSchema } from './schemas';
 import { ensureFirmware, readMeters, readOutlets, readText } from './shared-reads';
 import type {
   Caller,
@@ -74,7 +74,7 @@ export class DliClient {
     return this.#connection.stats;
   }
 
-  /** Model, serial, firmware, relay firmware and the controller's own name (five small reads). */
+  /** Model, serial, firmware, relay firmware, the controller's own name and host name (six small reads). */
   identity(options?: CallOptions): Promise<Identity> {
     return this.#connection.run(options, (scope) => this.#identity(scope));
   }
@@ -148,8 +148,18 @@ export class DliClient {
       serial: await readText(c, scope, 'config/serial/', 'the serial number'),
       relayFirmware: await readText(c, scope, 'relay/version/', 'the relay firmware version'),
       controllerName: await readText(c, scope, 'relay/name/', 'the controller name'),
-      hostname: null,
+      hostname: await this.#optionalText(scope, 'config/hostname/', 'the host name'),
     };
+  }
+
+  /** A field not every firmware has: null when the API answers 404 for it. */
+  async #optionalText(scope: Scope, path: string, what: string): Promise<string | null> {
+    const c = this.#connection;
+    const response = await scope.request({ method: 'GET', path });
+    if (response.status === 404) return null;
+    const context = c.context(`read ${what}`);
+    if (response.status !== 200) throw errorForStatus(response, context);
+    return parseAnswer(response, textSchema, context);
   }
 
   async #caller(scope: Scope): Promise<Caller> {

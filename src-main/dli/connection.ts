@@ -38,7 +38,10 @@ const NETWORK_CODES: Record<string, string> = {
 export class Connection {
   readonly controller: string;
   readonly origin: string;
-  readonly user: string;
+  /** Who is logged in, for messages: `User "bob"` or `The access token`. */
+  readonly who: string;
+  /** The end of "Only administrators can …, and …": `user "bob" is not one`. */
+  readonly notAdmin: string;
   readonly #transport: Transport;
   readonly #timeoutMs: number;
   /** Firmware version once read (or given). */
@@ -54,7 +57,10 @@ export class Connection {
     const url = parseBaseUrl(options.url);
     this.origin = url.origin;
     this.controller = options.name?.trim() || url.host;
-    this.user = options.credentials.kind === 'token' ? 'the token client' : options.credentials.user;
+    const token = options.credentials.kind === 'token';
+    const user = token ? '' : (options.credentials as { user: string }).user;
+    this.who = token ? 'The access token' : `User "${user}"`;
+    this.notAdmin = token ? 'this access token has no administrator rights' : `user "${user}" is not one`;
     this.firmware = options.firmware ?? null;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (options.credentials.kind === 'token' && !/^\S+$/.test(options.credentials.token)) {
@@ -80,12 +86,13 @@ export class Connection {
 
   /** "outlet 3 (Lab PSU)" */
   outletLabel(outlet: number): string {
-    const name = this.outletNames.get(outlet);
-    return name ? `outlet ${outlet} (${name})` : `outlet ${outlet}`;
+    const name = this.outletNames.get(outlet)?.trim();
+    const plain = !name || name.toLowerCase() === `outlet ${outlet}`;
+    return plain ? `outlet ${outlet}` : `outlet ${outlet} (${name})`;
   }
 
   context(action: string, extra: Partial<RequestContext> = {}): RequestContext {
-    return { controller: this.controller, action, user: this.user, ...extra };
+    return { controller: this.controller, action, who: this.who, ...extra };
   }
 
   /** Run one client call under a deadline and the caller's signal; every failure leaves as a PlugboardError. */
@@ -162,6 +169,13 @@ export class Connection {
     );
   }
 
+  /** "Bench A at http://10.0.0.5" or just the address when the controller has no name of its own. */
+  #where(): string {
+    return this.controller === new URL(this.origin).host
+      ? this.origin
+      : `${this.controller} at ${this.origin}`;
+  }
+
   #networkFailure(error: unknown): PlugboardError {
     if (isPlugboardError(error)) return error;
     const cause = findCause(error);
@@ -185,7 +199,7 @@ export class Connection {
       : '';
     return new PlugboardError(
       'UNREACHABLE',
-      `Cannot reach ${this.controller} at ${this.origin}${words ? ` (${words})` : ''}. Check the address and that the controller is powered and on the network.${codeText === 'UND_ERR_SOCKET' ? hint : ''}`,
+      `Cannot reach ${this.#where()}${words ? ` (${words})` : ''}. Check the address and that the controller is powered and on the network.${codeText === 'UND_ERR_SOCKET' ? hint : ''}`,
       { reason: codeText || 'network' },
       { cause: error },
     );

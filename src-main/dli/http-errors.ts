@@ -12,8 +12,8 @@ export interface RequestContext {
   controller: string;
   /** Verb phrase: "switch outlet 3 on", "read the outlets". */
   action: string;
-  /** Who is logged in, for FORBIDDEN messages. */
-  user: string;
+  /** Who is logged in, for FORBIDDEN messages: `User "bob"` or `The access token`. */
+  who: string;
   /** What a 403 means here, when more specific than "not allowed". */
   forbidden?: string;
   /** What a 404 from the API itself means here (e.g. "There is no path x in the API tree."). */
@@ -58,7 +58,7 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
   if (status === 403) {
     const sentence =
       context.forbidden ??
-      `User "${context.user}" may not ${action} on ${controller}. Ask an administrator for access, or log in as one`;
+      `${context.who} may not ${action} on ${controller}. Ask an administrator for access, or log in as one`;
     return new PlugboardError('FORBIDDEN', withReason(sentence, reason), detail);
   }
   if (status === 404) {

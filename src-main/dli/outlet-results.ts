@@ -24,7 +24,7 @@ export function outletRefusal(
   if (status === 403) {
     return {
       code: 'FORBIDDEN',
-      message: `User "${connection.user}" may not switch ${label} on ${connection.controller}. Ask an administrator for access to that outlet.`,
+      message: `${connection.who} may not switch ${label} on ${connection.controller}. Ask an administrator for access to that outlet.`,
     };
   }
   return {
@@ -83,11 +83,15 @@ export function wholeRefusal(connection: Connection, response: HttpResponse, act
   }
   return new PlugboardError(
     'FORBIDDEN',
-    `Nothing was switched on ${connection.controller}: user "${connection.user}" may not switch ${named}. Ask an administrator for access, or leave ${outlets.length > 1 ? 'them' : 'it'} out.`,
+    `Nothing was switched on ${connection.controller}: ${lowerFirst(connection.who)} may not switch ${named}. Ask an administrator for access, or leave ${outlets.length > 1 ? 'them' : 'it'} out.`,
     { outlets: outlets.join(',') },
   );
 }
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -32,12 +32,26 @@ export class RequestQueue {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           this.#busy = true;
-          task()
-            .then(resolve, reject)
-            .finally(() => {
-              this.#busy = false;
-              this.#next();
-            });
+          const settle = (): void => {
+            this.#busy = false;
+            this.#next();
+          };
+          let running: Promise<T>;
+          try {
+            running = task();
+          } catch (error) {
+            running = Promise.reject(error);
+          }
+          running.then(
+            (value) => {
+              settle();
+              resolve(value);
+            },
+            (error: unknown) => {
+              settle();
+              reject(error);
+            },
+          );
         },
       };
       const onAbort = (): void => {

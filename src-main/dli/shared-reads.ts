@@ -1,5 +1,6 @@
 /** Reads that several parts of the client need first: the outlet list and the firmware version. */
 import type { Connection, Scope } from './connection';
+import { isPlugboardError } from './errors';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { meterReadings } from './meters';
 import { outletNumberOf } from './outlet-numbers';
@@ -29,6 +30,20 @@ export async function readOutlets(connection: Connection, scope: Scope): Promise
 export async function ensureOutletCount(connection: Connection, scope: Scope): Promise<number> {
   if (connection.outletCount === null) await readOutlets(connection, scope);
   return connection.outletCount ?? 0;
+}
+
+/**
+ * The outlet count if this login may read the outlet list; null for a narrow access token that may
+ * switch outlets but not list them (the controller then checks outlet numbers itself).
+ */
+export async function outletCountIfReadable(connection: Connection, scope: Scope): Promise<number | null> {
+  if (connection.outletCount !== null) return connection.outletCount;
+  try {
+    return await ensureOutletCount(connection, scope);
+  } catch (error) {
+    if (isPlugboardError(error) && error.code === 'FORBIDDEN') return null;
+    throw error;
+  }
 }
 
 /** One text field such as `config/serial/`. */

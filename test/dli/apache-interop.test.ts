@@ -47,6 +47,7 @@ describe('Apache mod_auth_digest (qop=auth)', () => {
       model: 'LPC9',
       serial: 'LPC92712030336',
       firmware: '1.12.14.0',
+      hostname: 'lpc9-bench',
     });
     expect(description.capabilities).toMatchObject({
       outletCount: 8,

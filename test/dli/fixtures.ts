@@ -25,6 +25,7 @@ export const FIXTURE_FILES: Record<string, unknown> = {
   '': { relay: { $ref: 'relay/' }, config: { $ref: 'config/' } },
   'config/version/': '1.12.14.0',
   'config/serial/': 'LPC92712030336',
+  'config/hostname/': 'lpc9-bench',
   'relay/model/': 'LPC9',
   'relay/version/': '1.4.0',
   'relay/name/': 'Apache bench',

@@ -1,0 +1,156 @@
+/** `users`, `user add`, `user delete`, `ssh`, `reboot`, `tree`. */
+import type { Command } from 'commander';
+import { PlugboardError } from '../dli/errors';
+import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
+import { UsageError } from './io';
+import { parseNumberList } from './outlet-spec';
+import { leaf, withController, type Runner } from './program';
+import { renderTable } from './table';
+
+export function registerAdminCommands(program: Command, run: Runner): void {
+  leaf(program.command('users').description('users on the controller (admin only)')).action(
+    run(async (context) => {
+      await withController(context, async ({ client }) => {
+        const users = await client.users.list();
+        const rows = users.map((u) => ({
+          name: u.name,
+          is_admin: u.isAdmin,
+          is_allowed: u.isAllowed,
+          outlet_access: numbersFromAccess(u.outletAccess),
+        }));
+        if (context.json) return context.terminal.json(rows);
+        const c = context.terminal.colors;
+        context.terminal.print(
+          renderTable(
+            rows,
+            [
+              { title: 'NAME', value: (u) => u.name },
+              { title: 'ADMIN', value: (u) => (u.is_admin ? 'yes' : 'no') },
+              { title: 'ENABLED', value: (u) => (u.is_allowed ? 'yes' : 'no') },
+              { title: 'OUTLETS', value: (u) => (u.outlet_access.length ? u.outlet_access.join(',') : '-') },
+            ],
+            c.bold,
+          ),
+        );
+      });
+    }),
+  );
+
+  const user = program.command('user').description('add or delete a user on the controller (admin only)');
+  // The new user's password comes only from standard input: never from the command line.
+  leaf(
+    user
+      .command('add')
+      .argument('<name>', 'user name')
+      .option('--password-stdin', "read the new user's password from standard input (required)")
+      .option('--admin', 'make the user an administrator')
+      .option('--disabled', 'create the user without access for now')
+      .option('--outlets <list>', 'outlets the user may switch, e.g. 1,2 (default: all)'),
+    ['--password-stdin', '--password'],
+  ).action(
+    run(async (context, name) => {
+      const local = context.local as {
+        passwordStdin?: boolean;
+        admin?: boolean;
+        disabled?: boolean;
+        outlets?: string;
+      };
+      if (!local.passwordStdin) {
+        throw new UsageError(
+          "user add needs --password-stdin: the new user's password is read from standard input.",
+        );
+      }
+      const outlets = local.outlets === undefined ? null : parseNumberList(local.outlets, '--outlets');
+      const globals = context.globals;
+      await withController(
+        { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
+        async ({ client }) => {
+          const password = await context.terminal.readLine(`the password for ${String(name)}`);
+          if (!password) throw new UsageError('The new password is empty.');
+          const count = client.outletCount ?? (await client.outlets.list()).length;
+          const outletAccess =
+            outlets === null
+              ? new Array<boolean>(count).fill(true)
+              : accessFromNumbers(outlets, count, client.controller);
+          await client.users.create({
+            name: String(name),
+            password,
+            isAdmin: local.admin === true,
+            isAllowed: local.disabled !== true,
+            outletAccess,
+          });
+          if (context.json) return context.terminal.json({ created: String(name) });
+          context.terminal.print(`Created user ${String(name)} on ${client.controller}.`);
+        },
+      );
+    }),
+  );
+  leaf(user.command('delete').argument('<name>', 'user name').description('delete a user')).action(
+    run(async (context, name) => {
+      await withController(context, async ({ client }) => {
+        await client.users.delete(String(name));
+        if (context.json) return context.terminal.json({ deleted: String(name) });
+        context.terminal.print(`Deleted user ${String(name)} on ${client.controller}.`);
+      });
+    }),
+  );
+
+  leaf(
+    program
+      .command('ssh')
+      .argument('[state]', 'on or off; without it, show the setting')
+      .description('enable or disable SSH'),
+  ).action(
+    run(async (context, state) => {
+      const wanted = state === undefined ? null : String(state).toLowerCase();
+      if (wanted !== null && wanted !== 'on' && wanted !== 'off')
+        throw new UsageError('ssh takes on or off.');
+      await withController(context, async ({ client }) => {
+        if (wanted !== null) await client.system.setSsh(wanted === 'on');
+        const enabled = wanted === null ? await client.system.ssh() : wanted === 'on';
+        if (context.json) return context.terminal.json({ ssh_enabled: enabled });
+        context.terminal.print(`SSH is ${enabled ? 'enabled' : 'disabled'} on ${client.controller}.`);
+      });
+    }),
+  );
+
+  leaf(
+    program
+      .command('reboot')
+      .option('--yes', 'really reboot (every transient state reverts)')
+      .description('reboot the controller (firmware 1.11.6.0 or newer)'),
+  ).action(
+    run(async (context) => {
+      if (context.options.yes !== true) {
+        throw new UsageError(
+          'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
+        );
+      }
+      await withController(context, async ({ client }) => {
+        await client.system.reboot();
+        if (context.json) return context.terminal.json({ rebooting: true });
+        context.terminal.print(`${client.controller} is rebooting.`);
+      });
+    }),
+  );
+
+  leaf(
+    program
+      .command('tree')
+      .argument('[path]', 'path below /restapi/, e.g. relay/outlets/0', '')
+      .option('--depth <n>', 'how many levels to expand (1-8)', '1')
+      .description('browse the API tree'),
+  ).action(
+    run(async (context, path) => {
+      const depth = Number(context.options.depth);
+      if (!Number.isInteger(depth) || depth < 1 || depth > 8)
+        throw new UsageError('--depth must be a whole number from 1 to 8.');
+      await withController(context, async ({ client }) => {
+        const read = await client.system.tree(String(path), depth);
+        if (read.value === undefined)
+          throw new PlugboardError('DEVICE_ERROR', `${client.controller} sent an empty tree.`);
+        context.terminal.json(read.value);
+      });
+    }),
+  );
+}

@@ -1,0 +1,187 @@
+/** `info`, `outlets`, `on`, `off`, `cycle`, `switch`. */
+import type { Command } from 'commander';
+import type { OutletActionResult } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import type { DliClient } from '../dli/client';
+import type { Outlet } from '../dli/types';
+import { EXIT_CONTROLLER, ExitWith } from './io';
+import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
+import { leaf, withController, type CommandContext, type Runner } from './program';
+import { renderPairs, renderTable } from './table';
+
+async function outletNumbers(client: DliClient, text: string): Promise<number[] | 'all'> {
+  const spec = parseOutletSpec(text);
+  if (spec.kind !== 'names') return resolveOutletSpec(spec, [], client.controller);
+  return resolveOutletSpec(spec, await client.outlets.list(), client.controller);
+}
+
+function listWords(numbers: readonly number[]): string {
+  return numbers.length === 1 ? `outlet ${numbers[0]}` : `outlets ${numbers.join(', ')}`;
+}
+
+/** Print an outlet action's result; failures go to stderr, one line each, and make the exit code 1. */
+function reportAction(
+  context: CommandContext,
+  result: OutletActionResult,
+  done: (ok: number[]) => string,
+): void {
+  const { terminal } = context;
+  if (context.json) terminal.json(result);
+  const failed = new Set(result.failed.map((f) => f.outlet));
+  const ok = result.requested.filter((n) => !failed.has(n));
+  if (!context.json && ok.length) terminal.print(done(ok));
+  for (const failure of result.failed) {
+    terminal.warn(
+      context.json
+        ? JSON.stringify({ outlet: failure.outlet, error: failure.error })
+        : `plugboard: ${failure.error.message} [${failure.error.code}]`,
+    );
+  }
+  if (result.failed.length) throw new ExitWith(EXIT_CONTROLLER);
+}
+
+function outletTable(context: CommandContext, outlets: readonly Outlet[]): string {
+  const c = context.terminal.colors;
+  const onOff = (on: boolean): string => (on ? 'on' : 'off');
+  const paintState = (text: string): string => (text.trim() === 'on' ? c.green(text) : c.dim(text));
+  return renderTable(
+    outlets,
+    [
+      { title: '#', value: (o) => String(o.number), align: 'right' },
+      { title: 'NAME', value: (o) => o.name },
+      { title: 'STATE', value: (o) => onOff(o.state), paint: paintState },
+      { title: 'TRANSIENT', value: (o) => onOff(o.transientState), paint: paintState },
+      { title: 'PHYSICAL', value: (o) => onOff(o.physicalState), paint: paintState },
+      { title: 'LOCKED', value: (o) => (o.locked ? 'locked' : ''), paint: (t) => c.yellow(t) },
+    ],
+    c.bold,
+  );
+}
+
+export function registerOutletCommands(program: Command, run: Runner): void {
+  leaf(program.command('info').description('model, serial number and firmware versions')).action(
+    run(async (context) => {
+      await withController(context, async ({ client }) => {
+        const identity = await client.identity();
+        if (context.json) {
+          context.terminal.json({
+            model: identity.model,
+            serial: identity.serial,
+            firmware: identity.firmware,
+            relay_firmware: identity.relayFirmware,
+          });
+          return;
+        }
+        const pairs: [string, string][] = [
+          ['Name', identity.controllerName],
+          ['Model', identity.model],
+          ['Serial', identity.serial],
+          ['Firmware', identity.firmware],
+          ['Relay firmware', identity.relayFirmware],
+          ['Address', client.origin],
+        ];
+        context.terminal.print(renderPairs(pairs, context.terminal.colors.dim));
+      });
+    }),
+  );
+
+  leaf(program.command('outlets').description('every outlet with its states')).action(
+    run(async (context) => {
+      await withController(context, async ({ client }) => {
+        const outlets = await client.outlets.list();
+        if (!context.json) return context.terminal.print(outletTable(context, outlets));
+        context.terminal.json(
+          outlets.map((o) => ({
+            number: o.number,
+            name: o.name,
+            state: o.state,
+            transient_state: o.transientState,
+            physical_state: o.physicalState,
+            locked: o.locked,
+          })),
+        );
+      });
+    }),
+  );
+
+  for (const on of [true, false]) {
+    leaf(
+      program
+        .command(on ? 'on' : 'off')
+        .argument('<outlets>', 'outlet number (3), list (1,4,7), all, or an outlet name')
+        .option(
+          '--transient',
+          'set the transient state (reverts after a reboot) instead of the persistent one',
+        )
+        .description(`switch outlets ${on ? 'on' : 'off'}`),
+    ).action(
+      run(async (context, text) => {
+        await withController(context, async ({ client }) => {
+          const outlets = await outletNumbers(client, String(text));
+          const transient = context.options.transient === true;
+          const result = await client.outlets.setState(outlets, on, { transient });
+          const how = transient ? ', transient state (until the next reboot)' : '';
+          reportAction(
+            context,
+            result,
+            (ok) => `Switched ${listWords(ok)} ${on ? 'on' : 'off'} (${client.controller}${how}).`,
+          );
+        });
+      }),
+    );
+  }
+
+  leaf(
+    program
+      .command('cycle')
+      .argument('<outlet>', 'outlet number or name')
+      .description('power-cycle one outlet (off, wait the cycle delay, on)'),
+  ).action(
+    run(async (context, text) => {
+      await withController(context, async ({ client }) => {
+        const outlets = await outletNumbers(client, String(text));
+        if (outlets === 'all' || outlets.length !== 1) {
+          throw new PlugboardError('BAD_INPUT', 'Cycle takes one outlet; cycle them one at a time.');
+        }
+        const outlet = outlets[0]!;
+        const { cycled } = await client.outlets.cycle(outlet);
+        if (context.json) return context.terminal.json({ outlet, cycled });
+        context.terminal.print(
+          cycled ? `Outlet ${outlet}: cycling.` : `Outlet ${outlet} is off, so it was not cycled.`,
+        );
+      });
+    }),
+  );
+
+  leaf(
+    program
+      .command('switch')
+      .argument('<changes...>', 'OUTLET=on or OUTLET=off, e.g. 1=on 2=off')
+      .description('switch several outlets as simultaneously as the firmware allows (transient states)'),
+  ).action(
+    run(async (context, pairs) => {
+      const wanted = parseSwitchPairs(pairs as string[]);
+      await withController(context, async ({ client }) => {
+        const needsNames = wanted.some((w) => !/^\d+$/.test(w.target));
+        const list = needsNames ? await client.outlets.list() : [];
+        const changes = wanted.flatMap(({ target, on }) => {
+          const numbers = resolveOutletSpec(parseOutletSpec(target), list, client.controller);
+          if (numbers === 'all') return list.map((o) => ({ outlet: o.number, on }));
+          return numbers.map((outlet) => ({ outlet, on }));
+        });
+        const result = await client.outlets.switch(changes);
+        const how = result.simultaneous
+          ? 'simultaneously'
+          : 'with one request per state (firmware before 1.10.11)';
+        reportAction(context, result, (ok) => {
+          const pick = (state: boolean): number[] =>
+            changes.filter((c) => c.on === state && ok.includes(c.outlet)).map((c) => c.outlet);
+          const words = [pick(true), pick(false)].map((n, i) =>
+            n.length ? `${n.join(', ')} ${i ? 'off' : 'on'}` : '',
+          );
+          return `Switched ${how} on ${client.controller}: ${words.filter(Boolean).join('; ')} (transient).`;
+        });
+      });
+    }),
+  );
+}

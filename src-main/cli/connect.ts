@@ -1,0 +1,131 @@
+/**
+ * From global options (or the environment, or a saved controller) to a connected client. Passwords are
+ * taken from --password, --password-stdin, PLUGBOARD_PASSWORD or the keychain, and never printed.
+ */
+import { plugboardConfigDir } from '../core/config-dir';
+import { ControllerRegistry } from '../core/registry';
+import { DliClient } from '../dli/client';
+import { PlugboardError } from '../dli/errors';
+import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
+import type { Credentials } from '../dli/types';
+import { KeytarSecretStore } from '../secrets';
+import { openConfStore } from '../web/conf-store';
+import { UsageError, type Terminal } from './io';
+
+/** The global options, as commander hands them over. */
+export interface GlobalOptions {
+  url?: string;
+  controller?: string;
+  user?: string;
+  password?: string;
+  passwordStdin?: boolean;
+  token?: string;
+  json?: boolean;
+  acceptFingerprint?: string;
+}
+
+/** The saved controllers in Plugboard's config folder, secrets in the OS keychain. */
+export function openRegistry(terminal: Terminal): ControllerRegistry {
+  return new ControllerRegistry({
+    store: openConfStore(plugboardConfigDir({ env: terminal.io.env })),
+    secrets: new KeytarSecretStore(),
+    log: (message) => terminal.warn(`plugboard: ${message}`),
+  });
+}
+
+export function checkedFingerprint(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  if (!isFingerprint(text)) {
+    throw new UsageError(
+      '--accept-fingerprint must be a SHA-256 fingerprint: 64 hex digits, pairs may be separated by colons.',
+    );
+  }
+  return normalizeFingerprint(text);
+}
+
+/** Credentials from the command line and environment; null when none were given. */
+export async function credentialsFrom(
+  options: GlobalOptions,
+  terminal: Terminal,
+  defaultUser: string | null,
+): Promise<Credentials | null> {
+  const env = terminal.io.env;
+  const sources = [
+    options.password !== undefined,
+    options.passwordStdin === true,
+    options.token !== undefined,
+  ];
+  if (sources.filter(Boolean).length > 1) {
+    throw new UsageError('Give only one of --password, --password-stdin and --token.');
+  }
+  if (options.token !== undefined) return { kind: 'token', token: options.token };
+  let password = options.password;
+  if (options.passwordStdin) password = await terminal.readLine('the password');
+  password ??= env.PLUGBOARD_PASSWORD;
+  if (password === undefined || password === '') return null;
+  const user = options.user ?? env.PLUGBOARD_USER ?? defaultUser ?? 'admin';
+  return { kind: 'digest', user, password };
+}
+
+export interface Target {
+  client: DliClient;
+  /** How the controller is named in messages. */
+  name: string;
+}
+
+/** The controller the command talks to: --controller NAME (saved) or --url (or PLUGBOARD_URL). */
+export async function connect(options: GlobalOptions, terminal: Terminal): Promise<Target> {
+  if (options.url !== undefined && options.controller !== undefined) {
+    throw new UsageError('Give either --url or --controller, not both.');
+  }
+  const pinned = checkedFingerprint(options.acceptFingerprint);
+  if (options.controller !== undefined) return connectSaved(options, terminal, pinned);
+  const url = options.url ?? terminal.io.env.PLUGBOARD_URL;
+  if (!url)
+    throw new UsageError('Say which controller: --url http://host, --controller NAME, or set PLUGBOARD_URL.');
+  const credentials = await credentialsFrom(options, terminal, null);
+  if (!credentials) {
+    throw new UsageError('Give a password (--password, --password-stdin or PLUGBOARD_PASSWORD) or --token.');
+  }
+  const client = new DliClient({ url, credentials, fingerprint: pinned });
+  return { client, name: client.controller };
+}
+
+async function connectSaved(
+  options: GlobalOptions,
+  terminal: Terminal,
+  pinned: string | null,
+): Promise<Target> {
+  const registry = openRegistry(terminal);
+  const saved = registry.find(options.controller!);
+  if (!saved) {
+    const names = registry.list().map((c) => `"${c.name}"`);
+    throw new PlugboardError(
+      'NOT_FOUND',
+      `No saved controller is called "${options.controller}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+    );
+  }
+  const given = await credentialsFrom(options, terminal, saved.user || null);
+  let credentials: Credentials;
+  if (given === null) {
+    const secret = await registry.secretFor(saved.id);
+    if (secret === null) {
+      throw new UsageError(
+        `No password or token is saved for "${saved.name}"; give --password, --password-stdin or --token.`,
+      );
+    }
+    credentials =
+      saved.auth === 'token'
+        ? { kind: 'token', token: secret }
+        : { kind: saved.auth, user: options.user ?? saved.user, password: secret };
+  } else {
+    credentials = given.kind === 'digest' && saved.auth === 'basic' ? { ...given, kind: 'basic' } : given;
+  }
+  const client = new DliClient({
+    url: saved.url,
+    credentials,
+    name: saved.name,
+    fingerprint: pinned ?? saved.fingerprint,
+  });
+  return { client, name: saved.name };
+}

@@ -1,0 +1,104 @@
+/**
+ * The command line's contact with the outside: output streams, colours (only on a TTY), standard
+ * input lines (for --password-stdin), the environment, and exit codes.
+ */
+import { createInterface } from 'node:readline';
+import pc from 'picocolors';
+import type { Readable, Writable } from 'node:stream';
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+export const EXIT_OK = 0;
+/** A controller (or the keychain, or the saved list) said no: one clear line on stderr. */
+export const EXIT_CONTROLLER = 1;
+/** The command line itself is wrong. */
+export const EXIT_USAGE = 2;
+
+/** A mistake in the command line; exits with 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Leave with this exit code; what needed saying was already printed. */
+export class ExitWith extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+    this.name = 'ExitWith';
+  }
+}
+
+export interface CliIo {
+  out: Writable & { isTTY?: boolean };
+  err: Writable & { isTTY?: boolean };
+  in: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+export class Terminal {
+  readonly io: CliIo;
+  /** Colours for stdout (only when it is a TTY and NO_COLOR is unset). */
+  readonly colors: Colors;
+  #lines: AsyncIterator<string> | null = null;
+
+  constructor(io: CliIo) {
+    this.io = io;
+    const tty = io.out.isTTY === true && !io.env.NO_COLOR;
+    this.colors = pc.createColors(tty);
+  }
+
+  print(text: string): void {
+    this.io.out.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  json(value: unknown): void {
+    this.io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One line on stderr. */
+  warn(text: string): void {
+    this.io.err.write(`${text.replace(/\s*\n\s*/g, ' ')}\n`);
+  }
+
+  /**
+   * The next line of standard input (without its line ending). Used for passwords: never echoed when
+   * stdin is a terminal.
+   */
+  async readLine(what: string): Promise<string> {
+    if (this.io.in.isTTY && this.io.in.setRawMode) return this.#readHidden(what);
+    this.#lines ??= createInterface({ input: this.io.in, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    const next = await this.#lines.next();
+    if (next.done)
+      throw new UsageError(`Standard input ended before ${what} was read; pipe it in, one per line.`);
+    return next.value;
+  }
+
+  #readHidden(what: string): Promise<string> {
+    const input = this.io.in;
+    this.io.err.write(`${what.charAt(0).toUpperCase()}${what.slice(1)}: `);
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const finish = (error: Error | null): void => {
+        input.setRawMode?.(false);
+        input.pause();
+        input.removeListener('data', onData);
+        this.io.err.write('\n');
+        if (error) reject(error);
+        else resolve(text);
+      };
+      const onData = (chunk: Buffer | string): void => {
+        for (const char of chunk.toString()) {
+          if (char === '\r' || char === '\n' || char === '\u0004') return finish(null);
+          if (char === '\u0003') return finish(new UsageError('Cancelled.'));
+          if (char === '\u007f' || char === '\b') text = text.slice(0, -1);
+          else text += char;
+        }
+      };
+      input.setRawMode?.(true);
+      input.resume();
+      input.on('data', onData);
+    });
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * What people type for outlets: `3`, `1,4,7`, `all`, or an outlet name (names need the controller's
+ * list, so they are resolved after connecting). Also `switch` pairs (`1=on`) and script `--args`.
+ */
+import { PlugboardError } from '../dli/errors';
+import type { Outlet, ScriptArgument } from '../dli/types';
+import { UsageError } from './io';
+
+export type OutletSpec =
+  { kind: 'all' } | { kind: 'numbers'; numbers: number[] } | { kind: 'names'; text: string };
+
+const NUMBER_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
+
+export function parseOutletSpec(text: string): OutletSpec {
+  const trimmed = text.trim();
+  if (!trimmed)
+    throw new UsageError('Name the outlets: a number (3), a list (1,4,7), all, or an outlet name.');
+  if (trimmed.toLowerCase() === 'all') return { kind: 'all' };
+  if (NUMBER_LIST.test(trimmed)) {
+    const numbers = trimmed.split(',').map((part) => Number(part.trim()));
+    if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
+    return { kind: 'numbers', numbers: [...new Set(numbers)] };
+  }
+  return { kind: 'names', text: trimmed };
+}
+
+/** Whether resolving this spec needs the controller's outlet names. */
+export function needsNames(spec: OutletSpec): boolean {
+  return spec.kind === 'names';
+}
+
+/**
+ * Names (case-insensitive) to 1-based numbers: first the whole text as one name (names may contain
+ * commas), else each comma-separated item as a number or a name.
+ */
+export function resolveOutletSpec(
+  spec: OutletSpec,
+  outlets: readonly Outlet[],
+  controller: string,
+): number[] | 'all' {
+  if (spec.kind === 'all') return 'all';
+  if (spec.kind === 'numbers') return spec.numbers;
+  const whole = byName(spec.text, outlets);
+  if (whole.length) return whole;
+  const numbers = spec.text.split(',').flatMap((item) => {
+    const part = item.trim();
+    if (/^\d+$/.test(part)) return [Number(part)];
+    const found = byName(part, outlets);
+    if (!found.length) {
+      const known = outlets.map((o) => `${o.number} "${o.name}"`).join(', ');
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `${controller} has no outlet named "${part}". Its outlets: ${known}.`,
+      );
+    }
+    return found;
+  });
+  return [...new Set(numbers)];
+}
+
+function byName(name: string, outlets: readonly Outlet[]): number[] {
+  const needle = name.toLowerCase();
+  return outlets.filter((o) => o.name.trim().toLowerCase() === needle).map((o) => o.number);
+}
+
+/** `switch 1=on 2=off Lamp=on` → targets and states. */
+export function parseSwitchPairs(pairs: readonly string[]): { target: string; on: boolean }[] {
+  if (pairs.length === 0) throw new UsageError('Name what to switch, e.g. switch 1=on 2=off.');
+  return pairs.map((pair) => {
+    const at = pair.lastIndexOf('=');
+    const target = at > 0 ? pair.slice(0, at).trim() : '';
+    const state =
+      at > 0
+        ? pair
+            .slice(at + 1)
+            .trim()
+            .toLowerCase()
+        : '';
+    if (!target || (state !== 'on' && state !== 'off')) {
+      throw new UsageError(`"${pair}" is not OUTLET=on or OUTLET=off (e.g. 3=on).`);
+    }
+    return { target, on: state === 'on' };
+  });
+}
+
+/** `--args 5,10,"text",true` → typed values: numbers, true/false, else text (quotes optional). */
+export function parseScriptArgs(text: string | undefined): ScriptArgument[] {
+  if (text === undefined || text.trim() === '') return [];
+  return text.split(',').map((raw) => {
+    const part = raw.trim();
+    if (/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(part)) return Number(part);
+    if (part === 'true' || part === 'false') return part === 'true';
+    const quoted = /^"(.*)"$|^'(.*)'$/.exec(part);
+    return quoted ? (quoted[1] ?? quoted[2] ?? '') : part;
+  });
+}
+
+/** `--outlets 1,2` for `user add`. */
+export function parseNumberList(text: string, what: string): number[] {
+  if (!NUMBER_LIST.test(text)) throw new UsageError(`${what} must be outlet numbers like 1,2.`);
+  const numbers = text.split(',').map((part) => Number(part.trim()));
+  if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
+  return [...new Set(numbers)];
+}
