@@ -36,9 +36,10 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       cleanup();
       resolve(Buffer.concat(chunks));
     };
-    const onError = (error: Error): void => {
+    // A body cut off or garbled on the wire (aborted upload, broken chunking).
+    const onError = (): void => {
       cleanup();
-      reject(error);
+      reject(badRequest('The request body was cut off or garbled.', 'bad_body'));
     };
     const cleanup = (): void => {
       req.off('data', onData);

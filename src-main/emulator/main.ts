@@ -9,10 +9,15 @@ async function main(): Promise<void> {
     process.exit(parsed.exitCode);
   }
   const running: RunningEmulator[] = [];
-  let closing = false;
+  let closingSince = 0;
   const shutdown = async (code: number): Promise<void> => {
-    if (closing) process.exit(code);
-    closing = true;
+    // A terminal signals the whole group, so the same signal may arrive twice at once (directly and
+    // relayed by tsx); only a later one means "stop now".
+    if (closingSince > 0) {
+      if (Date.now() - closingSince > 2000) process.exit(code);
+      return;
+    }
+    closingSince = Date.now();
     await Promise.allSettled(running.map((emulator) => emulator.close()));
     process.exit(code);
   };

@@ -25,7 +25,7 @@ export async function generateCertificate(commonName: string, host: string): Pro
   const pems = await generate(
     [
       { name: 'commonName', value: commonName },
-      { name: 'organizationName', value: 'Digital Loggers, Inc.' },
+      { name: 'organizationName', value: 'Digital Loggers Inc.' },
     ],
     {
       keySize: 2048,
