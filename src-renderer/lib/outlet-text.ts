@@ -1,5 +1,5 @@
 import type { ControllerState, OutletState } from '../../src-preload/model';
-import { STATUS_TEXT } from './status';
+import { statusSentence } from './status';
 
 /** Short explanations shown on hover and focus: the three states of an outlet and its marks. */
 export const EXPLAIN = {
@@ -29,7 +29,7 @@ export function blockReason(
   user: string,
 ): string | null {
   if (state.status !== 'online')
-    return `The controller is ${STATUS_TEXT[state.status]}: controls come back when it answers again.`;
+    return `${statusSentence('The controller', state.status)}: controls come back when it answers again.`;
   if (outlet.locked) return EXPLAIN.locked;
   if (!outlet.access)
     return `${user ? `User “${user}”` : 'This login'} may not switch this outlet; an administrator can grant access on the Users tab.`;
@@ -38,7 +38,7 @@ export function blockReason(
 
 /** Why outlets cannot be renamed, or null when they can. */
 export function renameBlockReason(state: Pick<ControllerState, 'status' | 'capabilities'>): string | null {
-  if (state.status !== 'online') return `The controller is ${STATUS_TEXT[state.status]}.`;
+  if (state.status !== 'online') return `${statusSentence('The controller', state.status)}.`;
   if (!state.capabilities?.isAdmin)
     return 'Only an administrator can rename outlets; Plugboard is logged in as a regular user.';
   return null;

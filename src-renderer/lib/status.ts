@@ -12,6 +12,22 @@ export const STATUS_TEXT: Record<ControllerStatus, string> = {
   error: 'error',
 };
 
+const STATUS_PHRASE: Record<ControllerStatus, string> = {
+  connecting: 'is connecting',
+  online: 'is online',
+  offline: 'is offline',
+  auth_failed: 'does not accept the saved login',
+  api_disabled: 'has its REST-style API switched off',
+  tls_changed: 'presents a different certificate',
+  rebooting: 'is rebooting',
+  error: 'answers with errors',
+};
+
+/** "Bench A is offline", "The controller does not accept the saved login": a status in a sentence. */
+export function statusSentence(subject: string, status: ControllerStatus): string {
+  return `${subject} ${STATUS_PHRASE[status]}`;
+}
+
 /** The status of a controller whose live state may not have arrived yet. */
 export function statusOf(state: ControllerState | undefined): ControllerStatus {
   return state?.status ?? 'connecting';

@@ -1,0 +1,90 @@
+import { render, screen } from '@testing-library/svelte';
+import { expect, test } from 'vitest';
+import { ERROR_CODES, type ErrorCode } from '../../src-preload/model';
+import ErrorMessage from '../../src-renderer/lib/components/ErrorMessage.svelte';
+import { adviceCodes, adviceFor } from '../../src-renderer/lib/errors';
+
+test('every error code of the contract has its own explanation and next step', () => {
+  expect([...adviceCodes].sort()).toEqual([...ERROR_CODES].sort());
+  const titles = ERROR_CODES.map((code) => adviceFor({ code, message: '' }).title);
+  expect(new Set(titles).size).toBe(ERROR_CODES.length);
+});
+
+const cases: [ErrorCode, string, RegExp, RegExp][] = [
+  [
+    'AUTH_FAILED',
+    'Wrong user name or password for Bench A.',
+    /did not accept the user name or password/,
+    /Check the credentials/,
+  ],
+  ['FORBIDDEN', 'User tech may not switch outlet 4.', /not allowed to do that/, /administrator/],
+  [
+    'API_DISABLED',
+    'Bench A answers, but its REST-style API is off.',
+    /REST-style API is switched off/,
+    /Allow REST-style API/,
+  ],
+  ['LOCKED', 'Outlet 3 is locked.', /outlet is locked/, /keypad or its own web page/],
+  [
+    'UNREACHABLE',
+    'Nothing answered at 192.168.0.100.',
+    /Nothing answered at that address/,
+    /has power and a network cable/,
+  ],
+  ['TIMEOUT', 'Bench A did not answer within 5 s.', /did not answer in time/, /wait a moment and retry/],
+  [
+    'TLS_CHANGED',
+    'The certificate of Bench A changed.',
+    /not the one Plugboard trusted/,
+    /compare the new fingerprint/,
+  ],
+  [
+    'TLS_UNTRUSTED',
+    'First HTTPS connection to Bench A.',
+    /certificate Plugboard has not seen/,
+    /then accept it/,
+  ],
+  [
+    'BAD_INPUT',
+    'url must start with http:// or https://.',
+    /could not use what was entered/,
+    /Correct the field/,
+  ],
+  ['DEVICE_ERROR', 'Bench A answered 500.', /answered with an error/, /reboot the controller/],
+  [
+    'NOT_A_CONTROLLER',
+    'http://10.0.0.5 is a printer.',
+    /not a power controller/,
+    /Check the address and port/,
+  ],
+  ['NOT_FOUND', 'No controller with id x.', /no longer knows/, /removed meanwhile/],
+  ['CANCELLED', 'Bench A was removed.', /cancelled before it finished/, /retry if it is still needed/],
+  ['INTERNAL', 'Unexpected state.', /problem of its own/, /restart Plugboard/],
+];
+
+test.each(cases)('%s: the headline, main’s message and what to do', (code, message, title, next) => {
+  render(ErrorMessage, { props: { error: { code, message }, context: 'Outlet 3 (Switch) did not change.' } });
+  const alert = screen.getByRole('alert');
+  expect(alert).toHaveTextContent('Outlet 3 (Switch) did not change.');
+  expect(alert).toHaveTextContent(title);
+  expect(alert).toHaveTextContent(message);
+  expect(alert).toHaveTextContent(/What to do:/);
+  expect(alert).toHaveTextContent(next);
+});
+
+test('old firmware names the version needed', () => {
+  render(ErrorMessage, {
+    error: {
+      code: 'UNSUPPORTED_FIRMWARE',
+      message: 'Bench A runs 1.9.2.',
+      detail: { requiredFirmware: '1.11.6.0' },
+    },
+  });
+  expect(screen.getByRole('alert')).toHaveTextContent('Update the firmware to 1.11.6.0 or newer');
+});
+
+test('a standing problem is shown without interrupting the screen reader', () => {
+  render(ErrorMessage, { error: { code: 'UNREACHABLE', message: 'x' }, live: false });
+  expect(screen.queryByRole('alert')).toBeNull();
+  expect(screen.getByText('Nothing answered at that address.')).toBeVisible();
+});

@@ -1,0 +1,199 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { Result, TreeNode } from '../../src-preload/model';
+import SystemPanel from '../../src-renderer/lib/panels/SystemPanel.svelte';
+import type { ConnectionPatch } from '../../src-renderer/lib/state/controller-actions';
+import { capabilities, controllerState, summary } from './fixtures';
+
+const ok = { ok: true as const, value: null };
+
+function systemActions(
+  tree: (path: string) => Result<TreeNode> = (path) => ({ ok: true, value: { path, depth: 1, value: {} } }),
+) {
+  const log: unknown[][] = [];
+  return {
+    log,
+    actions: {
+      setSsh: async (enabled: boolean) => (log.push(['ssh', enabled]), ok),
+      reboot: async () => (log.push(['reboot']), ok),
+      tree: async (path: string, depth: number) => (log.push(['tree', path, depth]), tree(path)),
+      update: async (patch: ConnectionPatch) => (
+        log.push(['update', patch]),
+        { ok: true as const, value: summary() }
+      ),
+      remove: async () => (log.push(['remove']), ok),
+    },
+  };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('system panel', () => {
+  test('shows the identity and capabilities of the controller', () => {
+    render(SystemPanel, {
+      summary: summary(),
+      live: controllerState(),
+      actions: systemActions().actions,
+      onremoved: () => undefined,
+    });
+    for (const text of ['Web Power Switch Pro', 'PRO-0012345', '1.12.14.0', '1.0.0'])
+      expect(screen.getByText(text)).toBeVisible();
+    expect(screen.getByText('Switches outlets simultaneously').nextElementSibling).toHaveTextContent('yes');
+  });
+
+  test('reboot is disabled with the reason on old firmware', () => {
+    const live = controllerState({ capabilities: capabilities({ reboot: false }) });
+    live.identity!.firmware = '1.10.11.0';
+    render(SystemPanel, {
+      summary: summary(),
+      live,
+      actions: systemActions().actions,
+      onremoved: () => undefined,
+    });
+    expect(screen.getByRole('button', { name: 'Reboot controller…' })).toBeDisabled();
+    expect(
+      screen.getByText(
+        'Rebooting from Plugboard needs firmware 1.11.6.0 or newer; this controller runs 1.10.11.0.',
+      ),
+    ).toBeVisible();
+  });
+
+  test('reboot asks first, then shows progress until the controller is back', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(new Date('2025-05-01T10:00:00Z'));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { log, actions } = systemActions();
+    const { rerender } = render(SystemPanel, {
+      summary: summary(),
+      live: controllerState(),
+      actions,
+      onremoved: () => undefined,
+    });
+    await user.click(screen.getByRole('button', { name: 'Reboot controller…' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Reboot Bench A?' })).getByRole('button', { name: 'Reboot' }),
+    );
+    expect(log).toEqual([['reboot']]);
+    expect(screen.getByRole('progressbar', { name: 'Reboot in progress' })).toBeInTheDocument();
+
+    const since = Date.now();
+    await rerender({ live: controllerState({ status: 'rebooting', rebootingSince: since }) });
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(
+      screen.getByText(/Rebooting — waiting for the controller to answer again \(20 s so far\)/),
+    ).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Reboot controller…' })).toBeDisabled();
+
+    await vi.advanceTimersByTimeAsync(22_000);
+    await rerender({ live: controllerState({ status: 'online', lastUpdate: Date.now() }) });
+    expect(screen.getByText('Back online after 42 s.')).toBeVisible();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  test('SSH switches through the contract; non-admins see why not', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    const { rerender } = render(SystemPanel, {
+      summary: summary(),
+      live: controllerState(),
+      actions,
+      onremoved: () => undefined,
+    });
+    const ssh = screen.getByRole('switch', { name: 'SSH access to the controller' });
+    expect(ssh).toHaveAttribute('aria-checked', 'false');
+    await user.click(ssh);
+    expect(log).toEqual([['ssh', true]]);
+    await rerender({ live: controllerState({ capabilities: capabilities({ isAdmin: false }) }) });
+    expect(screen.getByRole('switch', { name: 'SSH access to the controller' })).toBeDisabled();
+    expect(
+      screen.getAllByText('Needs an administrator; Plugboard is logged in as “admin”.')[0],
+    ).toBeVisible();
+  });
+
+  test('the connection form never shows the stored password and sends only what changed', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    const form = screen.getByRole('form', { name: 'Connection' });
+    const password = within(form).getByLabelText('New password');
+    expect(password).toHaveValue('');
+    expect(password).toHaveAccessibleDescription(
+      /A password is stored in the keychain\. Type a new one to replace it/,
+    );
+
+    await user.clear(within(form).getByLabelText('Address'));
+    await user.type(within(form).getByLabelText('Address'), 'https://10.0.0.7');
+    await user.click(within(form).getByRole('button', { name: 'Save connection' }));
+    expect(log).toEqual([['update', { url: 'https://10.0.0.7' }]]);
+
+    await user.type(password, 'n3w-secret');
+    await user.click(within(form).getByRole('button', { name: 'Save connection' }));
+    expect(log[1]).toEqual([
+      'update',
+      { url: 'https://10.0.0.7', auth: { kind: 'digest', user: 'admin', password: 'n3w-secret' } },
+    ]);
+    expect(password).toHaveValue('');
+  });
+
+  test('the connection form refuses an address that is not http(s)', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    const form = screen.getByRole('form', { name: 'Connection' });
+    await user.clear(within(form).getByLabelText('Address'));
+    await user.type(within(form).getByLabelText('Address'), 'ftp://x');
+    await user.click(within(form).getByRole('button', { name: 'Save connection' }));
+    expect(within(form).getByText(/Enter an address like http:\/\/192\.168\.0\.100/)).toBeVisible();
+    expect(log).toEqual([]);
+  });
+
+  test('remove asks first, then tells the window', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    const removed: string[] = [];
+    render(SystemPanel, {
+      summary: summary(),
+      live: controllerState(),
+      actions,
+      onremoved: () => removed.push('yes'),
+    });
+    await user.click(screen.getByRole('button', { name: 'Remove Bench A…' }));
+    expect(screen.getByRole('dialog')).toHaveAccessibleDescription(
+      /deletes its stored password from the keychain/,
+    );
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(log).toEqual([['remove']]);
+    expect(removed).toEqual(['yes']);
+  });
+
+  test('the API tree expands and follows $ref links by fetching that path', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions((path) =>
+      path === 'relay/outlets/0/'
+        ? { ok: true, value: { path, depth: 1, value: { name: 'Router', state: true } } }
+        : {
+            ok: true,
+            value: {
+              path,
+              depth: 2,
+              value: { name: 'Bench A', outlets: [{ $ref: '/restapi/relay/outlets/0/' }], count: 8 },
+            },
+          },
+    );
+    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    await user.type(screen.getByRole('textbox', { name: 'Path /restapi/' }), 'relay/');
+    await user.click(screen.getByRole('button', { name: 'Load' }));
+    const tree = screen.getByRole('list', { name: 'API tree at /restapi/relay/' });
+    expect(within(tree).getByText('"Bench A"')).toBeVisible();
+    const outlets = within(tree).getByRole('button', { name: /outlets/ });
+    expect(outlets).toHaveAttribute('aria-expanded', 'false');
+    await user.click(outlets);
+    await user.click(within(tree).getByRole('button', { name: 'Load relay/outlets/0/' }));
+    expect(within(tree).getByText('"Router"')).toBeVisible();
+    expect(log).toEqual([
+      ['tree', 'relay/', 2],
+      ['tree', 'relay/outlets/0/', 1],
+    ]);
+  });
+});
