@@ -103,14 +103,16 @@ export function registerControllerCommands(program: Command, run: Runner): void 
         if (context.json) return terminal.json(summaryJson(saved));
         const { identity, capabilities } = description;
         const facts = [
-          `${identity.model} ${identity.serial}`,
-          `firmware ${identity.firmware}`,
+          identity.model
+            ? `${identity.model} ${identity.serial}`.trim()
+            : 'model not readable with this login',
+          identity.firmware ? `firmware ${identity.firmware}` : '',
           `${capabilities.outletCount} outlets`,
           capabilities.meters ? 'meters' : 'no meters',
           capabilities.isAdmin ? 'administrator' : 'not an administrator',
         ];
         terminal.print(
-          `Saved "${saved.name}" (${facts.join(', ')}). Use it with --controller "${saved.name}".`,
+          `Saved "${saved.name}" (${facts.filter(Boolean).join(', ')}). Use it with --controller "${saved.name}".`,
         );
       } finally {
         await client.close();

@@ -108,16 +108,16 @@ export function registerOutletCommands(program: Command, run: Runner): void {
     leaf(
       program
         .command(on ? 'on' : 'off')
-        .argument('<outlets>', 'outlet number (3), list (1,4,7), all, or an outlet name')
+        .argument('<outlets...>', 'outlet number (3), list (1,4,7), all, or an outlet name')
         .option(
           '--transient',
           'set the transient state (reverts after a reboot) instead of the persistent one',
         )
         .description(`switch outlets ${on ? 'on' : 'off'}`),
     ).action(
-      run(async (context, text) => {
+      run(async (context, words) => {
         await withController(context, async ({ client }) => {
-          const outlets = await outletNumbers(client, String(text));
+          const outlets = await outletNumbers(client, (words as string[]).join(' '));
           const transient = context.options.transient === true;
           const result = await client.outlets.setState(outlets, on, { transient });
           const how = transient ? ', transient state (until the next reboot)' : '';
@@ -134,12 +134,12 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   leaf(
     program
       .command('cycle')
-      .argument('<outlet>', 'outlet number or name')
+      .argument('<outlet...>', 'outlet number or name')
       .description('power-cycle one outlet (off, wait the cycle delay, on)'),
   ).action(
-    run(async (context, text) => {
+    run(async (context, words) => {
       await withController(context, async ({ client }) => {
-        const outlets = await outletNumbers(client, String(text));
+        const outlets = await outletNumbers(client, (words as string[]).join(' '));
         if (outlets === 'all' || outlets.length !== 1) {
           throw new PlugboardError('BAD_INPUT', 'Cycle takes one outlet; cycle them one at a time.');
         }

@@ -10,14 +10,16 @@ export type OutletSpec =
   { kind: 'all' } | { kind: 'numbers'; numbers: number[] } | { kind: 'names'; text: string };
 
 const NUMBER_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
+/** `1,4,7` or `1 4 7` (words joined by the shell's split). */
+const LOOSE_NUMBER_LIST = /^\s*\d+([\s,]+\d+)*\s*$/;
 
 export function parseOutletSpec(text: string): OutletSpec {
   const trimmed = text.trim();
   if (!trimmed)
     throw new UsageError('Name the outlets: a number (3), a list (1,4,7), all, or an outlet name.');
   if (trimmed.toLowerCase() === 'all') return { kind: 'all' };
-  if (NUMBER_LIST.test(trimmed)) {
-    const numbers = trimmed.split(',').map((part) => Number(part.trim()));
+  if (LOOSE_NUMBER_LIST.test(trimmed)) {
+    const numbers = trimmed.split(/[\s,]+/).map(Number);
     if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
     return { kind: 'numbers', numbers: [...new Set(numbers)] };
   }

@@ -61,7 +61,10 @@ export function leaf(command: Command, except: readonly string[] = []): Command 
   for (const option of globalOptions()) {
     if (!except.includes(option.long ?? '')) command.addOption(option.hideHelp());
   }
-  return command;
+  return command.addHelpText(
+    'after',
+    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint) go before the command, or after it: see plugboard --help.',
+  );
 }
 
 export function buildProgram(terminal: Terminal, exit: { code: number }): Command {
@@ -69,10 +72,12 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
     .description('Control Digital Loggers power controllers (REST-style API) from the command line.')
     .enablePositionalOptions()
     .exitOverride()
-    .showHelpAfterError('(add --help for usage)')
     .configureOutput({
       writeOut: (text) => terminal.io.out.write(text),
       writeErr: (text) => terminal.io.err.write(text),
+      // One line, like every other error: "plugboard: unknown command 'x' (add --help for usage)".
+      outputError: (text, write) =>
+        write(`plugboard: ${text.trim().replace(/^error: /, '')} (add --help for usage)\n`),
     });
   for (const option of globalOptions()) program.addOption(option);
 

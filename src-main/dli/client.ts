@@ -8,6 +8,7 @@ import { ScriptsApi } from './api-scripts';
 import { SystemApi } from './api-system';
 import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
+import { PlugboardError, isPlugboardError } from './errors';
 import { firmwareCapabilities } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { credSchema, textSchema } from './schemas';
@@ -107,22 +108,35 @@ export class DliClient {
    * Verify a controller before saving it: identity, firmware capabilities, the caller's admin flag and
    * outlet access, outlets and meters. Fails with the error a person must fix (AUTH_FAILED,
    * API_DISABLED, TLS_UNTRUSTED with the fingerprint to accept, NOT_A_CONTROLLER, …).
+   *
+   * A narrow access token may not read everything: what it may not read is left empty ('' in the
+   * identity, no outlets, no meters) rather than failing, since the token still works for what it is for.
    */
   describe(options?: CallOptions): Promise<ControllerDescription> {
     const c = this.#connection;
     return c.run({ timeoutMs: DESCRIBE_TIMEOUT_MS, ...options }, async (scope) => {
-      const identity = await this.#identity(scope);
+      // `cred/` first: every login may read it, so it proves the login and that this is a controller.
       const caller = await this.#caller(scope);
-      const outlets = await readOutlets(c, scope);
-      const meters = await readMeters(c, scope);
-      const outletAccess = outlets.map((_, i) => caller.outletAccess[i] ?? caller.isAdmin);
+      const identity = await this.#identity(scope, true).catch((error: unknown) => {
+        if (isPlugboardError(error) && error.code === 'DEVICE_ERROR' && error.detail?.status === 404) {
+          throw new PlugboardError(
+            'NOT_A_CONTROLLER',
+            `${c.origin} answers, but has no firmware version under /restapi/config/: it is not a power controller with the REST-style API. Check the address and port.`,
+          );
+        }
+        throw error;
+      });
+      const outlets = (await unlessForbidden(readOutlets(c, scope))) ?? [];
+      const meters = await unlessForbidden(readMeters(c, scope));
+      const count = outlets.length || caller.outletAccess.length;
+      const outletAccess = Array.from({ length: count }, (_, i) => caller.outletAccess[i] ?? caller.isAdmin);
       return {
         identity,
         capabilities: {
           ...firmwareCapabilities(identity.firmware),
           meters: meters !== null,
           isAdmin: caller.isAdmin,
-          outletCount: outlets.length,
+          outletCount: count,
           outletAccess,
         },
         caller: { ...caller, outletAccess },
@@ -138,17 +152,22 @@ export class DliClient {
     return this.#connection.close();
   }
 
-  async #identity(scope: Scope): Promise<Identity> {
+  /** With `tolerant`, fields this login may not read come back as ''. */
+  async #identity(scope: Scope, tolerant = false): Promise<Identity> {
     const c = this.#connection;
+    const text = async (read: Promise<string>): Promise<string> =>
+      tolerant ? ((await unlessForbidden(read)) ?? '') : read;
     // The firmware first: a controller that fails here fails before any other read.
-    const firmware = await ensureFirmware(c, scope);
+    const firmware = await text(ensureFirmware(c, scope));
     return {
       firmware,
-      model: await readText(c, scope, 'relay/model/', 'the model'),
-      serial: await readText(c, scope, 'config/serial/', 'the serial number'),
-      relayFirmware: await readText(c, scope, 'relay/version/', 'the relay firmware version'),
-      controllerName: await readText(c, scope, 'relay/name/', 'the controller name'),
-      hostname: await this.#optionalText(scope, 'config/hostname/', 'the host name'),
+      model: await text(readText(c, scope, 'relay/model/', 'the model')),
+      serial: await text(readText(c, scope, 'config/serial/', 'the serial number')),
+      relayFirmware: await text(readText(c, scope, 'relay/version/', 'the relay firmware version')),
+      controllerName: await text(readText(c, scope, 'relay/name/', 'the controller name')),
+      hostname: tolerant
+        ? await unlessForbidden(this.#optionalText(scope, 'config/hostname/', 'the host name'))
+        : await this.#optionalText(scope, 'config/hostname/', 'the host name'),
     };
   }
 
@@ -166,8 +185,21 @@ export class DliClient {
     const c = this.#connection;
     const context = c.context('read who is logged in');
     const response = await scope.request({ method: 'GET', path: 'cred/' });
+    // Firmware without `cred/` (the API's own 404): nothing to tell, and the controller enforces rights
+    // itself, so assume the login may do what it asks and let the controller refuse.
+    if (response.status === 404) return { name: null, isAdmin: true, outletAccess: [] };
     if (response.status !== 200) throw errorForStatus(response, context);
     const cred = parseAnswer(response, credSchema, context);
     return { name: cred.name, isAdmin: cred.is_admin, outletAccess: cred.outlet_access ?? [] };
+  }
+}
+
+/** The value, or null when this login may not read it (FORBIDDEN); other errors pass. */
+async function unlessForbidden<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isPlugboardError(error) && error.code === 'FORBIDDEN') return null;
+    throw error;
   }
 }

@@ -186,3 +186,19 @@ describe('an unhealthy or wrong controller', () => {
     );
   });
 });
+
+describe('narrow access tokens', () => {
+  it('describe() leaves out what the token may not read instead of failing', async () => {
+    const unit = await emulator();
+    const token = unit.device.issueToken('bot', [
+      '/relay/outlets/all;/=state,transient_state/?access=modify',
+    ]);
+    const c = client(unit.url, { credentials: { kind: 'token', token } });
+    const description = await c.describe();
+    expect(description.identity).toMatchObject({ model: '', firmware: '' });
+    expect(description.outlets).toEqual([]);
+    expect(description.capabilities).toMatchObject({ outletCount: 8, isAdmin: false });
+    expect(description.capabilities.outletAccess).toEqual(Array(8).fill(true));
+    expect((await c.outlets.setState('all', true)).requested).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * `controllers list|add|remove` and `--controller NAME` with the real OS keychain: every command runs in
+ * one `dbus-run-session` with an unlocked gnome-keyring whose files live in a temporary HOME, and the
+ * saved list in a temporary PLUGBOARD_CONFIG_DIR.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { normalizeFingerprint } from '../../src-main/dli';
+import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { ROOT, cleanEnv } from './run-cli';
+
+const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-keychain-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const running: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((e) => e.close()));
+});
+
+interface Step {
+  name: string;
+  args: string[];
+  stdin?: string;
+}
+interface StepResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const shq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** Run the steps one after another in a single Secret Service session; collect each step's output. */
+async function inKeychainSession(
+  steps: Step[],
+): Promise<{ results: Record<string, StepResult>; configDir: string }> {
+  const home = mkdtempSync(join(scratch, 'home-'));
+  const out = join(home, 'out');
+  const configDir = join(home, 'plugboard');
+  const main = resolve(ROOT, 'src-main/cli/main.ts');
+  const lines = [
+    'set -u',
+    `mkdir -p ${shq(out)}`,
+    'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
+    ...steps.map(({ name, args, stdin }) => {
+      const command = `${shq(process.execPath)} --import tsx ${shq(main)} ${args.map(shq).join(' ')}`;
+      const input = stdin === undefined ? '</dev/null' : `<<'EOF_STDIN'\n${stdin}\nEOF_STDIN`;
+      return `${command} >${shq(join(out, `${name}.out`))} 2>${shq(join(out, `${name}.err`))} ${input}; echo $? >${shq(join(out, `${name}.code`))}`;
+    }),
+  ];
+  const env = cleanEnv({
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    PLUGBOARD_CONFIG_DIR: configDir,
+    DISPLAY: '',
+  });
+  await new Promise<void>((done, fail) => {
+    const child = spawn('dbus-run-session', ['--', 'sh', '-c', lines.join('\n')], {
+      cwd: ROOT,
+      env,
+      stdio: 'ignore',
+    });
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`dbus-run-session exited ${code}`))));
+  });
+  const results: Record<string, StepResult> = {};
+  for (const { name } of steps) {
+    results[name] = {
+      code: Number(readFileSync(join(out, `${name}.code`), 'utf8')),
+      stdout: readFileSync(join(out, `${name}.out`), 'utf8'),
+      stderr: readFileSync(join(out, `${name}.err`), 'utf8'),
+    };
+  }
+  return { results, configDir };
+}
+
+it('adds after verifying, keeps secrets in the keychain only, and --controller NAME works for commands', async () => {
+  const password = 'keychain-only-5813';
+  const plain = await startEmulator({ password, sequenceDelay: 0 });
+  const secure = await startEmulator({ password, tls: true, sequenceDelay: 0 });
+  running.push(plain, secure);
+  for (let i = 0; i < 8; i++) plain.device.setOutlet(i, { state: false });
+  const token = plain.device.issueToken('bench-bot', [
+    '/relay/outlets/all;/=state,transient_state/?access=modify',
+  ]);
+  const fingerprint = normalizeFingerprint(secure.device.certificate!.fingerprint256);
+  const auth = ['--user', 'admin', '--password', password];
+
+  const { results: r, configDir } = await inKeychainSession([
+    { name: 'add', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench A'] },
+    {
+      name: 'wrongPassword',
+      args: ['--url', plain.url, '--password', 'nope-nope', 'controllers', 'add', 'Bench B'],
+    },
+    { name: 'duplicate', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'bench a'] },
+    { name: 'untrusted', args: ['--url', secure.url, ...auth, 'controllers', 'add', 'Secure'] },
+    {
+      name: 'addSecure',
+      args: [
+        '--url',
+        secure.url,
+        ...auth,
+        '--accept-fingerprint',
+        fingerprint,
+        'controllers',
+        'add',
+        'Secure',
+      ],
+    },
+    { name: 'addToken', args: ['--url', plain.url, '--token', token, '--json', 'controllers', 'add', 'Bot'] },
+    { name: 'list', args: ['controllers', 'list', '--json'] },
+    { name: 'listHuman', args: ['controllers', 'list'] },
+    { name: 'outlets', args: ['--controller', 'bench a', '--json', 'outlets'] },
+    { name: 'on', args: ['--controller', 'Bench A', 'on', '2'] },
+    { name: 'secureOutlets', args: ['--controller', 'Secure', 'outlets', '--json'] },
+    { name: 'tokenOn', args: ['--controller', 'Bot', 'on', '5'] },
+    { name: 'remove', args: ['controllers', 'remove', 'Bench A'] },
+    { name: 'afterRemove', args: ['--controller', 'Bench A', 'outlets'] },
+    { name: 'listAfter', args: ['controllers', 'list', '--json'] },
+  ]);
+
+  expect(r.add!.code, r.add!.stderr).toBe(0);
+  expect(r.add!.stdout).toMatch(
+    /^Saved "Bench A" \(LPC9 .*firmware 1\.12\.14\.0, 8 outlets, meters, administrator\)/,
+  );
+  expect(r.wrongPassword!.code, r.wrongPassword!.stderr).toBe(1);
+  expect(r.wrongPassword!.stderr).toContain('[AUTH_FAILED]');
+  expect(r.duplicate!.code, r.duplicate!.stderr).toBe(1);
+  expect(r.duplicate!.stderr).toContain('already saved');
+  expect(r.untrusted!.code, r.untrusted!.stderr).toBe(1);
+  expect(r.untrusted!.stderr).toContain(`--accept-fingerprint ${fingerprint}`);
+  expect(r.addSecure!.code, r.addSecure!.stderr).toBe(0);
+  expect(r.addToken!.code, r.addToken!.stderr).toBe(0);
+
+  const list = JSON.parse(r.list!.stdout) as Record<string, unknown>[];
+  expect(list.map((c) => c.name)).toEqual(['Bench A', 'Secure', 'Bot']);
+  expect(list[0]).toMatchObject({
+    url: plain.url,
+    auth: 'digest',
+    user: 'admin',
+    fingerprint: null,
+    has_secret: true,
+  });
+  expect(list[1]).toMatchObject({ url: secure.url, fingerprint });
+  expect(list[2]).toMatchObject({ auth: 'token', user: '', has_secret: true });
+  expect(r.listHuman!.stdout).toMatch(
+    /^NAME\s+URL\s+LOGIN\s+CERTIFICATE\nBench A\s+http:\/\/127\.0\.0\.1:\d+\s+digest admin/,
+  );
+
+  // The settings file knows the controllers but holds no secret.
+  const saved = readFileSync(join(configDir, 'config.json'), 'utf8');
+  expect(saved).toContain(secure.url);
+  expect(saved).not.toContain(password);
+  expect(saved).not.toContain(token.split('.').at(-1)!);
+  for (const step of Object.values(r)) expect(step.stdout + step.stderr).not.toContain(password);
+
+  expect(r.outlets!.code, r.outlets!.stderr).toBe(0);
+  expect(JSON.parse(r.outlets!.stdout)).toHaveLength(8);
+  expect(r.on!.code, r.on!.stderr).toBe(0);
+  expect(plain.device.outlet(1).state).toBe(true);
+  expect(r.secureOutlets!.code, r.secureOutlets!.stderr).toBe(0);
+  expect(r.tokenOn!.code, r.tokenOn!.stderr).toBe(0);
+  expect(plain.device.outlet(4).state).toBe(true);
+
+  expect(r.remove!.code, r.remove!.stderr).toBe(0);
+  expect(r.afterRemove!.code, r.afterRemove!.stderr).toBe(1);
+  expect(r.afterRemove!.stderr).toContain('No saved controller is called "Bench A"');
+  expect((JSON.parse(r.listAfter!.stdout) as { name: string }[]).map((c) => c.name)).toEqual([
+    'Secure',
+    'Bot',
+  ]);
+});
