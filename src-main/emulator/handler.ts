@@ -119,7 +119,10 @@ async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
       throw badRequest(`X-HTTP-Method names ${JSON.stringify(tunnel)}, which this controller does not know.`);
   }
   if (!pathname.endsWith('/')) {
-    const location = `${pathname}/${queryAt < 0 ? '' : url.slice(queryAt)}`;
+    // Raw bytes a client left unencoded must not break the header.
+    const location = `${pathname}/${queryAt < 0 ? '' : url.slice(queryAt)}`.replace(/[^\x21-\x7e]/g, (char) =>
+      encodeURIComponent(char),
+    );
     sendJson(
       res,
       307,

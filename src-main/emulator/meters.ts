@@ -106,7 +106,12 @@ export class Meters {
     };
     const result = {} as Record<MeterKey, MeterEntry>;
     for (const key of METER_KEYS) {
-      const value = this.overrides.has(key) ? (this.overrides.get(key) ?? null) : live[key];
+      const pinned = this.overrides.get(key) ?? null;
+      const value = !this.overrides.has(key)
+        ? live[key]
+        : key === 'buses.0.current' && pinned === 0
+          ? ZERO_CURRENT
+          : pinned;
       result[key] = { ...DESCRIPTIONS[key], value };
     }
     return result;

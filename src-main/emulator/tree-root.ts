@@ -27,7 +27,8 @@ export function rootNode(c: Controller, reboot: () => void): Container {
   const rebootCall: Call = {
     kind: 'call',
     invoke: () => ({ status: 204 }),
-    after: reboot,
+    // A moment's grace so the answer reaches the client before every connection is cut.
+    after: () => setTimeout(reboot, 150),
   };
   return object(() => ({
     relay: relayNode(c),

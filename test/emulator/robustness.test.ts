@@ -162,6 +162,14 @@ describe('malformed input', () => {
       ]),
     ],
     ['a lone %', request('GET /restapi/%/ HTTP/1.1', BASIC)],
+    [
+      'raw non-ASCII bytes in a path without its slash',
+      Buffer.concat([
+        Buffer.from('GET /restapi/caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(` HTTP/1.1\r\nHost: x\r\n${BASIC}\r\n`),
+      ]),
+    ],
     ['%G0', request('GET /restapi/%G0/ HTTP/1.1', BASIC)],
     ['%00', request('GET /restapi/%00/ HTTP/1.1', BASIC)],
     ['overlong UTF-8', request('GET /restapi/%C0%AF/ HTTP/1.1', BASIC)],
