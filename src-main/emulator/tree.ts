@@ -114,11 +114,12 @@ export function parseText(value: unknown, field: string, max: number): string {
   const text = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   if (
     typeof text !== 'string' ||
+    text.length === 0 ||
     text.length > max ||
     [...text].some((char) => char < ' ' || char === '\x7f')
   ) {
     throw badRequest(
-      `${field} must be text of at most ${max} characters without control characters.`,
+      `${field} must be text of 1 to ${max} characters without control characters.`,
       'bad_value',
     );
   }

@@ -109,6 +109,12 @@ describe('bodies and status codes', () => {
     expect(json(body)).toMatchObject({ error: 'bad_body' });
     const none = await curl(`${api}/relay/outlets/1/state/`, { method: 'PUT', headers: csrf });
     expect(none.status).toBe(400);
+    const empty = await curl(`${api}/relay/outlets/1/name/`, {
+      method: 'PUT',
+      headers: csrf,
+      data: 'value=',
+    });
+    expect(empty.status).toBe(400);
     const type = await curl(`${api}/relay/outlets/1/state/`, {
       method: 'PUT',
       headers: { ...csrf, 'Content-Type': 'image/png' },

@@ -199,6 +199,9 @@ describe('meters', () => {
     emu.device.setMeter('sensors.0.temperature', 300.5);
     expect(json(await curl(`${api}/meter/values/sensors.0.temperature/value/`))).toBe(300.5);
     emu.device.resetMeter('sensors.0.temperature');
+    emu.device.setMeter('buses.0.current', 0);
+    expect(json(await curl(`${api}/meter/values/buses.0.current/value/`))).toBe(ZERO_CURRENT);
+    emu.device.resetMeter('buses.0.current');
     expect((await curl(`${api}/meter/values/nope/value/`)).status).toBe(404);
   });
 
