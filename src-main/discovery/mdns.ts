@@ -54,6 +54,7 @@ export function browseMdns(options: MdnsBrowseOptions): Promise<void> {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      requeries.forEach(clearTimeout);
       options.signal?.removeEventListener('abort', finish);
       for (const browser of browsers) browser.stop();
       bonjour.destroy();
@@ -97,6 +98,11 @@ export function browseMdns(options: MdnsBrowseOptions): Promise<void> {
     };
 
     const browsers = MDNS_SERVICE_TYPES.map((type) => bonjour.find({ type }, onUp(type === 'https')));
+    // Ask again after 1 s and 3 s (RFC 6762 §5.2): a single query is easily lost or arrives while a
+    // responder is still probing its name.
+    const requeries = [1000, 3000]
+      .filter((delay) => delay < options.listenMs)
+      .map((delay) => setTimeout(() => browsers.forEach((browser) => browser.update()), delay));
     const timer = setTimeout(finish, options.listenMs);
     if (options.signal?.aborted) finish();
     else options.signal?.addEventListener('abort', finish, { once: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerSummary, DiscoveredController, DiscoveryProgress } from '../../src-preload/model';
+import type { EmulatorOptions } from '../../src-main/emulator';
 import type { FakeServer } from './fixtures/mdns-publisher';
 import { runInNamespace } from './fixtures/namespace';
 import type { ResponderConfig } from './fixtures/wemo-responder';
@@ -36,12 +37,14 @@ function saved(id: string, url: string): ControllerSummary {
 async function discoverIn(options: {
   setup?: string[];
   servers?: FakeServer[];
+  emulators?: EmulatorOptions[];
   wemo?: ResponderConfig;
   request: object;
   saved?: ControllerSummary[];
 }): Promise<RunResult> {
   const services = [
     ...(options.servers ? [{ file: 'mdns-publisher.ts', arg: options.servers }] : []),
+    ...(options.emulators ? [{ file: 'emulator-mdns.ts', arg: options.emulators }] : []),
     ...(options.wemo ? [{ file: 'wemo-responder.ts', arg: options.wemo }] : []),
   ];
   const run = await runInNamespace({
@@ -49,7 +52,7 @@ async function discoverIn(options: {
     services,
     main: {
       file: 'run-discovery.ts',
-      arg: { request: options.request, listenMs: 2500, saved: options.saved },
+      arg: { request: options.request, listenMs: 3500, saved: options.saved },
     },
   });
   return run.result as RunResult;
@@ -132,6 +135,45 @@ describe.concurrent('discovery over multicast in a private network namespace', (
         name: 'Secure unit',
         serial: 'EPCR5100045',
         model: null,
+        sources: ['mdns'],
+        savedId: null,
+      },
+    ]);
+  });
+
+  it('mDNS: finds emulated controllers announcing themselves (name, serial and model from TXT)', async () => {
+    const { results } = await discoverIn({
+      emulators: [
+        { host: '127.0.0.1', port: 8080, name: 'Emulated bench', serial: 'LPC92712030336', model: 'LPC9' },
+        {
+          host: '127.0.0.1',
+          port: 8443,
+          tls: true,
+          name: 'Emulated TLS',
+          serial: 'EPCR5100045',
+          model: 'EPCR6',
+        },
+      ],
+      request: { mdns: true, ssdp: false },
+    });
+    expect(results).toEqual([
+      {
+        url: 'http://127.0.0.1:8080',
+        host: '127.0.0.1',
+        port: 8080,
+        name: 'Emulated bench',
+        serial: 'LPC92712030336',
+        model: 'LPC9',
+        sources: ['mdns'],
+        savedId: null,
+      },
+      {
+        url: 'https://127.0.0.1:8443',
+        host: '127.0.0.1',
+        port: 8443,
+        name: 'Emulated TLS',
+        serial: 'EPCR5100045',
+        model: 'EPCR6',
         sources: ['mdns'],
         savedId: null,
       },
