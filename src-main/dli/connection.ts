@@ -4,6 +4,7 @@
  * failures to errors.
  */
 import { PlugboardError, isPlugboardError } from './errors';
+import { requireFeature } from './firmware';
 import { isJsonBody, looksLikeDli, type RequestContext } from './http-errors';
 import { queueFor } from './request-queue';
 import { Transport, type HttpRequest, type HttpResponse } from './transport';
@@ -44,6 +45,7 @@ export class Connection {
   readonly notAdmin: string;
   readonly #transport: Transport;
   readonly #timeoutMs: number;
+  readonly #token: boolean;
   /** Firmware version once read (or given). */
   firmware: string | null;
   /** Outlet count once outlets were read. */
@@ -58,6 +60,7 @@ export class Connection {
     this.origin = url.origin;
     this.controller = options.name?.trim() || url.host;
     const token = options.credentials.kind === 'token';
+    this.#token = token;
     const user = token ? '' : (options.credentials as { user: string }).user;
     this.who = token ? 'The access token' : `User "${user}"`;
     this.notAdmin = token ? 'this access token has no administrator rights' : `user "${user}" is not one`;
@@ -97,6 +100,8 @@ export class Connection {
 
   /** Run one client call under a deadline and the caller's signal; every failure leaves as a PlugboardError. */
   async run<T>(options: CallOptions | undefined, work: (scope: Scope) => Promise<T>): Promise<T> {
+    // Access tokens came with firmware 1.10: with an older firmware known, fail before sending anything.
+    if (this.#token && this.firmware !== null) requireFeature(this.firmware, 'tokens', this.controller);
     const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('deadline')), timeoutMs);

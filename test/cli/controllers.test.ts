@@ -7,10 +7,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { normalizeFingerprint } from '../../src-main/dli';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { ROOT, cleanEnv } from './run-cli';
+
+// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-keychain-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

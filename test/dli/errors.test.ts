@@ -202,3 +202,12 @@ describe('narrow access tokens', () => {
     expect((await c.outlets.setState('all', true)).requested).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
+
+it('UNSUPPORTED_FIRMWARE for an access token on firmware before 1.10, without a request', async () => {
+  const unit = await emulator({ firmware: '1.9.3.0' });
+  const c = client(unit.url, { firmware: '1.9.3.0', credentials: { kind: 'token', token: 'bot.c2VjcmV0' } });
+  const error = await failure(c.outlets.list());
+  expect(error.code).toBe('UNSUPPORTED_FIRMWARE');
+  expect(error.detail).toMatchObject({ requiredFirmware: '1.10' });
+  expect(unit.device.stats.requests).toBe(0);
+});
