@@ -95,7 +95,13 @@ export async function startApache(options: ApacheOptions): Promise<RunningApache
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitForPort(url, child, () => stderr);
+  try {
+    await waitForPort(url, child, () => stderr);
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     async log() {
