@@ -55,3 +55,16 @@ export function validateGroupInput(
   }
   return { id: input.id, name, members: dedupeMembers(input.members) };
 }
+
+/** The groups without a removed controller's outlets; groups left empty are dropped. */
+export function withoutController(
+  groups: readonly Group[],
+  controllerId: string,
+): { groups: Group[]; changed: boolean } {
+  const kept = groups
+    .map((g) => ({ ...g, members: g.members.filter((m) => m.controllerId !== controllerId) }))
+    .filter((g) => g.members.length > 0);
+  const changed =
+    kept.length !== groups.length || kept.some((g, i) => g.members.length !== groups[i]!.members.length);
+  return { groups: kept, changed };
+}

@@ -172,3 +172,27 @@ export function dedupeMembers<T extends { controllerId: string; outlet: number }
 export function sameName(a: string, b: string): boolean {
   return lowerName(a.trim()) === lowerName(b.trim());
 }
+
+/** The stored form of the controllers: explicit fields only (nothing else can slip in), orders 0…n-1. */
+export function controllerRecords(list: readonly ControllerSummary[]): ControllerSummary[] {
+  return list.map((c, order) => ({
+    id: c.id,
+    name: c.name,
+    url: c.url,
+    auth: c.auth,
+    user: c.user,
+    hasSecret: c.hasSecret,
+    fingerprint: c.fingerprint,
+    colour: c.colour,
+    order,
+    demo: c.demo,
+  }));
+}
+
+export function groupRecords(groups: readonly Group[]): Group[] {
+  return groups.map((g) => ({
+    id: g.id,
+    name: g.name,
+    members: g.members.map((m) => ({ controllerId: m.controllerId, outlet: m.outlet })),
+  }));
+}

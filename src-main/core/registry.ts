@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { AuthKind, ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { PlugboardError } from '../dli/errors';
 import { controllerAccount, type SecretStore } from '../secrets';
@@ -7,14 +6,24 @@ import type { KeyValueStore } from './ports';
 import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
 import { pickDefaultColour } from './colour-palette';
 import {
+  checkSecret,
+  cleanAuth,
+  cleanColour,
+  cleanName,
+  controllerNotFound,
+  groupNotFound,
+  newId,
+} from './registry-input';
+import {
   CONTROLLERS_KEY,
   GROUPS_KEY,
-  MAX_NAME_LENGTH,
+  controllerRecords,
+  groupRecords,
   readControllers,
   readGroups,
   sameName,
 } from './registry-records';
-import { validateGroupInput, type GroupInput } from './registry-groups';
+import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 
 export type { GroupInput } from './registry-groups';
 
@@ -55,60 +64,6 @@ export interface ControllerRegistryOptions {
 
 const defaultLog: Logger = (message) => console.warn(`[plugboard] ${message}`);
 
-function newId(prefix: string, taken: (id: string) => boolean): string {
-  for (;;) {
-    const id = `${prefix}${randomBytes(4).toString('hex')}`;
-    if (!taken(id)) return id;
-  }
-}
-
-function cleanName(name: string, what: string): string {
-  const trimmed = typeof name === 'string' ? name.trim() : '';
-  if (!trimmed) throw new PlugboardError('BAD_INPUT', `The ${what} name is empty: give it a name.`);
-  if (trimmed.length > MAX_NAME_LENGTH)
-    throw new PlugboardError('BAD_INPUT', `The ${what} name is longer than ${MAX_NAME_LENGTH} characters.`);
-  return trimmed;
-}
-
-function cleanColour(colour: string): string {
-  if (!/^#[0-9a-fA-F]{6}$/.test(colour))
-    throw new PlugboardError(
-      'BAD_INPUT',
-      `The colour "${String(colour).slice(0, 20)}" must look like #3b82f6.`,
-    );
-  return colour.toLowerCase();
-}
-
-function cleanAuth(auth: AuthKind, user: string | undefined): { auth: AuthKind; user: string } {
-  if (auth !== 'digest' && auth !== 'basic' && auth !== 'token') {
-    throw new PlugboardError(
-      'BAD_INPUT',
-      `The login method must be digest, basic or token, not "${String(auth).slice(0, 20)}".`,
-    );
-  }
-  if (auth === 'token') return { auth, user: '' };
-  const name = (user ?? '').trim();
-  if (!name)
-    throw new PlugboardError(
-      'BAD_INPUT',
-      `A ${auth} login needs a user name (the factory default is admin).`,
-    );
-  if (name.length > 64 || /[\s:]/.test(name))
-    throw new PlugboardError(
-      'BAD_INPUT',
-      'The user name may not contain spaces or colons and is at most 64 characters.',
-    );
-  return { auth, user: name };
-}
-
-function checkSecret(secret: string | null | undefined): void {
-  if (secret === null || secret === undefined) return;
-  if (typeof secret !== 'string' || secret.length === 0)
-    throw new PlugboardError('BAD_INPUT', 'The password or token is empty: type it, or leave it out.');
-  if (secret.length > 256)
-    throw new PlugboardError('BAD_INPUT', 'The password or token is longer than 256 characters.');
-}
-
 /**
  * The saved controllers and groups: one list shared by the app (electron-store) and the CLI (conf).
  * Secrets go only to the {@link SecretStore}; the settings file records whether one exists.
@@ -141,11 +96,7 @@ export class ControllerRegistry {
   /** Like {@link get}, but a missing controller is a NOT_FOUND error. */
   getOrThrow(id: string): ControllerSummary {
     const found = this.get(id);
-    if (!found)
-      throw new PlugboardError(
-        'NOT_FOUND',
-        `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
-      );
+    if (!found) throw controllerNotFound(id);
     return found;
   }
 
@@ -181,12 +132,11 @@ export class ControllerRegistry {
       };
       if (secret !== null) await this.#secrets.set(controllerAccount(record.id), secret);
       try {
-        this.#writeControllers([...all, record]);
+        return this.#writeControllers([...all, record]).at(-1)!;
       } catch (error) {
         if (secret !== null) await this.#secrets.delete(controllerAccount(record.id)).catch(() => false);
         throw error;
       }
-      return record;
     });
   }
 
@@ -198,11 +148,7 @@ export class ControllerRegistry {
     return this.#exclusive(async () => {
       const all = this.#readControllers();
       const current = all.find((c) => c.id === id);
-      if (!current)
-        throw new PlugboardError(
-          'NOT_FOUND',
-          `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
-        );
+      if (!current) throw controllerNotFound(id);
       const next: ControllerSummary = { ...current };
       if (patch.name !== undefined) {
         next.name = cleanName(patch.name, 'controller');
@@ -225,12 +171,11 @@ export class ControllerRegistry {
         next.hasSecret = secret !== null;
       }
       try {
-        this.#writeControllers(all.map((c) => (c.id === id ? next : c)));
+        return this.#writeControllers(all.map((c) => (c.id === id ? next : c))).find((c) => c.id === id)!;
       } catch (error) {
         if (secret !== undefined) await this.#restoreSecret(account, previousSecret);
         throw error;
       }
-      return next;
     });
   }
 
@@ -239,11 +184,7 @@ export class ControllerRegistry {
     return this.#exclusive(async () => {
       const all = this.#readControllers();
       const removed = all.find((c) => c.id === id);
-      if (!removed)
-        throw new PlugboardError(
-          'NOT_FOUND',
-          `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed already.`,
-        );
+      if (!removed) throw controllerNotFound(id);
       try {
         await this.#secrets.delete(controllerAccount(id));
       } catch (error) {
@@ -251,16 +192,10 @@ export class ControllerRegistry {
         if (removed.hasSecret) throw error;
       }
       const remaining = all.filter((c) => c.id !== id);
-      const groups = this.#readGroups(new Set(all.map((c) => c.id)));
-      const keptGroups = groups
-        .map((g) => ({ ...g, members: g.members.filter((m) => m.controllerId !== id) }))
-        .filter((g) => g.members.length > 0);
-      const groupsChanged =
-        keptGroups.length !== groups.length ||
-        keptGroups.some((g, i) => g.members.length !== groups[i]!.members.length);
+      const pruned = withoutController(this.#readGroups(new Set(all.map((c) => c.id))), id);
       this.#writeControllers(remaining);
-      if (groupsChanged) this.#writeGroups(keptGroups);
-      return { removed, groupsChanged };
+      if (pruned.changed) this.#writeGroups(pruned.groups);
+      return { removed, groupsChanged: pruned.changed };
     });
   }
 
@@ -314,19 +249,14 @@ export class ControllerRegistry {
   /** Forget a group. */
   removeGroup(id: string): void {
     const groups = this.listGroups();
-    if (!groups.some((g) => g.id === id))
-      throw new PlugboardError(
-        'NOT_FOUND',
-        `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed already.`,
-      );
+    if (!groups.some((g) => g.id === id)) throw groupNotFound(id);
     this.#writeGroups(groups.filter((g) => g.id !== id));
   }
 
   /** Outlets of a group that belong to saved controllers (a convenience for the Core). */
   groupMembers(id: string): OutletRef[] {
     const group = this.listGroups().find((g) => g.id === id);
-    if (!group)
-      throw new PlugboardError('NOT_FOUND', `No group has the id ${JSON.stringify(id).slice(0, 80)}.`);
+    if (!group) throw groupNotFound(id);
     return group.members;
   }
 
@@ -374,29 +304,14 @@ export class ControllerRegistry {
 
   /** Write the list with orders renumbered 0…n-1 (explicit fields only: nothing else can slip in). */
   #writeControllers(list: readonly ControllerSummary[]): ControllerSummary[] {
-    const records = list.map((c, order) => ({
-      id: c.id,
-      name: c.name,
-      url: c.url,
-      auth: c.auth,
-      user: c.user,
-      hasSecret: c.hasSecret,
-      fingerprint: c.fingerprint,
-      colour: c.colour,
-      order,
-      demo: c.demo,
-    }));
+    const records = controllerRecords(list);
     this.#store.set(CONTROLLERS_KEY, records);
-    this.#options.onControllersChanged?.(records.map((r) => ({ ...r })));
+    this.#options.onControllersChanged?.(structuredClone(records));
     return records;
   }
 
   #writeGroups(groups: readonly Group[]): void {
-    const records = groups.map((g) => ({
-      id: g.id,
-      name: g.name,
-      members: g.members.map((m) => ({ controllerId: m.controllerId, outlet: m.outlet })),
-    }));
+    const records = groupRecords(groups);
     this.#store.set(GROUPS_KEY, records);
     this.#options.onGroupsChanged?.(structuredClone(records));
   }

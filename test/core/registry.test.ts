@@ -587,7 +587,8 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
 
     it('rewrites a clean list on the next change', async () => {
       build(JSON.stringify({ controllers: [good, { ...good, id: 'bad', url: 'mailto:x' }] }));
-      await registry.add(digest('New'), null);
+      const added = await registry.add(digest('New'), null);
+      expect(added.order).toBe(1);
       expect(raw()).not.toContain('mailto');
       expect(registry.list().map((c) => [c.name, c.order])).toEqual([
         ['Good', 0],

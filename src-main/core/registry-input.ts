@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthKind } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import { MAX_NAME_LENGTH } from './registry-records';
+
+/** Checks on what a person typed for a controller, and the registry's errors: each says what is wrong and what to do. */
+
+export function newId(prefix: string, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = `${prefix}${randomBytes(4).toString('hex')}`;
+    if (!taken(id)) return id;
+  }
+}
+
+export function cleanName(name: string, what: string): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (!trimmed) throw new PlugboardError('BAD_INPUT', `The ${what} name is empty: give it a name.`);
+  if (trimmed.length > MAX_NAME_LENGTH)
+    throw new PlugboardError('BAD_INPUT', `The ${what} name is longer than ${MAX_NAME_LENGTH} characters.`);
+  return trimmed;
+}
+
+export function cleanColour(colour: string): string {
+  if (!/^#[0-9a-fA-F]{6}$/.test(colour))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The colour "${String(colour).slice(0, 20)}" must look like #3b82f6.`,
+    );
+  return colour.toLowerCase();
+}
+
+export function cleanAuth(auth: AuthKind, user: string | undefined): { auth: AuthKind; user: string } {
+  if (auth !== 'digest' && auth !== 'basic' && auth !== 'token') {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The login method must be digest, basic or token, not "${String(auth).slice(0, 20)}".`,
+    );
+  }
+  if (auth === 'token') return { auth, user: '' };
+  const name = (user ?? '').trim();
+  if (!name)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `A ${auth} login needs a user name (the factory default is admin).`,
+    );
+  if (name.length > 64 || /[\s:]/.test(name))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      'The user name may not contain spaces or colons and is at most 64 characters.',
+    );
+  return { auth, user: name };
+}
+
+export function checkSecret(secret: string | null | undefined): void {
+  if (secret === null || secret === undefined) return;
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new PlugboardError('BAD_INPUT', 'The password or token is empty: type it, or leave it out.');
+  if (secret.length > 256)
+    throw new PlugboardError('BAD_INPUT', 'The password or token is longer than 256 characters.');
+}
+
+export function controllerNotFound(id: string): PlugboardError {
+  return new PlugboardError(
+    'NOT_FOUND',
+    `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+  );
+}
+
+export function groupNotFound(id: string): PlugboardError {
+  return new PlugboardError(
+    'NOT_FOUND',
+    `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+  );
+}
