@@ -16,7 +16,7 @@ export function bridgeError(cause: unknown): ContractError {
   const why = cause instanceof Error ? cause.message : String(cause);
   return {
     code: 'INTERNAL',
-    message: `The window lost contact with Plugboard's main process (${why}). Reload the window; if it keeps happening, restart Plugboard.`,
+    message: `The window lost contact with Plugboard’s main process (${why}). Reload the window; if it keeps happening, restart Plugboard.`,
   };
 }
 

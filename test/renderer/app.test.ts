@@ -36,8 +36,10 @@ test('the shell: banner with the name and version, the controller tabs, add and 
   const banner = screen.getByRole('banner');
   expect(within(banner).getByRole('heading', { level: 1 })).toHaveTextContent(/^Plugboard$/);
   expect(await within(banner).findByText('v0.1.0')).toBeInTheDocument();
-  expect(screen.getByRole('tablist', { name: 'Controllers' })).toBeInTheDocument();
+  const tablist = screen.getByRole('tablist', { name: 'Controllers' });
+  expect(within(tablist).queryAllByRole('tab')).toEqual([]);
   expect(screen.getByRole('button', { name: 'Add controller' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   expect(screen.getByRole('button', { name: 'Try the demo' })).toBeVisible();
 });
 
@@ -98,7 +100,9 @@ test('Ctrl+digit opens a controller; Ctrl+0 the overview', async () => {
   expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'true');
   expect(screen.getByText('Connecting to Bench B…')).toBeVisible();
   await user.keyboard('{Control>}0{/Control}');
-  expect(screen.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'false');
+  expect(screen.getByRole('region', { name: 'Overview' })).toBeInTheDocument();
 });
 
 test('the tray asking to confirm critical outlets opens a confirmation; confirming switches them off', async () => {

@@ -11,8 +11,8 @@ const controllers: TabItem[] = [
 ];
 
 /** Renders the strip the way App does: selection follows onselect. */
-function renderStrip(selected = 'overview') {
-  const state = { selected, orders: [] as string[][] };
+function renderStrip(selected: string | null = null) {
+  const state = { selected: selected as string | null, orders: [] as string[][] };
   const view = render(TabStrip, {
     controllers,
     selected,
@@ -27,37 +27,44 @@ function renderStrip(selected = 'overview') {
   return state;
 }
 
-test('a tab per controller, named with its status for screen readers', () => {
-  renderStrip();
+test('a tab per controller and nothing else, named with its status for screen readers', () => {
+  renderStrip('b');
   const tabs = screen.getAllByRole('tab');
   expect(screen.getByRole('tablist', { name: 'Controllers' })).toBeInTheDocument();
   expect(tabs.map((t) => t.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
-    'Overview',
     'Bench A online',
     'Bench B auth problem',
     'Rack C rebooting demo',
   ]);
-  expect(screen.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('with no controller open, the first tab is the one reached by Tab', async () => {
+  const user = userEvent.setup();
+  renderStrip(null);
+  expect(screen.getAllByRole('tab').filter((t) => t.getAttribute('aria-selected') === 'true')).toEqual([]);
+  await user.tab();
+  expect(screen.getByRole('tab', { name: /Bench A/ })).toHaveFocus();
 });
 
 test('arrow keys, Home and End move the selection and the focus', async () => {
   const user = userEvent.setup();
-  const state = renderStrip();
+  const state = renderStrip('a');
   await user.tab();
-  expect(screen.getByRole('tab', { name: 'Overview' })).toHaveFocus();
-  await user.keyboard('{ArrowRight}');
-  expect(state.selected).toBe('a');
   expect(screen.getByRole('tab', { name: /Bench A/ })).toHaveFocus();
-  expect(screen.getByRole('tab', { name: /Bench A/ })).toHaveAttribute('aria-selected', 'true');
+  await user.keyboard('{ArrowRight}');
+  expect(state.selected).toBe('b');
+  expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveFocus();
+  expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'true');
   await user.keyboard('{End}');
   expect(state.selected).toBe('c');
   await user.keyboard('{ArrowRight}');
-  expect(state.selected).toBe('overview');
+  expect(state.selected).toBe('a');
   await user.keyboard('{ArrowLeft}{ArrowLeft}');
   expect(state.selected).toBe('b');
   expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveFocus();
   await user.keyboard('{Home}');
-  expect(screen.getByRole('tab', { name: 'Overview' })).toHaveFocus();
+  expect(screen.getByRole('tab', { name: /Bench A/ })).toHaveFocus();
 });
 
 test('only the selected tab is in the Tab order', () => {

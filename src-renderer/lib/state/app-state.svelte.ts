@@ -114,6 +114,13 @@ export class AppState {
     return result;
   }
 
+  /** Remove every demo controller (main stops their emulators). */
+  async removeDemo(): Promise<Result<null>> {
+    const result = await settle(this.api.demo.remove({}));
+    if (result.ok) this.controllers = this.controllers.filter((c) => !c.demo);
+    return result;
+  }
+
   /** Move tabs at once; put them back if main refuses. */
   async reorder(ids: string[]): Promise<Result<ControllerSummary[]>> {
     const before = this.controllers;

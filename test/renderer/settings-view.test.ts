@@ -1,0 +1,84 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { expect, test } from 'vitest';
+import type { CallInput } from '../../src-preload/contract';
+import type { Result, Settings } from '../../src-preload/model';
+import SettingsView from '../../src-renderer/lib/components/SettingsView.svelte';
+import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
+
+function renderSettings(settings: Settings = DEFAULT_SETTINGS, answer?: Result<Settings>) {
+  const saved: CallInput<'settings/set'>[] = [];
+  const view = render(SettingsView, {
+    settings,
+    describe: (id: string, outlet?: number) =>
+      `${id === 'bench-a' ? 'Bench A' : id}${outlet ? `, outlet ${outlet}` : ''}`,
+    onsave: async (patch: CallInput<'settings/set'>) => {
+      saved.push(patch);
+      return answer ?? { ok: true, value: { ...settings, ...patch } as Settings };
+    },
+  });
+  return { saved, ...view };
+}
+
+test('the poll interval is typed in seconds, checked, and saved in ms', async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings();
+  const field = screen.getByRole('spinbutton', { name: /every \(seconds\)/ });
+  expect(field).toHaveValue(3);
+  await user.clear(field);
+  await user.type(field, '0.2');
+  await fireEvent.change(field);
+  expect(screen.getByText('Choose between 0.5 and 600 seconds.')).toBeVisible();
+  expect(saved).toEqual([]);
+  await user.clear(field);
+  await user.type(field, '1.5');
+  await fireEvent.change(field);
+  expect(saved).toEqual([{ pollIntervalMs: 1500 }]);
+});
+
+test('units, theme and notifications save as soon as they change', async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings();
+  await user.click(screen.getByRole('radio', { name: '°F (Fahrenheit)' }));
+  await user.click(screen.getByRole('radio', { name: 'Dark' }));
+  await user.click(screen.getByRole('checkbox', { name: 'Someone switches an outlet outside Plugboard' }));
+  expect(saved).toEqual([
+    { temperatureUnit: 'F' },
+    { theme: 'dark' },
+    { notifications: { offline: true, outsideChanges: false, meterThresholds: true } },
+  ]);
+});
+
+test('tray favourites are listed by name and can be unpinned', async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings({
+    ...DEFAULT_SETTINGS,
+    trayFavourites: [
+      { controllerId: 'bench-a', outlet: 2 },
+      { controllerId: 'bench-a', outlet: 5 },
+    ],
+  });
+  const favourites = screen.getByRole('group', { name: 'Tray favourites' });
+  expect(
+    within(favourites)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent?.trim()),
+  ).toEqual(['Bench A, outlet 2', 'Bench A, outlet 5']);
+  await user.click(within(favourites).getByRole('button', { name: 'Unpin Bench A, outlet 2' }));
+  expect(saved).toEqual([{ trayFavourites: [{ controllerId: 'bench-a', outlet: 5 }] }]);
+});
+
+test('a refused setting is explained in place', async () => {
+  const user = userEvent.setup();
+  renderSettings(DEFAULT_SETTINGS, {
+    ok: false,
+    error: {
+      code: 'BAD_INPUT',
+      message: 'Invalid input for settings/set: theme must be system, light or dark.',
+    },
+  });
+  await user.click(screen.getByRole('radio', { name: 'Light' }));
+  const alert = screen.getByRole('alert');
+  expect(alert).toHaveTextContent('The setting was not saved.');
+  expect(alert).toHaveTextContent('theme must be system, light or dark');
+});

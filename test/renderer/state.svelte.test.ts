@@ -1,0 +1,187 @@
+import { flushSync } from 'svelte';
+import { describe, expect, test } from 'vitest';
+import type { ActivityEntry, ControllerSummary, Result } from '../../src-preload/model';
+import { ActivityFeed } from '../../src-renderer/lib/state/activity-feed.svelte';
+import { AppState, DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
+import { Discovery } from '../../src-renderer/lib/state/discovery.svelte';
+import { summary } from './fixtures';
+import { TestBackend } from './test-backend';
+
+const entry = (id: number): ActivityEntry => ({
+  id,
+  time: 1_700_000_000_000 + id,
+  controllerId: 'bench-a',
+  controllerName: 'Bench A',
+  outlet: 1,
+  action: `action ${id}`,
+  source: 'window',
+  result: 'ok',
+  error: null,
+});
+
+/** Let promises settle, then let Svelte apply what changed. */
+async function settle() {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  flushSync();
+}
+
+describe('ActivityFeed', () => {
+  test('listens only while read, loads the log and keeps events that arrive meanwhile, newest first', async () => {
+    const backend = new TestBackend();
+    let release: (r: Result<ActivityEntry[]>) => void = () => undefined;
+    backend.answer('activity/list', () => new Promise((resolve) => (release = resolve)));
+    const feed = new ActivityFeed(backend.api);
+    expect(backend.listening('activity/added')).toBe(0);
+
+    let seen: number[] = [];
+    const stop = $effect.root(() => {
+      $effect(() => {
+        seen = feed.entries.map((e) => e.id);
+      });
+    });
+    flushSync();
+    expect(backend.listening('activity/added')).toBe(1);
+    backend.emit('activity/added', entry(4));
+    release({ ok: true, value: [entry(1), entry(2), entry(3), entry(4)] });
+    await settle();
+    expect(seen).toEqual([4, 3, 2, 1]);
+    backend.emit('activity/added', entry(5));
+    flushSync();
+    expect(seen).toEqual([5, 4, 3, 2, 1]);
+
+    stop();
+    await settle();
+    expect(backend.listening('activity/added')).toBe(0);
+  });
+
+  test('a failing log load is an error to show, not an exception', async () => {
+    const backend = new TestBackend();
+    const feed = new ActivityFeed(backend.api);
+    let error: string | undefined;
+    const stop = $effect.root(() => {
+      $effect(() => {
+        error = feed.error?.message;
+      });
+    });
+    await settle();
+    expect(error).toBe('This part of Plugboard is not built yet.');
+    stop();
+  });
+});
+
+describe('AppState', () => {
+  function loaded(backend: TestBackend, controllers: ControllerSummary[]) {
+    backend.answer('app/snapshot', () => ({
+      ok: true,
+      value: {
+        info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
+        controllers,
+        states: [],
+        groups: [],
+        settings: DEFAULT_SETTINGS,
+      },
+    }));
+    const app = new AppState(backend.api);
+    const stop = app.start();
+    return { app, stop };
+  }
+
+  test('a refused reorder puts the tabs back and says why', async () => {
+    const backend = new TestBackend();
+    const { app, stop } = loaded(backend, [summary(), summary({ id: 'b', name: 'Bench B', order: 1 })]);
+    await settle();
+    const reordering = app.reorder(['b', 'bench-a']);
+    const during = app.controllers.map((c) => c.id);
+    await reordering;
+    expect(during).toEqual(['b', 'bench-a']);
+    expect(app.controllers.map((c) => c.id)).toEqual(['bench-a', 'b']);
+    expect(app.banner?.context).toBe('The new tab order was not saved.');
+    stop();
+  });
+
+  test('the tray favourites are saved whole: pin, then unpin', async () => {
+    const backend = new TestBackend();
+    backend.answer('settings/set', (input) => ({
+      ok: true,
+      value: { ...DEFAULT_SETTINGS, ...(input as object) },
+    }));
+    const { app, stop } = loaded(backend, [summary()]);
+    await settle();
+    await app.toggleFavourite({ controllerId: 'bench-a', outlet: 3 });
+    await app.toggleFavourite({ controllerId: 'bench-a', outlet: 5 });
+    await app.toggleFavourite({ controllerId: 'bench-a', outlet: 3 });
+    expect(backend.callsOf('settings/set')).toEqual([
+      { trayFavourites: [{ controllerId: 'bench-a', outlet: 3 }] },
+      {
+        trayFavourites: [
+          { controllerId: 'bench-a', outlet: 3 },
+          { controllerId: 'bench-a', outlet: 5 },
+        ],
+      },
+      { trayFavourites: [{ controllerId: 'bench-a', outlet: 5 }] },
+    ]);
+    expect(app.isFavourite({ controllerId: 'bench-a', outlet: 5 })).toBe(true);
+    stop();
+  });
+
+  test('a broken bridge becomes an error result, never an exception', async () => {
+    const backend = new TestBackend();
+    backend.answer('outlets/cycle', () => {
+      throw new Error('socket closed');
+    });
+    const { app, stop } = loaded(backend, [summary()]);
+    const result = await app.actionsFor('bench-a').cycle(2);
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'INTERNAL',
+        message: expect.stringContaining('lost contact with Plugboard’s main process (socket closed)'),
+      },
+    });
+    stop();
+  });
+});
+
+describe('Discovery', () => {
+  test('progress that arrives before discovery/start answers is not lost', async () => {
+    const backend = new TestBackend();
+    backend.answer('discovery/start', () => {
+      backend.emit('discovery/progress', {
+        runId: 'r1',
+        probed: 1,
+        total: 4,
+        done: false,
+        results: [],
+        error: null,
+      });
+      return { ok: true, value: { runId: 'r1' } };
+    });
+    const discovery = new Discovery(backend.api);
+    let probed: number | undefined;
+    const stop = $effect.root(() => {
+      $effect(() => {
+        probed = discovery.progress?.probed;
+      });
+    });
+    flushSync();
+    await discovery.start({ mdns: false, ssdp: false, range: ' 127.0.0.2-127.0.0.5 ' });
+    flushSync();
+    expect(probed).toBe(1);
+    expect(discovery.running).toBe(true);
+    expect(backend.callsOf('discovery/start')).toEqual([
+      { mdns: false, ssdp: false, range: '127.0.0.2-127.0.0.5' },
+    ]);
+    backend.emit('discovery/progress', {
+      runId: 'r1',
+      probed: 4,
+      total: 4,
+      done: true,
+      results: [],
+      error: null,
+    });
+    flushSync();
+    expect(probed).toBe(4);
+    expect(discovery.running).toBe(false);
+    stop();
+  });
+});
