@@ -20,7 +20,16 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
-    plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') })],
+    plugins: [
+      svelte({ configFile: resolve(root, 'svelte.config.js') }),
+      // The dev server (npm start) injects CSS as <style> elements; only there may the page's CSP allow them.
+      {
+        name: 'plugboard-dev-csp',
+        apply: 'serve',
+        transformIndexHtml: (html: string) =>
+          html.replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
+      },
+    ],
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,

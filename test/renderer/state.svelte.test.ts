@@ -54,6 +54,33 @@ describe('ActivityFeed', () => {
     expect(backend.listening('activity/added')).toBe(0);
   });
 
+  test('coming back after nobody looked shows what happened meanwhile', async () => {
+    const backend = new TestBackend();
+    let log = [entry(1), entry(2)];
+    backend.answer('activity/list', () => ({ ok: true, value: log }));
+    const feed = new ActivityFeed(backend.api);
+    const watch = () => {
+      const seen = { ids: [] as number[] };
+      const stop = $effect.root(() => {
+        $effect(() => {
+          seen.ids = feed.entries.map((e) => e.id);
+        });
+      });
+      return { seen, stop };
+    };
+    const first = watch();
+    await settle();
+    expect(first.seen.ids).toEqual([2, 1]);
+    first.stop();
+    await settle();
+    // Entries 3 and 4 happen while the Activity panel is closed: no event reaches the window.
+    log = [entry(1), entry(2), entry(3), entry(4)];
+    const second = watch();
+    await settle();
+    expect(second.seen.ids).toEqual([4, 3, 2, 1]);
+    second.stop();
+  });
+
   test('a failing log load is an error to show, not an exception', async () => {
     const backend = new TestBackend();
     const feed = new ActivityFeed(backend.api);

@@ -15,16 +15,21 @@ export class ActivityFeed {
   constructor(api: Backend, limit = 10_000) {
     this.#subscribe = createSubscriber(() => {
       let active = true;
+      let listed = false;
+      /** Events that came while the list loaded, newest first: newer than anything the list holds. */
+      const arrived: ActivityEntry[] = [];
       const off = api.on('activity/added', (entry) => {
+        if (!listed) arrived.unshift(entry);
         this.#entries = [entry, ...this.#entries].slice(0, limit);
       });
+      // Every (re)start reloads: what happened while nobody looked comes from the list.
       void settle(api.activity.list({ limit })).then((result) => {
         if (!active) return;
+        listed = true;
         if (result.ok) {
-          // Entries that arrived as events while the list loaded are newer than the rest; ids increase.
-          const oldestEvent = this.#entries.at(-1)?.id ?? Infinity;
-          const merged = [...this.#entries, ...result.value.filter((e) => e.id < oldestEvent)];
-          this.#entries = merged.sort((a, b) => b.id - a.id).slice(0, limit);
+          const oldestArrived = arrived.at(-1)?.id ?? Infinity;
+          const older = result.value.filter((e) => e.id < oldestArrived).sort((a, b) => b.id - a.id);
+          this.#entries = [...arrived, ...older].slice(0, limit);
           this.#error = null;
         } else this.#error = result.error;
         this.#loaded = true;
