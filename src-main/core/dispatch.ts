@@ -20,7 +20,10 @@ export async function dispatch(
   log: Logger = defaultLogger,
 ): Promise<Result<unknown>> {
   if (!isCallName(name)) {
-    return { ok: false, error: { code: 'BAD_INPUT', message: `Unknown call ${JSON.stringify(String(name)).slice(0, 80)}.` } };
+    return {
+      ok: false,
+      error: { code: 'BAD_INPUT', message: `Unknown call ${JSON.stringify(String(name)).slice(0, 80)}.` },
+    };
   }
   const parsed = parseInput(name, input);
   if (!parsed.ok) return { ok: false, error: { code: 'BAD_INPUT', message: parsed.message } };
@@ -33,7 +36,10 @@ export async function dispatch(
     log(`call ${name} failed unexpectedly`, error);
     return {
       ok: false,
-      error: { code: 'INTERNAL', message: `Plugboard hit an internal error while handling ${name}; details are in the log.` },
+      error: {
+        code: 'INTERNAL',
+        message: `Plugboard hit an internal error while handling ${name}; details are in the log.`,
+      },
     };
   }
 }

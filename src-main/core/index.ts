@@ -1,84 +1,185 @@
-import type { AppInfo, ControllerSummary, EventSink, Handlers } from '../../src-preload/contract';
-import { PlugboardError } from '../dli/errors';
+import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-preload/contract';
+import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
+import { MemorySecretStore, type SecretStore } from '../secrets';
+import { join } from 'node:path';
+import { ActivityLog } from './activity-log';
+import { systemClock, type Clock } from './clock';
+import type { CoreContext } from './core-context';
+import type { Logger } from './dispatch';
+import { EventHub } from './event-hub';
+import { appHandlers } from './handlers-app';
+import { controllerHandlers } from './handlers-controllers';
+import { outletHandlers } from './handlers-outlets';
+import { NotificationDecider, type Notice } from './notifications';
+import type { Source } from './outlet-actions';
+import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
 import type { KeyValueStore } from './ports';
+import { ControllerRegistry } from './registry';
+import { SessionManager } from './sessions';
+import { SettingsStore } from './settings';
+
+export type { Notice } from './notifications';
+export type { PollTiming } from './poll-policy';
+
+/** The activity log's file in the config folder. */
+export const ACTIVITY_FILE = 'activity.jsonl';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
   version: string;
+  /** Saved controllers, groups and settings (electron-store, conf, or memory). */
   store: KeyValueStore;
+  /** Passwords and tokens: the OS keychain in the app; memory by default (tests, throwaway runs). */
+  secrets?: SecretStore;
+  /** The config folder: the activity log is kept there. Absent or null: the log stays in memory. */
+  dataDir?: string | null;
+  /** Delivers native notifications (the Electron shell); absent: notifications are dropped. */
+  notify?: (notice: Notice) => void;
+  /** Whether the window is showing at start (default true); shells report changes with `setVisible`. */
+  visible?: boolean;
+  log?: Logger;
+  clock?: Clock;
+  /** Polling timings (tests and benchmarks); defaults in poll-policy.ts. */
+  timing?: Partial<PollTiming>;
+  discovery?: DiscoveryTuning;
+  /** Per-request limit towards controllers, ms (default 10 s). */
+  requestTimeoutMs?: number;
 }
 
 /** The app: implements every call of the contract and pushes events. Knows nothing of its shell. */
 export interface Core {
+  /** The contract's calls, as the window makes them. */
   handlers: Handlers;
+  /** The same calls on behalf of the tray: recorded as such, and critical outlets need the window's confirmation. */
+  handlersAs(source: 'window' | 'tray'): Handlers;
   /** Subscribe to events; returns the unsubscribe function. */
   subscribe(sink: EventSink): () => void;
+  /**
+   * Whether anyone is looking (Electron: the window shown and not minimised; web: a browser connected).
+   * Hidden, only what the tray shows is polled: the outlets (and meters a threshold watches).
+   */
+  setVisible(visible: boolean): void;
+  /** Ask the window to confirm an action on critical outlets (pushes `ui/confirm`). */
+  requestConfirmation(request: ConfirmRequest): void;
+  /** Resolves once the saved controllers are being polled (stale demo controllers dropped). */
+  ready: Promise<void>;
   dispose(): Promise<void>;
 }
 
-export function createCore(options: CoreOptions): Core {
-  const sinks = new Set<EventSink>();
-  const info: AppInfo = { name: 'Plugboard', version: options.version, shell: options.shell, platform: process.platform };
-  const listControllers = (): ControllerSummary[] => options.store.get<ControllerSummary[]>('controllers', []);
-  const notBuilt = (): Promise<never> => Promise.reject(new PlugboardError('INTERNAL', 'This part of Plugboard is not built yet.'));
+const defaultLog: Logger = (message, error) =>
+  error === undefined
+    ? console.warn(`[plugboard] ${message}`)
+    : console.error(`[plugboard] ${message}`, error);
 
-  const handlers: Handlers = {
-    'app/info': async () => info,
-    'app/snapshot': async () => ({
-      info,
-      controllers: listControllers(),
-      states: [],
-      groups: [],
-      settings: {
-        pollIntervalMs: 3000,
-        temperatureUnit: 'C',
-        theme: 'system',
-        notifications: { offline: true, outsideChanges: true, meterThresholds: true },
-        meterThresholds: [],
-        trayFavourites: [],
-      },
-    }),
-    'controllers/list': async () => listControllers(),
-    'controllers/add': notBuilt,
-    'controllers/update': notBuilt,
-    'controllers/remove': notBuilt,
-    'controllers/reorder': notBuilt,
-    'controllers/refresh': notBuilt,
-    'controllers/trustCertificate': notBuilt,
-    'demo/start': notBuilt,
-    'demo/remove': notBuilt,
-    'outlets/set': notBuilt,
-    'outlets/cycle': notBuilt,
-    'outlets/switch': notBuilt,
-    'outlets/rename': notBuilt,
-    'scripts/start': notBuilt,
-    'scripts/stop': notBuilt,
-    'users/create': notBuilt,
-    'users/delete': notBuilt,
-    'system/setSsh': notBuilt,
-    'system/reboot': notBuilt,
-    'system/tree': notBuilt,
-    'meters/history': notBuilt,
-    'meters/exportCsv': notBuilt,
-    'groups/list': async () => [],
-    'groups/save': notBuilt,
-    'groups/remove': notBuilt,
-    'groups/run': notBuilt,
-    'activity/list': async () => [],
-    'settings/get': notBuilt,
-    'settings/set': notBuilt,
-    'discovery/start': notBuilt,
-    'discovery/stop': notBuilt,
+export function createCore(options: CoreOptions): Core {
+  const log = options.log ?? defaultLog;
+  const clock = options.clock ?? systemClock;
+  const timing: PollTiming = { ...DEFAULT_TIMING, ...options.timing };
+  const events = new EventHub(log);
+  const secrets = options.secrets ?? new MemorySecretStore();
+  let visible = options.visible ?? true;
+  const demos: CoreContext['demos'] = new Map();
+
+  const registry = new ControllerRegistry({
+    store: options.store,
+    secrets,
+    log,
+    onControllersChanged: (list) => events.emit('controllers/changed', list),
+    onGroupsChanged: (groups) => events.emit('groups/changed', groups),
+  });
+  const settings = new SettingsStore({
+    store: options.store,
+    log,
+    onChange: (next) => {
+      events.emit('settings/changed', next);
+      sessions.replanAll();
+    },
+  });
+  const activity = new ActivityLog({
+    clock,
+    log,
+    file: options.dataDir ? join(options.dataDir, ACTIVITY_FILE) : null,
+    persist: (entry) => !demos.has(entry.controllerId),
+    onAdded: (entry) => events.emit('activity/added', entry),
+  });
+  const sessions = new SessionManager({
+    clock,
+    timing,
+    log,
+    events,
+    activity,
+    notices: new NotificationDecider(),
+    notify: options.notify ?? (() => undefined),
+    settings: () => settings.get(),
+    visible: () => visible,
+    secret: async (summary) => {
+      const demo = demos.get(summary.id);
+      if (demo) return demo.password;
+      return summary.hasSecret ? registry.secretFor(summary.id) : null;
+    },
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  });
+  const discovery = new DiscoveryService({
+    ...options.discovery,
+    onProgress: (progress) => events.emit('discovery/progress', progress),
+    savedControllers: () => registry.list(),
+  });
+  const ctx: CoreContext = {
+    info: { name: 'Plugboard', version: options.version, shell: options.shell, platform: process.platform },
+    clock,
+    log,
+    events,
+    registry,
+    settings,
+    activity,
+    sessions,
+    discovery,
+    demos,
+    confirm: (request) => events.emit('ui/confirm', request),
+    requestTimeoutMs: options.requestTimeoutMs,
   };
+  const handlersFor = (source: Source): Handlers => ({
+    ...controllerHandlers(ctx, source),
+    ...outletHandlers(ctx, source),
+    ...appHandlers(ctx, source),
+  });
+  const bySource = { window: handlersFor('window'), tray: handlersFor('tray') };
+
+  let disposed = false;
+  const ready = (async () => {
+    // Demo controllers live only as long as the run that started them.
+    for (const stale of registry.list().filter((c) => c.demo)) {
+      await registry
+        .remove(stale.id)
+        .catch((error: unknown) => log(`could not drop demo controller ${stale.name}`, error));
+    }
+    if (disposed) return;
+    for (const summary of registry.list()) await sessions.start(summary);
+  })().catch((error: unknown) => log('could not start polling the saved controllers', error));
 
   return {
-    handlers,
-    subscribe(sink) {
-      sinks.add(sink);
-      return () => sinks.delete(sink);
+    handlers: bySource.window,
+    handlersAs: (source) => bySource[source],
+    subscribe: (sink) => events.subscribe(sink),
+    setVisible(next) {
+      if (next === visible) return;
+      visible = next;
+      sessions.replanAll();
+      if (visible) sessions.pokeAll();
     },
+    requestConfirmation: (request) => events.emit('ui/confirm', request),
+    ready,
     async dispose() {
-      sinks.clear();
+      if (disposed) return;
+      disposed = true;
+      await ready;
+      await discovery.dispose();
+      await sessions.dispose();
+      const running = [...demos.values()];
+      demos.clear();
+      await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
+      await activity.flush();
+      events.clear();
     },
   };
 }

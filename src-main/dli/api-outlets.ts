@@ -44,26 +44,71 @@ export class OutletsApi {
    */
   cycle(outlet: number, options?: CallOptions): Promise<{ cycled: boolean }> {
     const c = this.#connection;
+    return c.run(options, async (scope) =>
+      this.#cycleOne(scope, outlet, await outletCountIfReadable(c, scope)),
+    );
+  }
+
+  /**
+   * Power-cycle several outlets with one request (a matrix POST on `relay/outlets/=i,j/cycle/`).
+   * Outlets that refused (locked, no access) are in `failed`; outlets that were off, which the controller
+   * leaves alone, are in `notCycled`.
+   */
+  cycleSeveral(
+    outlets: readonly number[],
+    options?: CallOptions,
+  ): Promise<OutletActionResult & { notCycled: number[] }> {
+    const c = this.#connection;
     return c.run(options, async (scope) => {
-      const index = apiIndexOf(outlet, await outletCountIfReadable(c, scope), c.controller);
-      const action = `cycle ${c.outletLabel(outlet)}`;
+      const count = await outletCountIfReadable(c, scope);
+      const segment = outletSegment(outlets, count, c.controller);
+      const numbers = segment.numbers ?? [];
+      if (!segment.matrix) {
+        const outlet = numbers[0]!;
+        try {
+          const { cycled } = await this.#cycleOne(scope, outlet, count);
+          return { requested: numbers, failed: [], notCycled: cycled ? [] : [outlet] };
+        } catch (error) {
+          if (!(error instanceof PlugboardError) || (error.code !== 'LOCKED' && error.code !== 'FORBIDDEN'))
+            throw error;
+          return { requested: numbers, failed: [{ outlet, error: error.toContractError() }], notCycled: [] };
+        }
+      }
       const response = await scope.request({
         method: 'POST',
-        path: `relay/outlets/${index}/cycle/`,
+        path: `relay/outlets/${segment.segment}/cycle/`,
         guard: 'csrf',
       });
-      if (response.status === 204) return { cycled: true };
-      if (response.status === 200) {
-        const answer =
-          response.body.trim() === '' ? true : parseAnswer(response, v.unknown(), c.context(action));
-        return { cycled: answer !== false };
+      if (response.status !== 207) {
+        throw errorForStatus(response, c.context(`cycle ${describeSelection(numbers, c)}`));
       }
-      if (response.status === 409 || response.status === 403) {
-        const refusal = outletRefusal(c, outlet, response.status, 'cycled');
-        throw new PlugboardError(refusal.code, refusal.message, { outlet });
-      }
-      throw errorForStatus(response, c.context(action));
+      const failed = multiStatusFailures(c, response, numbers, 'cycled');
+      const entries = parseAnswer(response, v.array(v.unknown()), c.context('cycle outlets'));
+      const notCycled = numbers.filter((_, i) => entries[i] === false);
+      return { requested: numbers, failed, notCycled };
     });
+  }
+
+  async #cycleOne(scope: Scope, outlet: number, count: number | null): Promise<{ cycled: boolean }> {
+    const c = this.#connection;
+    const index = apiIndexOf(outlet, count, c.controller);
+    const action = `cycle ${c.outletLabel(outlet)}`;
+    const response = await scope.request({
+      method: 'POST',
+      path: `relay/outlets/${index}/cycle/`,
+      guard: 'csrf',
+    });
+    if (response.status === 204) return { cycled: true };
+    if (response.status === 200) {
+      const answer =
+        response.body.trim() === '' ? true : parseAnswer(response, v.unknown(), c.context(action));
+      return { cycled: answer !== false };
+    }
+    if (response.status === 409 || response.status === 403) {
+      const refusal = outletRefusal(c, outlet, response.status, 'cycled');
+      throw new PlugboardError(refusal.code, refusal.message, { outlet });
+    }
+    throw errorForStatus(response, c.context(action));
   }
 
   /**

@@ -47,6 +47,24 @@ export class SystemApi {
     });
   }
 
+  /**
+   * The relay's timing in seconds: the default cycle off-time (`relay/cycle_delay/`) and the delay between
+   * outlets switched on together (`relay/sequence_delay/`), in one matrix read. null for what this login
+   * may not read or the firmware does not have.
+   */
+  relayTiming(options?: CallOptions): Promise<{ cycleDelay: number | null; sequenceDelay: number | null }> {
+    const c = this.#connection;
+    return c.run(options, async (scope) => {
+      const response = await scope.request({ method: 'GET', path: 'relay/=cycle_delay,sequence_delay/' });
+      if (response.status !== 207 && response.status !== 200)
+        return { cycleDelay: null, sequenceDelay: null };
+      const values = parseAnswer(response, v.array(v.unknown()), c.context('read the relay timing'));
+      const seconds = (value: unknown): number | null =>
+        typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+      return { cycleDelay: seconds(values[0]), sequenceDelay: seconds(values[1]) };
+    });
+  }
+
   /** Reboot the controller (firmware ≥ 1.11.6.0; older firmware fails fast with UNSUPPORTED_FIRMWARE). */
   reboot(options?: CallOptions): Promise<void> {
     const c = this.#connection;

@@ -1,31 +1,24 @@
-import type { ControllerSummary, EventName, EventPayload, EventSink } from '../../src-preload/contract';
+import type { ControllerSummary, EventName, EventPayload } from '../../src-preload/contract';
 import { createCore, type Core } from '../../src-main/core/index';
 import { MemoryStore } from '../../src-main/core/ports';
 
-/** The real Core, plus an `emit` so a test can push an event through a shell as the Core would. */
+/** The real Core, plus an `emit` so a test can push any event through a shell as the Core would. */
 export interface TestCore extends Core {
   emit<K extends EventName>(name: K, payload: EventPayload<K>): void;
 }
 
 /**
- * The real Core on a MemoryStore. The Core does not yet emit events of its own accord, so tests
- * use `emit`; `controllers`, when given, is what the controller calls answer (the registry that
- * will own that list is not wired into the Core yet).
+ * The real Core on a MemoryStore, with `controllers` saved in it (as the registry would have written
+ * them). Their secrets are not in its (memory) keychain, so the Core reports them as needing a password
+ * and sends nothing to their addresses.
  */
 export function testCore(options: { controllers?: ControllerSummary[] } = {}): TestCore {
-  const core = createCore({ shell: 'test', version: '0.1.0-test', store: new MemoryStore() });
-  const sinks = new Set<EventSink>();
-  const handlers = { ...core.handlers };
-  const controllers = options.controllers;
-  if (controllers) {
-    handlers['controllers/list'] = async () => structuredClone(controllers);
-    handlers['app/snapshot'] = async (input) => ({
-      ...(await core.handlers['app/snapshot'](input)),
-      controllers: structuredClone(controllers),
-    });
-  }
+  const store = new MemoryStore();
+  if (options.controllers) store.set('controllers', options.controllers);
+  const core = createCore({ shell: 'test', version: '0.1.0-test', store });
+  const sinks = new Set<Parameters<Core['subscribe']>[0]>();
   return {
-    handlers,
+    ...core,
     subscribe(sink) {
       sinks.add(sink);
       const stop = core.subscribe(sink);
@@ -37,7 +30,6 @@ export function testCore(options: { controllers?: ControllerSummary[] } = {}): T
     emit(name, payload) {
       for (const sink of sinks) sink(name, payload);
     },
-    dispose: () => core.dispose(),
   };
 }
 

@@ -1,0 +1,190 @@
+/**
+ * The activity log: everything done through Plugboard and every outside change it noticed. The last
+ * `limit` entries stay in memory (a ring); entries are also appended to a JSON-lines file in the config
+ * folder so the log survives a restart. Appends are batched off the action path (an action never waits
+ * for the disk), the file is compacted back to `limit` entries once it holds twice that, and bad lines
+ * (a crash mid-write, a hand edit) are skipped. Entries hold no secrets by construction: names, verbs
+ * and error messages, which never quote a password or token.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as v from 'valibot';
+import { ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
+import type { Clock, TimerHandle } from './clock';
+import type { Logger } from './dispatch';
+
+export type NewActivity = Omit<ActivityEntry, 'id' | 'time'> & { time?: number };
+
+export interface ActivityLogOptions {
+  clock: Clock;
+  log: Logger;
+  /** Entries kept in memory and in the file (default 10 000). */
+  limit?: number;
+  /** The JSON-lines file; null keeps the log in memory only. */
+  file?: string | null;
+  /** Whether an entry goes to the file (demo controllers do not: they vanish at restart). */
+  persist?: (entry: ActivityEntry) => boolean;
+  onAdded?: (entry: ActivityEntry) => void;
+  /** How long appends are gathered before one write, ms (default 200). */
+  flushDelayMs?: number;
+}
+
+const entrySchema = v.object({
+  id: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
+  time: v.pipe(v.number(), v.finite()),
+  controllerId: v.string(),
+  controllerName: v.string(),
+  outlet: v.nullable(v.pipe(v.number(), v.integer())),
+  action: v.string(),
+  source: v.picklist(['window', 'tray', 'group', 'outside', 'system']),
+  result: v.picklist(['ok', 'error', 'observed']),
+  error: v.nullable(
+    v.object({
+      code: v.picklist(ERROR_CODES),
+      message: v.string(),
+      detail: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()]))),
+    }),
+  ),
+});
+
+export class ActivityLog {
+  readonly #options: ActivityLogOptions;
+  readonly #limit: number;
+  readonly #ring: (ActivityEntry | undefined)[];
+  #start = 0;
+  #count = 0;
+  #nextId = 1;
+  #queued: string[] = [];
+  #timer: TimerHandle | null = null;
+  #writing: Promise<void> = Promise.resolve();
+  #fileLines = 0;
+
+  constructor(options: ActivityLogOptions) {
+    this.#options = options;
+    this.#limit = options.limit ?? 10_000;
+    this.#ring = new Array<ActivityEntry | undefined>(this.#limit);
+    // Read at start, synchronously: a few hundred kilobytes, and ids must continue before any new entry.
+    if (options.file) this.#load(options.file);
+  }
+
+  get size(): number {
+    return this.#count;
+  }
+
+  add(input: NewActivity): ActivityEntry {
+    const entry: ActivityEntry = {
+      id: this.#nextId++,
+      time: input.time ?? this.#options.clock.now(),
+      controllerId: input.controllerId,
+      controllerName: input.controllerName,
+      outlet: input.outlet,
+      action: input.action,
+      source: input.source,
+      result: input.result,
+      error: input.error,
+    };
+    this.#push(entry);
+    if (this.#options.file && (this.#options.persist?.(entry) ?? true)) {
+      this.#queued.push(JSON.stringify(entry));
+      this.#scheduleFlush();
+    }
+    this.#options.onAdded?.(entry);
+    return entry;
+  }
+
+  /** Newest first, optionally of one controller, at most `limit`. */
+  list(filter: { controllerId?: string | undefined; limit?: number | undefined } = {}): ActivityEntry[] {
+    const limit = filter.limit ?? this.#limit;
+    const out: ActivityEntry[] = [];
+    for (let i = this.#count - 1; i >= 0 && out.length < limit; i--) {
+      const entry = this.#ring[(this.#start + i) % this.#limit]!;
+      if (filter.controllerId === undefined || entry.controllerId === filter.controllerId) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Write what is queued; resolves when it is on disk. */
+  flush(): Promise<void> {
+    if (this.#timer !== null) {
+      this.#options.clock.clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    const file = this.#options.file;
+    if (!file || this.#queued.length === 0) return this.#writing;
+    const lines = this.#queued.splice(0);
+    this.#writing = this.#writing.then(async () => {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        await appendFile(file, `${lines.join('\n')}\n`, { encoding: 'utf8', mode: 0o600 });
+        this.#fileLines += lines.length;
+        if (this.#fileLines >= 2 * this.#limit) await this.#compact(file);
+      } catch (error) {
+        this.#options.log('could not write the activity log', error);
+      }
+    });
+    return this.#writing;
+  }
+
+  #push(entry: ActivityEntry): void {
+    if (this.#count < this.#limit) {
+      this.#ring[(this.#start + this.#count) % this.#limit] = entry;
+      this.#count++;
+    } else {
+      this.#ring[this.#start] = entry;
+      this.#start = (this.#start + 1) % this.#limit;
+    }
+  }
+
+  #scheduleFlush(): void {
+    if (this.#timer !== null) return;
+    const handle = this.#options.clock.setTimeout(() => {
+      this.#timer = null;
+      void this.flush();
+    }, this.#options.flushDelayMs ?? 200);
+    handle.unref?.();
+    this.#timer = handle;
+  }
+
+  /** Rewrite the file with what memory holds (persisted entries only), atomically. */
+  async #compact(file: string): Promise<void> {
+    const keep = this.list()
+      .reverse()
+      .filter((entry) => this.#options.persist?.(entry) ?? true);
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, keep.map((entry) => `${JSON.stringify(entry)}\n`).join(''), {
+      encoding: 'utf8',
+      mode: 0o600,
+    });
+    await rename(temporary, file);
+    this.#fileLines = keep.length;
+  }
+
+  #load(file: string): void {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.#options.log('could not read the activity log; starting a new one', error);
+      return;
+    }
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    let skipped = 0;
+    const entries: ActivityEntry[] = [];
+    for (const line of lines.slice(-this.#limit * 2)) {
+      try {
+        const parsed = v.safeParse(entrySchema, JSON.parse(line));
+        if (parsed.success) entries.push(parsed.output as ActivityEntry);
+        else skipped++;
+      } catch {
+        skipped++;
+      }
+    }
+    if (skipped) this.#options.log(`skipped ${skipped} unreadable line(s) of the activity log`);
+    entries.sort((a, b) => a.id - b.id);
+    for (const entry of entries.slice(-this.#limit)) this.#push(entry);
+    this.#nextId = (entries.at(-1)?.id ?? 0) + 1;
+    this.#fileLines = lines.length;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Scripts, users, SSH, reboot and the API tree on one controller. The controller decides who may do
+ * what (a non-administrator gets its FORBIDDEN); every action is recorded in the activity log, never
+ * with a password.
+ */
+import type { TreeNode } from '../../src-preload/model';
+import { callExpression } from '../dli/script-source';
+import type { NewUser, ScriptArgument } from '../dli/types';
+import { contractError, type Source } from './outlet-actions';
+import type { ControllerSession } from './session';
+
+async function recorded<T>(
+  session: ControllerSession,
+  action: string,
+  source: Source,
+  work: () => Promise<T>,
+): Promise<T> {
+  const { summary } = session;
+  const entry = { controllerId: summary.id, controllerName: summary.name, outlet: null, action, source };
+  try {
+    const value = await work();
+    session.options.hooks.record({ ...entry, result: 'ok', error: null });
+    return value;
+  } catch (error) {
+    session.options.hooks.record({ ...entry, result: 'error', error: contractError(error) });
+    throw error;
+  }
+}
+
+/** Read again in the background what an action changed; the next poll would catch it anyway. */
+function reread(session: ControllerSession, parts: ('scripts' | 'users' | 'ssh')[]): void {
+  void session.readSlow(parts).catch(() => undefined);
+}
+
+export async function startScript(
+  session: ControllerSession,
+  name: string,
+  args: readonly ScriptArgument[],
+  source: Source,
+): Promise<{ threadId: string }> {
+  const client = await session.client();
+  let shown: string;
+  try {
+    shown = callExpression(name, args) || `${name}()`;
+  } catch {
+    shown = `${name}(…)`;
+  }
+  const started = await recorded(session, `started script ${shown}`, source, () =>
+    client.scripts.start(name, args, { priority: 'interactive' }),
+  );
+  reread(session, ['scripts']);
+  return started;
+}
+
+export async function stopScripts(
+  session: ControllerSession,
+  threads: 'all' | readonly string[],
+  source: Source,
+): Promise<void> {
+  const client = await session.client();
+  const action = threads === 'all' ? 'stopped all scripts' : `stopped script thread ${threads.join(', ')}`;
+  await recorded(session, action, source, () => client.scripts.stop(threads, { priority: 'interactive' }));
+  reread(session, ['scripts']);
+}
+
+export async function createUser(session: ControllerSession, user: NewUser, source: Source): Promise<void> {
+  const client = await session.client();
+  const role = user.isAdmin ? 'administrator' : 'user';
+  await recorded(session, `created ${role} "${user.name}"`, source, () =>
+    client.users.create(user, { priority: 'interactive' }),
+  );
+  reread(session, ['users']);
+}
+
+export async function deleteUser(session: ControllerSession, name: string, source: Source): Promise<void> {
+  const client = await session.client();
+  await recorded(session, `deleted user "${name}"`, source, () =>
+    client.users.delete(name, { priority: 'interactive' }),
+  );
+  reread(session, ['users']);
+}
+
+export async function setSsh(session: ControllerSession, enabled: boolean, source: Source): Promise<void> {
+  const client = await session.client();
+  await recorded(session, enabled ? 'enabled SSH' : 'disabled SSH', source, () =>
+    client.system.setSsh(enabled, { priority: 'interactive' }),
+  );
+  session.patchLive({ sshEnabled: enabled });
+}
+
+/** Reboot: the state shows rebooting at once and the session probes until the controller is back. */
+export async function reboot(session: ControllerSession, source: Source): Promise<void> {
+  const client = await session.client();
+  const since = session.options.clock.now();
+  await recorded(session, 'reboot', source, () => client.system.reboot({ priority: 'interactive' }));
+  session.markRebooting(since, client);
+}
+
+export async function readTree(session: ControllerSession, path: string, depth: number): Promise<TreeNode> {
+  const client = await session.client();
+  const read = await client.system.tree(path, depth, { priority: 'interactive' });
+  return { path: read.path, depth: read.depth, value: read.value };
+}

@@ -1,0 +1,29 @@
+import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
+import type { DiscoveryService } from '../discovery/discovery-service';
+import type { ActivityLog } from './activity-log';
+import type { Clock } from './clock';
+import type { Logger } from './dispatch';
+import type { EventHub } from './event-hub';
+import type { RunningDemo } from './demo';
+import type { ControllerRegistry } from './registry';
+import type { SessionManager } from './sessions';
+import type { SettingsStore } from './settings';
+
+/** Everything the Core's handlers share: one object, built once in createCore. */
+export interface CoreContext {
+  info: AppInfo;
+  clock: Clock;
+  log: Logger;
+  events: EventHub;
+  registry: ControllerRegistry;
+  settings: SettingsStore;
+  activity: ActivityLog;
+  sessions: SessionManager;
+  discovery: DiscoveryService;
+  /** Running demo controllers by controller id (their emulators and in-memory passwords). */
+  demos: Map<string, RunningDemo>;
+  /** Push `ui/confirm` (the window confirms switching critical outlets off). */
+  confirm(request: ConfirmRequest): void;
+  /** Per-request limit for verifying a controller, ms. */
+  requestTimeoutMs: number | undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * Running a group: within one controller a single request (a matrix write of the persistent state, or
+ * one matrix cycle), across controllers all sent at once — every request leaves before any answer is
+ * awaited.
+ *
+ * Critical outlets: the window asks the person before it calls `groups/run` with off or cycle, so the
+ * Core runs what the window sends. The tray never offers off/cycle for a group with a critical outlet,
+ * and should a tray call arrive anyway, the Core refuses it rather than switch a critical outlet off
+ * without a confirmation.
+ */
+import type { ContractError, GroupRunResult, OutletActionResult } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import type { CoreContext } from './core-context';
+import { contractError, cycleOutlets, setOutlets, type Source } from './outlet-actions';
+
+export async function runGroup(
+  ctx: CoreContext,
+  id: string,
+  action: 'on' | 'off' | 'cycle',
+  source: Source,
+): Promise<GroupRunResult> {
+  const group = ctx.registry.listGroups().find((g) => g.id === id);
+  if (!group) {
+    throw new PlugboardError(
+      'NOT_FOUND',
+      `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+    );
+  }
+  const byController = new Map<string, number[]>();
+  for (const member of group.members) {
+    const list = byController.get(member.controllerId) ?? [];
+    list.push(member.outlet);
+    byController.set(member.controllerId, list);
+  }
+  if (source === 'tray' && action !== 'on') {
+    const critical = group.members.some(
+      (m) => ctx.sessions.find(m.controllerId)?.state.outlets.find((o) => o.number === m.outlet)?.critical,
+    );
+    if (critical) {
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `Group "${group.name}" has critical outlets: switch it ${action === 'off' ? 'off' : 'through a cycle'} from the Plugboard window, which asks first.`,
+      );
+    }
+  }
+  const runs = [...byController].map(async ([controllerId, outlets]) => {
+    const session = ctx.sessions.find(controllerId);
+    if (!session) {
+      const error: ContractError = {
+        code: 'NOT_FOUND',
+        message: `A controller of group "${group.name}" is no longer saved.`,
+      };
+      return { controllerId, outlets, error };
+    }
+    try {
+      const result =
+        action === 'cycle'
+          ? await cycleOutlets(session, outlets, 'group')
+          : await setOutlets(session, outlets, action === 'on', false, 'group');
+      return { controllerId, outlets, error: combined(result) };
+    } catch (error) {
+      return { controllerId, outlets, error: contractError(error) };
+    }
+  });
+  return { results: await Promise.all(runs) };
+}
+
+/** One error for a controller's part: null when every outlet did it, else what refused, in words. */
+function combined(result: OutletActionResult): ContractError | null {
+  const [first, ...rest] = result.failed;
+  if (!first) return null;
+  if (rest.length === 0) return first.error;
+  return {
+    code: first.error.code,
+    message: result.failed.map((f) => f.error.message).join(' '),
+    detail: { outlets: result.failed.map((f) => f.outlet).join(',') },
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * Outlet actions on one controller. Each sends its request first — nothing is awaited before it goes on
+ * the wire except the client itself — then marks the outlets pending (pushed right after), records the
+ * outcome in the activity log, and asks for quick polls until the controller confirms.
+ */
+import type {
+  ActivityEntry,
+  ContractError,
+  OutletActionResult,
+  OutletFailure,
+} from '../../src-preload/model';
+import { isPlugboardError } from '../dli/errors';
+import type { OutletSelection } from '../dli/types';
+import { pendingDeadline, type PendingOutlet } from './pending';
+import type { ControllerSession } from './session';
+import { outletLabel } from './session-state';
+
+export type Source = ActivityEntry['source'];
+
+interface Mark {
+  kind: PendingOutlet['kind'];
+  action: string;
+  source: Source;
+  /** Target per outlet. */
+  targets: Map<number, boolean>;
+}
+
+function mark(session: ControllerSession, m: Mark, since: number): Map<number, PendingOutlet> {
+  const { timing } = session.options;
+  const switchedOn = [...m.targets.values()].filter(Boolean).length;
+  const marks = new Map<number, PendingOutlet>();
+  for (const [number, target] of m.targets) {
+    const cycleDelayS = m.kind === 'cycle' ? cycleDelayOf(session, number) : null;
+    const pending: PendingOutlet = {
+      kind: m.kind,
+      target,
+      since,
+      answeredAt: null,
+      deadline: pendingDeadline(m.kind, since, {
+        sequenceDelayS: session.relayTiming.sequenceDelay,
+        cycleDelayS,
+        switchedOn: target ? switchedOn : 0,
+        slackMs: timing.pendingSlackMs,
+      }),
+      cycleEndsAt: null,
+      sawOff: false,
+      source: m.source,
+      action: m.action,
+    };
+    session.pending.set(number, pending);
+    marks.set(number, pending);
+  }
+  session.publishSoon();
+  return marks;
+}
+
+/** The controller answered: failed outlets stop being pending, the others wait for confirmation. */
+function answered(
+  session: ControllerSession,
+  marks: Map<number, PendingOutlet>,
+  failed: readonly number[],
+): void {
+  const now = session.options.clock.now();
+  for (const [number, pending] of marks) {
+    if (session.pending.get(number) !== pending) continue;
+    if (failed.includes(number)) {
+      session.pending.delete(number);
+      continue;
+    }
+    pending.answeredAt = now;
+    if (pending.kind === 'cycle') {
+      const delay = cycleDelayOf(session, number);
+      pending.cycleEndsAt = delay === null ? null : now + delay * 1000;
+    }
+  }
+  session.publishSoon();
+  session.poller.poke(0);
+}
+
+function unmark(session: ControllerSession, marks: Map<number, PendingOutlet>): void {
+  for (const [number, pending] of marks)
+    if (session.pending.get(number) === pending) session.pending.delete(number);
+  session.publishSoon();
+}
+
+function cycleDelayOf(session: ControllerSession, number: number): number | null {
+  return session.lastOutlets?.find((o) => o.number === number)?.cycleDelay ?? session.relayTiming.cycleDelay;
+}
+
+export function contractError(error: unknown): ContractError {
+  return isPlugboardError(error)
+    ? error.toContractError()
+    : { code: 'INTERNAL', message: 'Plugboard hit an internal error; details are in the log.' };
+}
+
+/** One activity entry per outlet (or one for the whole controller when the outlets are not known). */
+function record(
+  session: ControllerSession,
+  outlets: readonly number[],
+  action: string,
+  source: Source,
+  failures: readonly OutletFailure[] | ContractError,
+): void {
+  const { summary } = session;
+  const each = outlets.length ? outlets : [null];
+  for (const outlet of each) {
+    const error = Array.isArray(failures)
+      ? (failures.find((f) => f.outlet === outlet)?.error ?? null)
+      : (failures as ContractError);
+    session.options.hooks.record({
+      controllerId: summary.id,
+      controllerName: summary.name,
+      outlet,
+      action,
+      source,
+      result: error ? 'error' : 'ok',
+      error,
+    });
+  }
+}
+
+async function run<T extends OutletActionResult>(
+  session: ControllerSession,
+  m: Mark,
+  send: () => Promise<T>,
+  afterAnswer: (result: T) => OutletFailure[] = (result) => result.failed,
+): Promise<OutletActionResult> {
+  const numbers = [...m.targets.keys()];
+  const since = session.options.clock.now();
+  const sending = send();
+  const marks = mark(session, m, since);
+  let result: T;
+  try {
+    result = await sending;
+  } catch (error) {
+    unmark(session, marks);
+    record(session, numbers, m.action, m.source, contractError(error));
+    throw error;
+  }
+  const failed = afterAnswer(result);
+  answered(
+    session,
+    marks,
+    failed.map((f) => f.outlet),
+  );
+  record(session, result.requested.length ? result.requested : numbers, m.action, m.source, failed);
+  return { requested: result.requested, failed };
+}
+
+/** Persistent (or transient) on/off of one, several or all outlets: one request. */
+export async function setOutlets(
+  session: ControllerSession,
+  selection: OutletSelection,
+  on: boolean,
+  transient: boolean,
+  source: Source,
+): Promise<OutletActionResult> {
+  const client = await session.client();
+  const numbers =
+    selection === 'all'
+      ? (session.lastOutlets?.map((o) => o.number) ?? [])
+      : [...new Set(selection)].sort((a, b) => a - b);
+  const action = `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
+  return run(
+    session,
+    {
+      kind: transient ? 'transientState' : 'state',
+      action,
+      source,
+      targets: new Map(numbers.map((n) => [n, on])),
+    },
+    () => client.outlets.setState(selection, on, { transient, priority: 'interactive' }),
+  );
+}
+
+/** Switch several outlets to their own states at once (transient states; simultaneous where the firmware allows). */
+export async function switchOutlets(
+  session: ControllerSession,
+  changes: readonly { outlet: number; on: boolean }[],
+  source: Source,
+): Promise<OutletActionResult> {
+  const client = await session.client();
+  const targets = new Map(changes.map((c) => [c.outlet, c.on]));
+  return run(session, { kind: 'transientState', action: 'switched together', source, targets }, () =>
+    client.outlets.switch(changes, { priority: 'interactive' }),
+  );
+}
+
+/** Power-cycle one or several outlets (several: one matrix request). */
+export async function cycleOutlets(
+  session: ControllerSession,
+  outlets: readonly number[],
+  source: Source,
+): Promise<OutletActionResult> {
+  const client = await session.client();
+  const numbers = [...new Set(outlets)].sort((a, b) => a - b);
+  const nothingToCycle = (outlet: number): OutletFailure => ({
+    outlet,
+    error: {
+      code: 'BAD_INPUT',
+      message: `${capitalise(outletLabel(outlet, nameOf(session, outlet)))} on ${session.summary.name} is off, so there is nothing to cycle. Switch it on instead.`,
+    },
+  });
+  return run(
+    session,
+    { kind: 'cycle', action: 'cycle', source, targets: new Map(numbers.map((n) => [n, true])) },
+    async () => {
+      if (numbers.length > 1) return client.outlets.cycleSeveral(numbers, { priority: 'interactive' });
+      const outlet = numbers[0]!;
+      try {
+        const { cycled } = await client.outlets.cycle(outlet, { priority: 'interactive' });
+        return { requested: [outlet], failed: [], notCycled: cycled ? [] : [outlet] };
+      } catch (error) {
+        if (isPlugboardError(error) && (error.code === 'LOCKED' || error.code === 'FORBIDDEN')) {
+          return { requested: [outlet], failed: [{ outlet, error: error.toContractError() }], notCycled: [] };
+        }
+        throw error;
+      }
+    },
+    (result) => [...result.failed, ...result.notCycled.map(nothingToCycle)],
+  );
+}
+
+/** Rename one outlet; the new name shows at once (the controller accepted it). */
+export async function renameOutlet(
+  session: ControllerSession,
+  outlet: number,
+  name: string,
+  source: Source,
+): Promise<void> {
+  const client = await session.client();
+  const action = `renamed to "${name.trim()}"`;
+  try {
+    await client.outlets.rename(outlet, name, { priority: 'interactive' });
+  } catch (error) {
+    record(session, [outlet], action, source, contractError(error));
+    throw error;
+  }
+  session.patchOutlet(outlet, { name: name.trim() });
+  record(session, [outlet], action, source, []);
+}
+
+function nameOf(session: ControllerSession, outlet: number): string | undefined {
+  return session.lastOutlets?.find((o) => o.number === outlet)?.name;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

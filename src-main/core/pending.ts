@@ -1,0 +1,97 @@
+/**
+ * Changes Plugboard sent that the controller has not confirmed yet. An outlet looks pending until a poll
+ * that started after the controller's answer shows the physical state asked for; cycle off-times and
+ * on-sequence delays make that lag. Pure: the session holds the map, these functions decide.
+ */
+import type { ActivityEntry, PendingChange } from '../../src-preload/model';
+import type { Outlet } from '../dli/types';
+
+export interface PendingOutlet {
+  kind: PendingChange['kind'];
+  /** The physical state asked for (a cycle: on again after the off-time). */
+  target: boolean;
+  /** Epoch ms when the request was sent. */
+  since: number;
+  /** Epoch ms when the controller accepted it; null while the request is on its way. */
+  answeredAt: number | null;
+  /** After this, an unconfirmed change is reported as failed. */
+  deadline: number;
+  /** Cycle: when the off-time ends (for the countdown); null when the delay is unknown. */
+  cycleEndsAt: number | null;
+  /** Cycle: a poll has seen the relay off. */
+  sawOff: boolean;
+  source: ActivityEntry['source'];
+  /** How the activity log names the action: "on", "off (temporary)", "cycle". */
+  action: string;
+}
+
+export type Resolution =
+  { kind: 'waiting'; sawOff?: boolean } | { kind: 'confirmed' } | { kind: 'failed'; reason: string };
+
+export interface LagFacts {
+  /** `relay/sequence_delay` in seconds, null when unknown. */
+  sequenceDelayS: number | null;
+  /** The outlet's cycle off-time in seconds (its own or the controller's default), null when unknown. */
+  cycleDelayS: number | null;
+  /** How many outlets this request switches on (each waits its turn in the on-sequence). */
+  switchedOn: number;
+  slackMs: number;
+}
+
+/** Assumed when the controller would not tell: generous, so a slow unit is not reported as failing. */
+const ASSUMED_SEQUENCE_DELAY_S = 2;
+const ASSUMED_CYCLE_DELAY_S = 10;
+
+/** When an unconfirmed change counts as failed: the expected lag plus slack. */
+export function pendingDeadline(kind: PendingChange['kind'], since: number, facts: LagFacts): number {
+  const sequence = (facts.sequenceDelayS ?? ASSUMED_SEQUENCE_DELAY_S) * 1000 * Math.max(1, facts.switchedOn);
+  const cycle = kind === 'cycle' ? (facts.cycleDelayS ?? ASSUMED_CYCLE_DELAY_S) * 1000 : 0;
+  return since + facts.slackMs + sequence + cycle;
+}
+
+const onOff = (on: boolean): string => (on ? 'on' : 'off');
+
+/** Decide a pending change from one poll that started at `pollStartedAt`. */
+export function resolvePending(
+  pending: PendingOutlet,
+  outlet: Outlet,
+  pollStartedAt: number,
+  now: number,
+): Resolution {
+  const late = (): Resolution =>
+    now > pending.deadline
+      ? {
+          kind: 'failed',
+          reason: `it did not ${pending.kind === 'cycle' ? 'come back on' : `switch ${onOff(pending.target)}`} within ${Math.round((now - pending.since) / 1000)} s, although the controller accepted the change`,
+        }
+      : { kind: 'waiting' };
+  // A poll that began before the controller answered may have read the old values.
+  if (pending.answeredAt === null || pollStartedAt < pending.answeredAt) return late();
+  if (pending.kind === 'cycle') {
+    if (!outlet.transientState) {
+      return { kind: 'failed', reason: 'it was switched off during the cycle and stays off' };
+    }
+    if (!outlet.physicalState) {
+      const waiting = late();
+      return waiting.kind === 'waiting' ? { kind: 'waiting', sawOff: true } : waiting;
+    }
+    const offTimeOver =
+      pending.sawOff ||
+      (pending.cycleEndsAt !== null ? now >= pending.cycleEndsAt : now - pending.answeredAt >= 1000);
+    return offTimeOver ? { kind: 'confirmed' } : late();
+  }
+  const asked = pending.kind === 'state' ? outlet.state : outlet.transientState;
+  if (asked !== pending.target) {
+    const field = pending.kind === 'state' ? 'state' : 'transient state';
+    return {
+      kind: 'failed',
+      reason: `the controller reports its ${field} as ${onOff(asked)}: something else changed it meanwhile`,
+    };
+  }
+  return outlet.physicalState === pending.target ? { kind: 'confirmed' } : late();
+}
+
+/** The contract's view of a pending change. */
+export function pendingChange(pending: PendingOutlet): PendingChange {
+  return { kind: pending.kind, target: pending.target, since: pending.since };
+}

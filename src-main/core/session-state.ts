@@ -1,0 +1,94 @@
+/** Pure pieces of a controller's live state: the first state, outlets with their pending changes, statuses. */
+import type {
+  ControllerState,
+  ControllerStatus,
+  ControllerSummary,
+  OutletState,
+} from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import type { Credentials, Outlet } from '../dli/types';
+import { pendingChange, type PendingOutlet } from './pending';
+
+export function initialState(id: string): ControllerState {
+  return {
+    id,
+    status: 'connecting',
+    problem: null,
+    identity: null,
+    capabilities: null,
+    outlets: [],
+    meters: null,
+    scripts: null,
+    users: null,
+    sshEnabled: null,
+    lastUpdate: null,
+    rebootingSince: null,
+  };
+}
+
+/** The outlets as the window sees them: the controller's last answer plus what Plugboard is waiting for. */
+export function outletStates(
+  outlets: readonly Outlet[],
+  access: readonly boolean[] | null,
+  isAdmin: boolean,
+  pending: ReadonlyMap<number, PendingOutlet>,
+): OutletState[] {
+  return outlets.map((outlet) => {
+    const waiting = pending.get(outlet.number);
+    return {
+      number: outlet.number,
+      name: outlet.name,
+      state: outlet.state,
+      transientState: outlet.transientState,
+      physicalState: outlet.physicalState,
+      locked: outlet.locked,
+      critical: outlet.critical,
+      cycleDelay: outlet.cycleDelay,
+      access: access?.[outlet.number - 1] ?? isAdmin,
+      pending: waiting ? pendingChange(waiting) : null,
+      cycleEndsAt: waiting?.kind === 'cycle' ? waiting.cycleEndsAt : null,
+    };
+  });
+}
+
+/**
+ * What a failed poll means for the controller's status, and whether polling should wait for the person
+ * (retrying a wrong password can lock the user out; a changed certificate needs a decision).
+ */
+export function statusForError(error: PlugboardError): { status: ControllerStatus; pause: boolean } {
+  switch (error.code) {
+    case 'AUTH_FAILED':
+      return { status: 'auth_failed', pause: true };
+    case 'TLS_CHANGED':
+    case 'TLS_UNTRUSTED':
+      return { status: 'tls_changed', pause: true };
+    case 'API_DISABLED':
+      return { status: 'api_disabled', pause: false };
+    case 'UNREACHABLE':
+    case 'TIMEOUT':
+      return { status: 'offline', pause: false };
+    default:
+      return { status: 'error', pause: false };
+  }
+}
+
+/** "outlet 3 (Scope)", or "outlet 3" when the name is the default. */
+export function outletLabel(number: number, name: string | undefined): string {
+  const clean = name?.trim();
+  return !clean || clean.toLowerCase() === `outlet ${number}`
+    ? `outlet ${number}`
+    : `outlet ${number} (${clean})`;
+}
+
+/** The client's credentials for a saved controller and its secret; AUTH_FAILED when there is no secret. */
+export function credentialsFor(summary: ControllerSummary, secret: string | null): Credentials {
+  if (secret === null || secret === '') {
+    const what = summary.auth === 'token' ? 'access token' : `password for user "${summary.user}"`;
+    throw new PlugboardError(
+      'AUTH_FAILED',
+      `No ${what} is available for ${summary.name}: it is not in the keychain. Enter it again in the controller's System tab (Connection).`,
+    );
+  }
+  if (summary.auth === 'token') return { kind: 'token', token: secret };
+  return { kind: summary.auth, user: summary.user, password: secret };
+}

@@ -1,0 +1,133 @@
+import type { ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
+import { PlugboardError } from '../dli/errors';
+import type { ControllerDescription } from '../dli/types';
+import type { ActivityLog } from './activity-log';
+import type { Clock } from './clock';
+import type { Logger } from './dispatch';
+import type { EventHub } from './event-hub';
+import type { Notice, NotificationDecider } from './notifications';
+import type { PollTiming } from './poll-policy';
+import { ControllerSession } from './session';
+import { initialState } from './session-state';
+
+export interface SessionManagerOptions {
+  clock: Clock;
+  timing: PollTiming;
+  log: Logger;
+  events: EventHub;
+  activity: ActivityLog;
+  notices: NotificationDecider;
+  notify: (notice: Notice) => void;
+  settings(): Settings;
+  visible(): boolean;
+  secret(summary: ControllerSummary): Promise<string | null>;
+  requestTimeoutMs?: number;
+}
+
+/** The live sessions, one per saved controller, and what their findings set off (events, notices). */
+export class SessionManager {
+  readonly #options: SessionManagerOptions;
+  readonly #sessions = new Map<string, ControllerSession>();
+
+  constructor(options: SessionManagerOptions) {
+    this.#options = options;
+  }
+
+  /** The session of a saved controller; NOT_FOUND names what is missing. */
+  get(id: string): ControllerSession {
+    const session = this.#sessions.get(id);
+    if (!session) {
+      throw new PlugboardError(
+        'NOT_FOUND',
+        `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
+      );
+    }
+    return session;
+  }
+
+  find(id: string): ControllerSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  all(): ControllerSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** The live state of a saved controller ("connecting" before its session runs). */
+  stateOf(id: string): ControllerState {
+    return this.#sessions.get(id)?.state ?? initialState(id);
+  }
+
+  /** Start (or restart) polling a saved controller. */
+  async start(summary: ControllerSummary, description?: ControllerDescription): Promise<ControllerSession> {
+    await this.stop(summary.id);
+    const o = this.#options;
+    const session = new ControllerSession({
+      summary,
+      clock: o.clock,
+      timing: o.timing,
+      log: o.log,
+      settings: o.settings,
+      visible: o.visible,
+      secret: o.secret,
+      ...(o.requestTimeoutMs ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
+      hooks: {
+        publish: (state) => o.events.emit('state/changed', state),
+        record: (entry) => void o.activity.add(entry),
+        polled: (state, failures) => {
+          const current = this.#sessions.get(state.id);
+          if (current) this.#notify(o.notices.status(current.summary.name, state, failures, o.settings()));
+        },
+        metersRead: (state) => {
+          const current = this.#sessions.get(state.id);
+          if (current) this.#notify(o.notices.meters(current.summary.name, state, o.settings()));
+        },
+        observed: (observedOn, change, label) => {
+          const what = `${label.charAt(0).toUpperCase()}${label.slice(1)}: ${change.action}`;
+          this.#notify(o.notices.outsideChange(observedOn.name, what, o.settings()));
+        },
+      },
+    });
+    this.#sessions.set(summary.id, session);
+    session.start(description);
+    return session;
+  }
+
+  /** A saved controller's name or colour changed: nothing to reconnect. */
+  rename(summary: ControllerSummary): void {
+    const session = this.#sessions.get(summary.id);
+    if (session) session.summary = summary;
+  }
+
+  async stop(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    this.#options.notices.forget(id);
+    await session.stop();
+  }
+
+  /** Settings or visibility changed: every poller plans again. */
+  replanAll(): void {
+    for (const session of this.#sessions.values()) session.replan();
+  }
+
+  /** Poll every controller soon (the window just became visible: meters and the slow parts are due). */
+  pokeAll(): void {
+    for (const session of this.#sessions.values()) session.poller.poke(0);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.#sessions.keys()].map((id) => this.stop(id)));
+  }
+
+  #notify(notices: Notice[]): void {
+    for (const notice of notices) {
+      try {
+        this.#options.notify(notice);
+      } catch (error) {
+        this.#options.log('showing a notification failed', error);
+      }
+    }
+  }
+}

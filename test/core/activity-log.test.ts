@@ -1,0 +1,97 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityEntry } from '../../src-preload/model';
+import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
+import { systemClock } from '../../src-main/core/clock';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'plugboard-activity-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const entry = (n: number, controllerId = 'c1'): NewActivity => ({
+  controllerId,
+  controllerName: 'Bench A',
+  outlet: n,
+  action: 'on',
+  source: 'window',
+  result: 'ok',
+  error: null,
+});
+
+function open(options: Partial<ConstructorParameters<typeof ActivityLog>[0]> = {}) {
+  const logged: string[] = [];
+  const added: ActivityEntry[] = [];
+  const log = new ActivityLog({
+    clock: systemClock,
+    log: (message) => logged.push(message),
+    file: join(dir, 'activity.jsonl'),
+    onAdded: (e) => added.push(e),
+    ...options,
+  });
+  return { log, logged, added };
+}
+
+describe('the activity log', () => {
+  it('keeps the newest entries up to its limit, newest first, filtered by controller', () => {
+    const { log, added } = open({ limit: 5, file: null });
+    for (let i = 1; i <= 8; i++) log.add(entry(i, i % 2 ? 'c1' : 'c2'));
+    expect(log.size).toBe(5);
+    expect(log.list().map((e) => e.id)).toEqual([8, 7, 6, 5, 4]);
+    expect(log.list({ controllerId: 'c2' }).map((e) => e.outlet)).toEqual([8, 6, 4]);
+    expect(log.list({ limit: 2 }).map((e) => e.id)).toEqual([8, 7]);
+    expect(added).toHaveLength(8);
+  });
+
+  it('survives a restart: entries come back and ids continue', async () => {
+    const first = open();
+    first.log.add(entry(1));
+    first.log.add({
+      ...entry(2),
+      result: 'error',
+      error: { code: 'LOCKED', message: 'Outlet 2 is locked.' },
+    });
+    await first.log.flush();
+    const second = open();
+    expect(second.log.list().map((e) => [e.id, e.outlet, e.error?.code ?? null])).toEqual([
+      [2, 2, 'LOCKED'],
+      [1, 1, null],
+    ]);
+    expect(second.log.add(entry(3)).id).toBe(3);
+  });
+
+  it('does not write entries it is told not to persist (demo controllers)', async () => {
+    const { log } = open({ persist: (e) => e.controllerId !== 'demo' });
+    log.add(entry(1, 'demo'));
+    log.add(entry(2, 'real'));
+    await log.flush();
+    const lines = (await readFile(join(dir, 'activity.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as ActivityEntry).controllerId)).toEqual(['real']);
+  });
+
+  it('skips damaged lines and compacts the file back to its limit', async () => {
+    const good = (id: number) => JSON.stringify({ ...entry(id), id, time: id });
+    await writeFile(join(dir, 'activity.jsonl'), `${good(1)}\n{"broken\n${good(2)}\nnot json\n`);
+    const { log, logged } = open({ limit: 3 });
+    expect(log.list().map((e) => e.id)).toEqual([2, 1]);
+    expect(logged.join('\n')).toMatch(/skipped 2 unreadable/);
+    for (let i = 0; i < 6; i++) log.add(entry(i));
+    await log.flush();
+    const lines = (await readFile(join(dir, 'activity.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as ActivityEntry).id)).toEqual([6, 7, 8]);
+  });
+
+  it('keeps working in memory when the file cannot be written', async () => {
+    await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
+    const { log, logged } = open({ file: join(dir, 'blocker', 'activity.jsonl') });
+    log.add(entry(1));
+    await log.flush();
+    expect(log.list()).toHaveLength(1);
+    expect(logged.join('\n')).toMatch(/could not write the activity log/);
+  });
+});
