@@ -1,0 +1,107 @@
+/**
+ * `npm run bench [-- --quick] [--json FILE] [--only 1,3]`: Plugboard against the usual ways of driving
+ * these controllers, on the same emulated controllers (127.0.0.1 only), in one run. See README.md.
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { cleanupAll, installSignalHandlers } from './cleanup';
+import { measureRefresh } from './m1-refresh';
+import { measureChallenges } from './m2-challenges';
+import { measureFanout } from './m3-fanout';
+import { measureSwitching } from './m4-switching';
+import { measureOverhead } from './m5-overhead';
+import { measureBundle } from './m6-bundle';
+import { now } from './numbers';
+import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
+
+const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
+  --quick      shorten the memory run (measurement 7) to 60 s; every other measurement is unchanged
+  --json FILE  also write the results as JSON
+  --only LIST  run only these measurements (numbers 1–8, comma-separated)`;
+
+interface Measurement {
+  number: number;
+  title: string;
+  run: (options: { quick: boolean }) => Promise<Row[]>;
+}
+
+const MEASUREMENTS: Measurement[] = [
+  { number: 1, title: 'requests per full refresh', run: () => measureRefresh() },
+  { number: 2, title: 'challenge overhead', run: () => measureChallenges() },
+  { number: 3, title: 'fan-out to 1, 10 and 50 controllers', run: () => measureFanout() },
+  { number: 4, title: 'simultaneous switching', run: () => measureSwitching() },
+  { number: 5, title: 'action overhead', run: () => measureOverhead() },
+  { number: 6, title: 'renderer bundle', run: () => measureBundle() },
+];
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = values.only ? values.only.split(',').map((s) => Number(s.trim())) : null;
+  if (only?.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) {
+    console.error(`--only takes measurement numbers 1–8, e.g. --only 1,3\n\n${USAGE}`);
+    return 2;
+  }
+  const quick = values.quick;
+  const started = now();
+  const report: BenchReport = {
+    machine: {
+      cores: cpus().length,
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      date: new Date().toISOString(),
+      quick,
+    },
+    rows: [],
+    skipped: [],
+    durationSeconds: 0,
+  };
+  console.log(formatMachine(report.machine));
+  for (const measurement of MEASUREMENTS) {
+    if (only && !only.includes(measurement.number)) continue;
+    const t0 = now();
+    console.log(`\n[${measurement.number}] ${measurement.title}…`);
+    try {
+      const rows = await measurement.run({ quick });
+      report.rows.push(...rows);
+      console.log(`[${measurement.number}] done in ${((now() - t0) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      report.skipped.push({ measurement: measurement.number, reason });
+      console.error(`[${measurement.number}] FAILED: ${reason}`);
+    }
+  }
+  report.durationSeconds = Math.round((now() - started) / 1000);
+  console.log(`\n${formatMachine(report.machine)}\n\n${formatTable(report)}\n\n${formatNotes(report)}`);
+  console.log(`\nTotal: ${report.durationSeconds} s`);
+  if (values.json) {
+    await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`Results written to ${values.json}`);
+  }
+  return report.skipped.length ? 1 : 0;
+}
+
+installSignalHandlers();
+main()
+  .then(async (code) => {
+    await cleanupAll();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error(error);
+    await cleanupAll();
+    process.exit(1);
+  });
