@@ -115,6 +115,7 @@ export class ControllerSession {
       this.#phase = 'steady';
     }
     this.#publish();
+    if (description) this.options.hooks.polled(this.#current, 0);
     this.poller.start(description ? this.options.settings().pollIntervalMs : 0);
     if (description) void this.#afterConnect(description).catch(() => undefined);
   }
@@ -246,13 +247,16 @@ export class ControllerSession {
     this.options.hooks.polled(this.#current, this.#failures);
   }
 
-  async #connect(): Promise<void> {
+  /** Read everything about the controller; `connected` runs as soon as it shows online. */
+  async #connect(connected?: () => void): Promise<void> {
     const client = await this.client();
     const description = await client.describe({ signal: this.signal, priority: 'background' });
     this.#applyDescription(description);
     this.#phase = 'steady';
     this.#failures = 0;
     this.#publish();
+    connected?.();
+    this.options.hooks.polled(this.#current, 0);
     await this.#afterConnect(description);
   }
 
@@ -321,16 +325,17 @@ export class ControllerSession {
     this.#reboot = null;
     this.#outlets = null;
     this.#live = { ...this.#live, rebootingSince: null };
-    await this.#connect();
-    this.options.hooks.record({
-      controllerId: this.summary.id,
-      controllerName: this.summary.name,
-      outlet: null,
-      action: 'back online after the reboot',
-      source: 'system',
-      result: 'ok',
-      error: null,
-    });
+    await this.#connect(() =>
+      this.options.hooks.record({
+        controllerId: this.summary.id,
+        controllerName: this.summary.name,
+        outlet: null,
+        action: 'back online after the reboot',
+        source: 'system',
+        result: 'ok',
+        error: null,
+      }),
+    );
   }
 
   #failed(error: PlugboardError): void {

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TreeNode } from '../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore, until } from './harness';
+
+afterEach(cleanUp);
+
+describe('as an administrator', () => {
+  it('starts and stops scripts; the threads show in the state', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    const { id } = await addController(h, emu);
+    const functions = (await until(h, id, (s) => s.scripts !== null)).scripts!.functions;
+    expect(functions).toContain('cycle_an_outlet');
+    const { threadId } = await h.ok<{ threadId: string }>('scripts/start', {
+      controllerId: id,
+      function: 'cycle_an_outlet',
+      args: [2, 30],
+    });
+    expect(emu.device.threads().map((t) => t.id)).toContain(threadId);
+    await until(h, id, (s) => s.scripts!.threads.some((t) => t.id === threadId));
+    expect(h.activity().at(-1)).toMatchObject({
+      action: 'started script cycle_an_outlet(2,30)',
+      result: 'ok',
+    });
+    await h.ok('scripts/stop', { controllerId: id, threads: 'all' });
+    expect(emu.device.threads()).toEqual([]);
+    await until(h, id, (s) => s.scripts!.threads.length === 0);
+  });
+
+  it('creates and deletes users, and never records their password', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    const { id } = await addController(h, emu);
+    await h.ok('users/create', {
+      controllerId: id,
+      name: 'tech',
+      password: 'S3cret-for-tech',
+      isAdmin: false,
+      isAllowed: true,
+      outletAccess: [true, false, true],
+    });
+    expect(emu.device.users().find((u) => u.name === 'tech')).toMatchObject({
+      isAdmin: false,
+      outletAccess: [true, false, true, false, false, false, false, false],
+    });
+    await until(h, id, (s) => s.users!.some((u) => u.name === 'tech'));
+    const duplicate = await h.call('users/create', {
+      controllerId: id,
+      name: 'tech',
+      password: 'x',
+      isAdmin: false,
+      isAllowed: true,
+      outletAccess: [],
+    });
+    expect(duplicate).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_INPUT', message: expect.stringMatching(/already has a user named "tech"/) },
+    });
+    await h.ok('users/delete', { controllerId: id, name: 'tech' });
+    expect(emu.device.users().map((u) => u.name)).not.toContain('tech');
+    await until(h, id, (s) => !s.users!.some((u) => u.name === 'tech'));
+    expect(JSON.stringify(h.events)).not.toContain('S3cret-for-tech');
+    expect(h.activity().map((e) => e.action)).toEqual(
+      expect.arrayContaining(['created user "tech"', 'deleted user "tech"']),
+    );
+  });
+
+  it('switches SSH and reads the API tree', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    const { id } = await addController(h, emu);
+    const enabled = !emu.device.config().sshEnabled;
+    await h.ok('system/setSsh', { controllerId: id, enabled });
+    expect(emu.device.config().sshEnabled).toBe(enabled);
+    expect(h.state(id)!.sshEnabled).toBe(enabled);
+    const tree = await h.ok<TreeNode>('system/tree', { controllerId: id, path: 'relay/outlets/0', depth: 1 });
+    expect(tree).toMatchObject({
+      path: 'relay/outlets/0/',
+      depth: 1,
+      value: expect.objectContaining({ name: 'Outlet 1' }),
+    });
+    const missing = await h.call('system/tree', { controllerId: id, path: 'no/such/thing', depth: 1 });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+  });
+});
+
+describe('as a user who is not an administrator', () => {
+  it('has no scripts or users in the state, and admin actions fail with FORBIDDEN', async () => {
+    const emu = await emulator();
+    emu.device.addUser({
+      name: 'bob',
+      password: 'bobs-pw',
+      isAdmin: false,
+      outletAccess: [true, true, false, false, false, false, false, false],
+    });
+    const h = newCore();
+    const { id } = await addController(h, emu, { user: 'bob', password: 'bobs-pw' });
+    const state = h.state(id)!;
+    expect(state.capabilities).toMatchObject({
+      isAdmin: false,
+      outletAccess: [true, true, false, false, false, false, false, false],
+    });
+    expect(state.scripts).toBeNull();
+    expect(state.users).toBeNull();
+    expect(state.sshEnabled).toBeNull();
+    expect(state.outlets.map((o) => o.access)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+
+    const script = await h.call('scripts/start', {
+      controllerId: id,
+      function: 'cycle_an_outlet',
+      args: [1, 1],
+    });
+    expect(script).toMatchObject({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: expect.stringMatching(/Only administrators/) },
+    });
+    const user = await h.call('users/delete', { controllerId: id, name: 'admin' });
+    expect(user).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    const reboot = await h.call('system/reboot', { controllerId: id });
+    expect(reboot).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(h.state(id)!.status).toBe('online');
+
+    // Outlets the user may switch switch; the others fail per outlet.
+    const result = await h.ok<{ failed: { outlet: number; error: { code: string } }[] }>('outlets/set', {
+      controllerId: id,
+      outlets: [2, 3],
+      on: false,
+    });
+    expect(result.failed.map((f) => [f.outlet, f.error.code])).toEqual([[3, 'FORBIDDEN']]);
+    expect(emu.device.outlet(1).state).toBe(false);
+    expect(
+      h
+        .activity()
+        .filter((e) => e.result === 'error')
+        .map((e) => e.error!.code),
+    ).toEqual(expect.arrayContaining(['FORBIDDEN']));
+  });
+});

@@ -1,0 +1,261 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore, until } from './harness';
+
+afterEach(cleanUp);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('saved controllers', () => {
+  it('renames, recolours and reorders, pushing controllers/changed each time', async () => {
+    const [a, b] = [await emulator(), await emulator()];
+    const h = newCore();
+    const ca = await addController(h, a, { name: 'Bench A' });
+    const cb = await addController(h, b, { name: 'Bench B' });
+    const renamed = await h.ok<ControllerSummary>('controllers/update', {
+      id: ca.id,
+      name: 'Bench Z',
+      colour: '#112233',
+    });
+    expect(renamed).toMatchObject({ name: 'Bench Z', colour: '#112233' });
+    // No reconnect for a new name: the live state stays online.
+    expect(h.state(ca.id)!.status).toBe('online');
+    const order = await h.ok<ControllerSummary[]>('controllers/reorder', { ids: [cb.id, ca.id] });
+    expect(order.map((c) => c.name)).toEqual(['Bench B', 'Bench Z']);
+    expect(
+      h
+        .all('controllers/changed')
+        .at(-1)!
+        .map((c) => c.id),
+    ).toEqual([cb.id, ca.id]);
+    const clash = await h.call('controllers/update', { id: cb.id, name: 'bench z' });
+    expect(clash).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+  });
+
+  it('removes a controller: polling stops, its secret and tray favourites go', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    await h.ok('settings/set', { trayFavourites: [{ controllerId: id, outlet: 2 }] });
+    expect(h.secrets.size).toBe(1);
+    await h.ok('controllers/remove', { id });
+    expect(h.secrets.size).toBe(0);
+    expect(await h.ok('controllers/list', {})).toEqual([]);
+    expect((await h.ok<Settings>('settings/get', {})).trayFavourites).toEqual([]);
+    await pause(200);
+    const requests = emu.device.stats.requests;
+    await pause(1200);
+    expect(emu.device.stats.requests).toBe(requests);
+    expect(await h.call('controllers/refresh', { id })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+
+  it('polls now on refresh, and applies a new poll interval at once', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 600_000 });
+    const { id } = await addController(h, emu);
+    await until(h, id, (s) => s.sshEnabled !== null);
+    emu.device.setOutlet(0, { state: false });
+    await h.ok('controllers/refresh', { id });
+    expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
+    emu.device.setOutlet(0, { state: true });
+    await pause(300);
+    expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    await until(h, id, (s) => s.outlets[0]!.physicalState, 5000);
+    expect(h.all('settings/changed').at(-1)!.pollIntervalMs).toBe(500);
+  });
+
+  it('reads only the outlets while hidden, unless a meter threshold watches the controller', async () => {
+    const emu = await emulator();
+    const h = newCore({ visible: false });
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    await pause(300);
+    emu.device.stats.reset();
+    await pause(1600);
+    const paths = () => emu.device.stats.log.map((e) => e.path);
+    expect(paths().filter((p) => p === '/restapi/relay/outlets/').length).toBeGreaterThanOrEqual(2);
+    expect(paths()).not.toContain('/restapi/meter/values/');
+    expect(paths().some((p) => p.startsWith('/restapi/script/'))).toBe(false);
+
+    await h.ok('settings/set', {
+      meterThresholds: [{ controllerId: id, key: 'buses.0.voltage', min: null, max: 1 }],
+    });
+    await until(h, id, () => h.notices.some((n) => /AC voltage out of range/.test(n.title)), 5000);
+
+    await h.ok('settings/set', { meterThresholds: [] });
+    emu.device.stats.reset();
+    h.core.setVisible(true);
+    await until(h, id, (s) => s.scripts !== null, 5000);
+    expect(paths()).toContain('/restapi/meter/values/');
+  });
+
+  it('keeps meter history for charts and exports it as CSV', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    emu.device.setMeter('buses.0.voltage', 118.5);
+    await until(h, id, (s) => s.meters!.find((m) => m.key === 'buses.0.voltage')!.value === 118.5);
+    await pause(600);
+    const history = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: 'buses.0.voltage' });
+    expect(history.unit).toBe('V');
+    expect(history.t.length).toBeGreaterThanOrEqual(3);
+    expect(history.t).toEqual([...history.t].sort((x, y) => x - y));
+    expect(history.v.at(-1)).toBe(118.5);
+    const { filename, csv } = await h.ok<{ filename: string; csv: string }>('meters/exportCsv', {
+      controllerId: id,
+    });
+    expect(filename).toMatch(/^plugboard-bench-a-meters-.*\.csv$/);
+    const [header, ...rows] = csv.trim().split('\r\n');
+    expect(header).toBe(
+      'time,AC current (A),Total energy (kWh),AC voltage (V),Internal temperature (°C),Sensor 1 humidity (%),Sensor 1 temperature (°C)',
+    );
+    expect(rows).toHaveLength(history.t.length);
+    expect(rows.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,[\d.]+,[\d.]+,118\.5,/);
+    const missing = await h.call('meters/history', { controllerId: id, key: 'nope' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+
+    const plain = await emulator({ meters: false });
+    const c2 = await addController(h, plain, { name: 'No meters' });
+    expect(h.state(c2.id)!.meters).toBeNull();
+    expect(await h.call('meters/exportCsv', { controllerId: c2.id })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+});
+
+describe('the demo', () => {
+  it('starts marked demo controllers of different models and firmware, and removes them', async () => {
+    const h = newCore();
+    const demo = await h.ok<ControllerSummary[]>('demo/start', {});
+    expect(demo).toHaveLength(3);
+    expect(
+      demo.every((c) => c.demo && c.name.startsWith('Demo') && c.url.startsWith('http://127.0.0.1:')),
+    ).toBe(true);
+    // Their passwords are kept in memory, never in the keychain.
+    expect(h.secrets.size).toBe(0);
+    const states = await Promise.all(demo.map((c) => until(h, c.id, (s) => s.status === 'online', 20_000)));
+    expect(states.map((s) => [s.identity!.model, s.identity!.firmware, s.capabilities!.meters])).toEqual([
+      ['LPC9', '1.12.14.0', true],
+      ['EPCR5', '1.10.15.0', false],
+      ['LPC7', '1.9.2.0', false],
+    ]);
+    expect(states[2]!.capabilities).toMatchObject({ simultaneousSwitching: false, reboot: false });
+    expect(states[0]!.outlets[0]).toMatchObject({ name: 'Router', critical: true });
+    expect(states[1]!.outlets[7]).toMatchObject({ locked: true });
+    // Starting again while it runs changes nothing.
+    expect((await h.ok<ControllerSummary[]>('demo/start', {})).map((c) => c.id)).toEqual(
+      demo.map((c) => c.id),
+    );
+    await h.ok('outlets/set', { controllerId: demo[2]!.id, outlets: [1, 2], on: false });
+
+    await h.ok('demo/remove', {});
+    expect(await h.ok('controllers/list', {})).toEqual([]);
+    const url = demo[0]!.url;
+    await expect(fetch(`${url}/restapi/`)).rejects.toThrow();
+  });
+
+  it('does not survive a restart, and its activity is not written to disk', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'plugboard-core-'));
+    try {
+      const first = newCore({ dataDir });
+      const [demo] = await first.ok<ControllerSummary[]>('demo/start', {});
+      await first.ok('outlets/set', { controllerId: demo!.id, outlets: [1], on: true });
+      await first.core.dispose();
+      const second = newCore({ dataDir, store: first.store });
+      await second.core.ready;
+      expect(await second.ok('controllers/list', {})).toEqual([]);
+      expect(await second.ok<ActivityEntry[]>('activity/list', {})).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('secrets', () => {
+  it('never appear in events, results, the settings store or the activity log file', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'plugboard-core-'));
+    const password = 'Pw-that-must-not-leak-42';
+    try {
+      const emu = await emulator({ password });
+      const h = newCore({ dataDir });
+      const summary = await h.ok<ControllerSummary>('controllers/add', {
+        url: emu.url,
+        name: 'Secretive',
+        auth: { kind: 'digest', user: 'admin', password },
+      });
+      await until(h, summary.id, (s) => s.status === 'online');
+      await h.ok('outlets/set', { controllerId: summary.id, outlets: [1], on: false });
+      await h.call('controllers/update', {
+        id: summary.id,
+        auth: { kind: 'digest', user: 'admin', password: `${password}-wrong` },
+      });
+      await h.ok('controllers/update', { id: summary.id, auth: { kind: 'digest', user: 'admin', password } });
+      const snapshot = await h.ok('app/snapshot', {});
+      const activity = await h.ok('activity/list', {});
+      await h.core.dispose();
+      const files = await Promise.all(
+        (await readdir(dataDir)).map((f) => readFile(join(dataDir, f), 'utf8')),
+      );
+      expect(files.join('').length).toBeGreaterThan(0);
+      for (const text of [
+        JSON.stringify(h.events),
+        JSON.stringify(snapshot),
+        JSON.stringify(activity),
+        JSON.stringify(h.store.get('controllers', null)),
+        files.join(''),
+        h.logged.join('\n'),
+      ]) {
+        expect(text).not.toContain(password);
+      }
+      expect(await h.secrets.get(`controller:${summary.id}`)).toBe(password);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('discovery', () => {
+  it('probes an address range and marks the controllers already saved', async () => {
+    const saved = await emulator({ host: '127.0.0.31' });
+    const port = Number(new URL(saved.url).port);
+    let other;
+    try {
+      other = await emulator({ host: '127.0.0.33', port });
+    } catch {
+      return; // The port is taken on the other address: nothing to probe side by side this run.
+    }
+    const h = newCore({ discovery: { timeoutMs: 1000 } });
+    const summary = await addController(h, saved);
+    const { runId } = await h.ok<{ runId: string }>('discovery/start', {
+      mdns: false,
+      ssdp: false,
+      range: `127.0.0.30-127.0.0.34:${port}`,
+    });
+    const done = await until(
+      h,
+      summary.id,
+      () => h.all('discovery/progress').some((p) => p.runId === runId && p.done),
+      15_000,
+    ).then(() => h.all('discovery/progress').find((p) => p.runId === runId && p.done)!);
+    expect(done.total).toBe(5);
+    expect(done.probed).toBe(5);
+    expect(done.results.map((r) => [r.url, r.serial, r.savedId])).toEqual([
+      [saved.url, saved.device.serial, summary.id],
+      [other.url, other.device.serial, null],
+    ]);
+    const bad = await h.call('discovery/start', { mdns: false, ssdp: false, range: '10.0.0.0/8' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    expect(await h.ok('discovery/stop', { runId })).toBeNull();
+  });
+});

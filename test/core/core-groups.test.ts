@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Group, GroupRunResult } from '../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore, until } from './harness';
+
+afterEach(cleanUp);
+
+async function twoControllers(latency = 0) {
+  const a = await emulator({ latency, initialStates: Array(8).fill(false) });
+  const b = await emulator({ latency, initialStates: Array(8).fill(false) });
+  const h = newCore();
+  // With latency, steady polls would compete with the group's requests: poll rarely, and wait for the
+  // reads that follow connecting to finish.
+  await h.ok('settings/set', { pollIntervalMs: latency ? 600_000 : 500 });
+  const ca = await addController(h, a, { name: 'Bench A' });
+  const cb = await addController(h, b, { name: 'Bench B' });
+  await until(h, ca.id, (s) => s.sshEnabled !== null);
+  await until(h, cb.id, (s) => s.sshEnabled !== null);
+  const group = await h.ok<Group>('groups/save', {
+    name: 'Bench 3',
+    members: [
+      { controllerId: ca.id, outlet: 1 },
+      { controllerId: ca.id, outlet: 3 },
+      { controllerId: cb.id, outlet: 2 },
+    ],
+  });
+  return { a, b, h, ca, cb, group };
+}
+
+describe('groups', () => {
+  it('switches a group with one request per controller, controllers in parallel, one request in flight each', async () => {
+    const { a, b, h, ca, cb, group } = await twoControllers(150);
+    a.device.stats.reset();
+    b.device.stats.reset();
+    const result = await h.ok<GroupRunResult>('groups/run', { id: group.id, action: 'on' });
+    expect(result.results).toEqual([
+      { controllerId: ca.id, outlets: [1, 3], error: null },
+      { controllerId: cb.id, outlets: [2], error: null },
+    ]);
+    expect(a.device.outlets().map((o) => o.state)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(b.device.outlets().map((o) => o.state)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const writeA = a.device.stats.log.filter((e) => e.method === 'PUT');
+    const writeB = b.device.stats.log.filter((e) => e.method === 'PUT');
+    expect(writeA.map((e) => e.path)).toEqual(['/restapi/relay/outlets/=0,2/state/']);
+    expect(writeB.map((e) => e.path)).toEqual(['/restapi/relay/outlets/1/state/']);
+    // Both requests were being answered at the same time (each takes the 150 ms latency)…
+    const [wa, wb] = [writeA[0]!, writeB[0]!];
+    expect(Math.max(wa.time, wb.time)).toBeLessThan(
+      Math.min(wa.time + wa.durationMs, wb.time + wb.durationMs),
+    );
+    // …and never two at once on one controller.
+    expect(a.device.stats.maxInFlight).toBe(1);
+    expect(b.device.stats.maxInFlight).toBe(1);
+    await until(h, ca.id, (s) => s.outlets[2]!.physicalState && s.outlets.every((o) => !o.pending));
+    expect(
+      h
+        .activity()
+        .filter((e) => e.source === 'group')
+        .map((e) => [e.controllerName, e.outlet, e.action]),
+    ).toEqual([
+      ['Bench A', 1, 'on'],
+      ['Bench A', 3, 'on'],
+      ['Bench B', 2, 'on'],
+    ]);
+  });
+
+  it('cycles a group with one matrix request per controller and reports a locked outlet', async () => {
+    const { a, b, h, ca, cb, group } = await twoControllers();
+    await h.ok('groups/run', { id: group.id, action: 'on' });
+    await until(h, ca.id, (s) => s.outlets[2]!.physicalState);
+    b.device.lock(1);
+    a.device.stats.reset();
+    const result = await h.ok<GroupRunResult>('groups/run', { id: group.id, action: 'cycle' });
+    expect(a.device.stats.log.filter((e) => e.method === 'POST').map((e) => e.path)).toEqual([
+      '/restapi/relay/outlets/=0,2/cycle/',
+    ]);
+    expect(result.results[0]).toEqual({ controllerId: ca.id, outlets: [1, 3], error: null });
+    expect(result.results[1]).toMatchObject({ controllerId: cb.id, error: { code: 'LOCKED' } });
+    await until(h, ca.id, (s) => s.outlets.every((o) => !o.pending) && s.outlets[0]!.physicalState);
+  });
+
+  it('refuses off and cycle from the tray when a member is critical; the window may run it', async () => {
+    const { a, h, ca, group } = await twoControllers();
+    await h.ok('groups/run', { id: group.id, action: 'on' });
+    a.device.setCritical(0, true);
+    await until(h, ca.id, (s) => s.outlets[0]!.critical);
+    const tray = h.core.handlersAs('tray');
+    await expect(tray['groups/run']({ id: group.id, action: 'off' })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: expect.stringMatching(/critical/),
+    });
+    expect(a.device.outlet(0).state).toBe(true);
+    await tray['groups/run']({ id: group.id, action: 'on' });
+    await h.ok('groups/run', { id: group.id, action: 'off' });
+    expect(a.device.outlet(0).state).toBe(false);
+  });
+
+  it('never switches a critical outlet off from the tray: it asks the window instead', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    emu.device.setCritical(0, true);
+    await until(h, id, (s) => s.outlets[0]!.critical);
+    const tray = h.core.handlersAs('tray');
+    await expect(tray['outlets/set']({ controllerId: id, outlets: [1, 2], on: false })).rejects.toMatchObject(
+      { code: 'CANCELLED' },
+    );
+    expect(emu.device.outlet(0).state).toBe(true);
+    expect(emu.device.outlet(1).state).toBe(true);
+    expect(h.all('ui/confirm')).toEqual([
+      { controllerId: id, outlets: [1], action: 'off', reason: expect.stringMatching(/critical/) },
+    ]);
+    // Not critical: the tray switches it, and the log says it was the tray.
+    await tray['outlets/set']({ controllerId: id, outlets: [2], on: false });
+    expect(emu.device.outlet(1).state).toBe(false);
+    expect(h.activity().at(-1)).toMatchObject({ outlet: 2, source: 'tray', result: 'ok' });
+  });
+
+  it('drops a removed controller from groups', async () => {
+    const { h, cb, group } = await twoControllers();
+    await h.ok('controllers/remove', { id: cb.id });
+    const groups = await h.ok<Group[]>('groups/list', {});
+    expect(groups.find((g) => g.id === group.id)!.members.map((m) => m.outlet)).toEqual([1, 3]);
+    expect(h.all('groups/changed').at(-1)![0]!.members).toHaveLength(2);
+  });
+});
