@@ -9,7 +9,7 @@ import { PlugboardError } from '../dli/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
 import type { Credentials } from '../dli/types';
 import { KeytarSecretStore } from '../secrets';
-import { openConfStore } from '../web/conf-store';
+import { openConfStore } from '../core/conf-store';
 import { UsageError, type Terminal } from './io';
 
 /** The global options, as commander hands them over. */

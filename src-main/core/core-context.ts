@@ -24,6 +24,8 @@ export interface CoreContext {
   demos: Map<string, RunningDemo>;
   /** Push `ui/confirm` (the window confirms switching critical outlets off). */
   confirm(request: ConfirmRequest): void;
+  /** Resolves once every saved controller has its session (calls for a controller wait for it). */
+  started: Promise<void>;
   /** Per-request limit for verifying a controller, ms. */
   requestTimeoutMs: number | undefined;
 }

@@ -26,6 +26,7 @@ export async function runGroup(
       `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
     );
   }
+  await ctx.started;
   const byController = new Map<string, number[]>();
   for (const member of group.members) {
     const list = byController.get(member.controllerId) ?? [];

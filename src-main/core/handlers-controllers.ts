@@ -66,6 +66,7 @@ export function controllerHandlers(ctx: CoreContext, source: Source): Controller
     },
     'controllers/reorder': async ({ ids }) => ctx.registry.reorder(ids),
     'controllers/refresh': async ({ id }) => {
+      await ctx.started;
       await ctx.sessions.get(id).refresh();
       return null;
     },

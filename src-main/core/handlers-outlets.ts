@@ -55,20 +55,23 @@ function guardCritical(
 }
 
 export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers {
-  const session = (id: string) => ctx.sessions.get(id);
+  const session = async (id: string) => {
+    await ctx.started;
+    return ctx.sessions.get(id);
+  };
   return {
     'outlets/set': async ({ controllerId, outlets, on, transient }) => {
-      const s = session(controllerId);
+      const s = await session(controllerId);
       if (!on) guardCritical(ctx, s, source, outlets, 'off');
       return setOutlets(s, outlets, on, transient ?? false, source);
     },
     'outlets/cycle': async ({ controllerId, outlet }) => {
-      const s = session(controllerId);
+      const s = await session(controllerId);
       guardCritical(ctx, s, source, [outlet], 'cycle');
       return cycleOutlets(s, [outlet], source);
     },
     'outlets/switch': async ({ controllerId, changes }) => {
-      const s = session(controllerId);
+      const s = await session(controllerId);
       guardCritical(
         ctx,
         s,
@@ -79,34 +82,35 @@ export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers
       return switchOutlets(s, changes, source);
     },
     'outlets/rename': async ({ controllerId, outlet, name }) => {
-      await renameOutlet(session(controllerId), outlet, name, source);
+      await renameOutlet(await session(controllerId), outlet, name, source);
       return null;
     },
     'scripts/start': async ({ controllerId, function: name, args }) =>
-      startScript(session(controllerId), name, args, source),
+      startScript(await session(controllerId), name, args, source),
     'scripts/stop': async ({ controllerId, threads }) => {
-      await stopScripts(session(controllerId), threads, source);
+      await stopScripts(await session(controllerId), threads, source);
       return null;
     },
     'users/create': async ({ controllerId, ...user }) => {
-      await createUser(session(controllerId), user, source);
+      await createUser(await session(controllerId), user, source);
       return null;
     },
     'users/delete': async ({ controllerId, name }) => {
-      await deleteUser(session(controllerId), name, source);
+      await deleteUser(await session(controllerId), name, source);
       return null;
     },
     'system/setSsh': async ({ controllerId, enabled }) => {
-      await setSsh(session(controllerId), enabled, source);
+      await setSsh(await session(controllerId), enabled, source);
       return null;
     },
     'system/reboot': async ({ controllerId }) => {
-      await reboot(session(controllerId), source);
+      await reboot(await session(controllerId), source);
       return null;
     },
-    'system/tree': async ({ controllerId, path, depth }) => readTree(session(controllerId), path, depth),
+    'system/tree': async ({ controllerId, path, depth }) =>
+      readTree(await session(controllerId), path, depth),
     'meters/history': async ({ controllerId, key }) => {
-      const s = session(controllerId);
+      const s = await session(controllerId);
       const history = s.history.history(key);
       if (!history) {
         throw new PlugboardError(
@@ -119,7 +123,7 @@ export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers
       return history;
     },
     'meters/exportCsv': async ({ controllerId }) => {
-      const s = session(controllerId);
+      const s = await session(controllerId);
       if (s.history.keys().length === 0) {
         throw new PlugboardError(
           'NOT_FOUND',

@@ -137,6 +137,7 @@ export function createCore(options: CoreOptions): Core {
     demos,
     confirm: (request) => events.emit('ui/confirm', request),
     requestTimeoutMs: options.requestTimeoutMs,
+    started: Promise.resolve(),
   };
   const handlersFor = (source: Source): Handlers => ({
     ...controllerHandlers(ctx, source),
@@ -146,16 +147,20 @@ export function createCore(options: CoreOptions): Core {
   const bySource = { window: handlersFor('window'), tray: handlersFor('tray') };
 
   let disposed = false;
-  const ready = (async () => {
-    // Demo controllers live only as long as the run that started them.
-    for (const stale of registry.list().filter((c) => c.demo)) {
+  const started = (async () => {
+    for (const summary of registry.list()) if (!summary.demo) await sessions.start(summary);
+  })().catch((error: unknown) => log('could not start polling the saved controllers', error));
+  ctx.started = started;
+  // Demo controllers live only as long as the run that started them (dropped after polling started:
+  // the keychain may be slow to answer).
+  const ready = started.then(async () => {
+    for (const stale of registry.list().filter((c) => c.demo && !demos.has(c.id))) {
+      if (disposed) return;
       await registry
         .remove(stale.id)
         .catch((error: unknown) => log(`could not drop demo controller ${stale.name}`, error));
     }
-    if (disposed) return;
-    for (const summary of registry.list()) await sessions.start(summary);
-  })().catch((error: unknown) => log('could not start polling the saved controllers', error));
+  });
 
   return {
     handlers: bySource.window,

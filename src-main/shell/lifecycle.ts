@@ -1,16 +1,34 @@
-import { BrowserWindow, app, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import {
+  BrowserWindow,
+  Menu,
+  Notification,
+  Tray,
+  app,
+  ipcMain,
+  nativeImage,
+  nativeTheme,
+  session,
+} from 'electron';
+import { plugboardConfigDir } from '../core/config-dir';
 import type { Logger } from '../core/dispatch';
 import { createCore, type Core } from '../core/index';
+import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { forwardEvents } from './events';
 import { bindIpc } from './ipc-binding';
+import { electronNotifier } from './notifications';
 import { secureSession } from './session-security';
 import { openElectronStore } from './store';
+import { PlugboardTray } from './tray';
+import { watchVisibility } from './visibility';
 import { createMainWindow, guardWebContents } from './window';
 
 export interface ElectronShellOptions {
   /** Directory of the built main bundle (out/main): the preload and renderer are found beside it. */
   mainDir: string;
+  /** Icons (default: `resources/` of the app, two levels above out/main). */
+  resourcesDir?: string;
   log?: Logger;
 }
 
@@ -20,8 +38,9 @@ const defaultLog: Logger = (message, error) =>
     : console.error(`[plugboard] ${message}`, error);
 
 /**
- * The app's lifecycle: one instance, one window, the Core behind the ipcMain binding, events forwarded
- * to the window. Kept thin on purpose — everything it wires is tested on its own.
+ * The app's lifecycle: one instance, one window, the Core behind the ipcMain binding (with the OS
+ * keychain, the shared settings file, the activity log in the config folder and native notifications),
+ * events forwarded to the window, the tray. Kept thin on purpose — everything it wires is tested on its own.
  */
 export function startElectronShell(options: ElectronShellOptions): void {
   const log = options.log ?? defaultLog;
@@ -34,20 +53,35 @@ export function startElectronShell(options: ElectronShellOptions): void {
 
   const devUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
   const page = resolveAppPage(options.mainDir, devUrl);
+  const resources = options.resourcesDir ?? join(options.mainDir, '..', '..', 'resources');
+  const appIcon = join(resources, 'icon.png');
   let core: Core | undefined;
   let window: BrowserWindow | undefined;
+  let tray: PlugboardTray | undefined;
+
+  const openWindow = (): BrowserWindow => {
+    const created = createMainWindow(page, appIcon);
+    watchVisibility(created, (visible) => {
+      core?.setVisible(visible);
+      tray?.schedule();
+    });
+    return created;
+  };
+  const showWindow = (): void => {
+    if (!core) return;
+    if (!window || window.isDestroyed()) window = openWindow();
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
 
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, page, log));
-  app.on('second-instance', () => {
-    if (!window || window.isDestroyed()) return;
-    if (window.isMinimized()) window.restore();
-    window.focus();
-  });
+  app.on('second-instance', showWindow);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('activate', () => {
-    if (core && BrowserWindow.getAllWindows().length === 0) window = createMainWindow(page);
+    if (core && BrowserWindow.getAllWindows().length === 0) window = openWindow();
   });
   let disposed = false;
   app.on('will-quit', (event) => {
@@ -55,6 +89,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
     // Let the Core stop its pollers and close what it holds, then quit for real.
     event.preventDefault();
     disposed = true;
+    tray?.dispose();
     void core
       .dispose()
       .catch((error: unknown) => log('The Core did not shut down cleanly', error))
@@ -63,9 +98,38 @@ export function startElectronShell(options: ElectronShellOptions): void {
 
   void app.whenReady().then(() => {
     secureSession(session.defaultSession, { page, log, ...(devUrl ? { devServerUrl: devUrl } : {}) });
-    core = createCore({ shell: 'electron', version: app.getVersion(), store: openElectronStore() });
+    const notify = electronNotifier(Notification, log, appIcon);
+    core = createCore({
+      shell: 'electron',
+      version: app.getVersion(),
+      store: openElectronStore(),
+      secrets: new KeytarSecretStore(),
+      dataDir: plugboardConfigDir(),
+      notify,
+      // Until the window shows: only what the tray needs is polled.
+      visible: false,
+      log,
+    });
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);
-    window = createMainWindow(page);
+    window = openWindow();
+    try {
+      tray = new PlugboardTray({
+        electron: { Tray, Menu, nativeImage, nativeTheme },
+        core,
+        iconDir: join(resources, 'tray'),
+        window: {
+          show: showWindow,
+          hide: () => window?.hide(),
+          isVisible: () => !!window && !window.isDestroyed() && window.isVisible(),
+        },
+        quit: () => app.quit(),
+        log,
+        notify,
+      });
+    } catch (error) {
+      // Some desktops have no tray; the window alone still does everything.
+      log('No tray icon on this desktop', error);
+    }
   });
 }

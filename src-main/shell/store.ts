@@ -1,7 +1,7 @@
 import Store from 'electron-store';
 import { plugboardConfigDir } from '../core/config-dir';
 import type { KeyValueStore } from '../core/ports';
-import { confKeyValueStore, type ConfLike } from '../web/conf-store';
+import { confKeyValueStore, type ConfLike } from '../core/conf-store';
 
 /**
  * `config.json` in Plugboard's config folder — Electron's userData unless PLUGBOARD_CONFIG_DIR says

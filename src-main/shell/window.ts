@@ -21,8 +21,9 @@ export function secureWebPreferences(preload: string): WebPreferences {
   };
 }
 
-export function createMainWindow(page: AppPage): BrowserWindow {
+export function createMainWindow(page: AppPage, icon?: string): BrowserWindow {
   const window = new BrowserWindow({
+    ...(icon ? { icon } : {}),
     width: 1280,
     height: 820,
     minWidth: 720,

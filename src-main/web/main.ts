@@ -7,7 +7,8 @@ Serves Plugboard's window to a browser on 127.0.0.1 only, at an address with a t
 every run.
 
   --port N   listen on port N (default: any free port)
-  --demo     throwaway run: nothing is read from or saved to Plugboard's settings
+  --demo     throwaway run with a few demo controllers (software emulators on 127.0.0.1):
+             nothing is read from or saved to Plugboard's settings or the keychain
   --help     show this text`;
 
 function fail(message: string): never {
@@ -49,7 +50,11 @@ async function main(): Promise<void> {
     },
   );
   console.log(`Plugboard web shell: ${shell.url}`);
-  console.log(values.demo ? 'Demo mode: nothing is saved. Press Ctrl+C to stop.' : 'Press Ctrl+C to stop.');
+  console.log(
+    values.demo
+      ? 'Demo mode: demo controllers are running; nothing is saved. Press Ctrl+C to stop.'
+      : 'Press Ctrl+C to stop.',
+  );
 
   const stop = (signal: NodeJS.Signals) => {
     console.log(`\n${signal}: stopping the web shell.`);

@@ -6,12 +6,13 @@ import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { plugboardConfigDir } from '../core/config-dir';
 import type { Logger } from '../core/dispatch';
+import { openConfStore } from '../core/conf-store';
 import { createCore, type Core } from '../core/index';
 import { MemoryStore } from '../core/ports';
+import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
 import { contentSecurityPolicy } from '../shell/csp';
 import { checkAccess, createAccess, newToken, type Access } from './access';
 import { bridgeCore } from './bridge';
-import { openConfStore } from './conf-store';
 import { loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
 import { webPreloadScript } from './web-preload';
 
@@ -25,8 +26,10 @@ export interface WebShellOptions {
   port?: number;
   /** A Core to serve (tests, the bench); by default the shell makes one and disposes it on close. */
   core?: Core;
-  /** Throwaway run: nothing is read from or written to the config folder. */
+  /** Throwaway run with the demo controllers started at once (implies `ephemeral`). */
   demo?: boolean;
+  /** Throwaway run: nothing is read from or written to the config folder or the keychain. */
+  ephemeral?: boolean;
   /** The built renderer; default out/renderer. */
   rendererDir?: string;
   log?: Logger;
@@ -52,7 +55,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
     body: Buffer.from(webPreloadScript()),
     type: 'text/javascript; charset=utf-8',
   });
-  const core = options.core ?? createOwnCore(options.demo ?? false);
+  const core = options.core ?? (await createOwnCore(options, log));
   const server = createServer();
   try {
     await listen(server, options.port ?? 0);
@@ -82,6 +85,11 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
   });
   const stopEvents = bridgeCore(sockets, core, log);
+  // Someone is looking while a browser is connected; otherwise only the outlets are polled.
+  sockets.on('connection', (socket) => {
+    core.setVisible(true);
+    socket.once('close', () => core.setVisible(sockets.clients.size > 0));
+  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -102,11 +110,47 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
   };
 }
 
-function createOwnCore(demo: boolean): Core {
+async function createOwnCore(options: WebShellOptions, log: Logger): Promise<Core> {
   const version = (JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { version: string })
     .version;
-  const store = demo ? new MemoryStore() : openConfStore(plugboardConfigDir());
-  return createCore({ shell: 'web', version, store });
+  const throwaway = options.demo === true || options.ephemeral === true;
+  const dir = plugboardConfigDir();
+  const core = createCore({
+    shell: 'web',
+    version,
+    store: throwaway ? new MemoryStore() : openConfStore(dir),
+    secrets: throwaway ? new MemorySecretStore() : await keychainOrMemory(log),
+    dataDir: throwaway ? null : dir,
+    visible: false,
+    log,
+  });
+  if (options.demo) {
+    try {
+      await core.handlers['demo/start']({});
+    } catch (error) {
+      log('The demo controllers did not start', error);
+    }
+  }
+  return core;
+}
+
+/**
+ * The OS keychain when one answers. A headless lab box often has no Secret Service: rather than refuse
+ * to start, the shell then keeps passwords in memory for this run and says so — controllers saved with a
+ * password in the keychain ask for it again, and passwords typed now are forgotten when the shell stops.
+ */
+async function keychainOrMemory(log: Logger): Promise<SecretStore> {
+  const keychain = new KeytarSecretStore();
+  try {
+    await keychain.get('plugboard:availability-check');
+    return keychain;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    log(
+      `WARNING: the system keychain is not available, so passwords will NOT be remembered: they are kept in memory until the web shell stops. ${reason}`,
+    );
+    return new MemorySecretStore();
+  }
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {

@@ -42,7 +42,7 @@ describe('npm run web in Chromium', () => {
 
   beforeAll(async () => {
     assertRendererBuilt();
-    app = await startWebCommand(['--demo']);
+    app = await startWebCommand();
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -161,5 +161,34 @@ describe('the app shell with saved controllers', () => {
     core.emit('activity/added', { ...entry, id: 2 });
     await page.evaluate(() => window.plugboard.app.info({})); // a round trip after the second event
     expect(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([entry]);
+  });
+});
+
+describe('the demo', () => {
+  let app: WebApp;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    app = await startWebApp({ demo: true });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('shows the demo controllers as tabs, live from their emulators', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    await expectAppShell(page);
+    const tabs = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab');
+    await expect.poll(() => tabs.count(), { timeout: 10_000 }).toBe(3);
+    expect((await tabs.allInnerTexts()).every((text) => /demo/i.test(text))).toBe(true);
+    const states = await page.evaluate(async () => {
+      const snapshot = await window.plugboard.app.snapshot({});
+      return snapshot.ok ? snapshot.value.states.map((s) => s.status) : [];
+    });
+    expect(states).toHaveLength(3);
+    expect(browser.errors).toEqual([]);
   });
 });

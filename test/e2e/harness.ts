@@ -53,12 +53,17 @@ export function assertRendererBuilt(): void {
   }
 }
 
-/** The web shell in this process: fast, and a test can hand it its own Core. `--demo` by default. */
+/**
+ * The web shell in this process: fast, and a test can hand it its own Core. Without one, a throwaway
+ * Core (nothing read from or saved to the config folder or the keychain), with the demo controllers
+ * when `demo` is set.
+ */
 export async function startWebApp(options: { core?: Core; demo?: boolean } = {}): Promise<WebApp> {
   assertRendererBuilt();
   const shell = await startWebShell({
     port: 0,
-    demo: options.demo ?? true,
+    ephemeral: true,
+    demo: options.demo ?? false,
     rendererDir,
     log: () => undefined,
     ...(options.core ? { core: options.core } : {}),
@@ -68,9 +73,10 @@ export async function startWebApp(options: { core?: Core; demo?: boolean } = {})
 
 /**
  * `npm run web -- <args>` exactly as a person runs it (it builds, then serves), in its own process
- * group so closing stops npm, tsx and node together. Resolves once the URL is printed.
+ * group so closing stops npm, tsx and node together, with a fresh empty config folder. Resolves once
+ * the URL is printed.
  */
-export async function startWebCommand(args: string[] = ['--demo']): Promise<WebApp & { output(): string }> {
+export async function startWebCommand(args: string[] = []): Promise<WebApp & { output(): string }> {
   const configDir = await mkdtemp(join(tmpdir(), 'plugboard-e2e-config-'));
   const child = spawn('npm', ['run', '--silent', 'web', '--', ...args], {
     cwd: repoRoot,

@@ -4,7 +4,7 @@
  * events, call the registered handlers. Everything behind them — Core, dispatcher, store — is real.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,7 +46,9 @@ const fake = await vi.hoisted(async () => {
     }
     webContents = new FakeWebContents();
     loaded: { file?: string; url?: string } = {};
-    constructor(readonly options: { webPreferences: Record<string, unknown> }) {
+    visible = false;
+    minimized = false;
+    constructor(readonly options: { webPreferences: Record<string, unknown>; icon?: string }) {
       super();
       FakeBrowserWindow.all.push(this);
       // Electron announces every new WebContents on the app.
@@ -60,9 +62,76 @@ const fake = await vi.hoisted(async () => {
       this.loaded.url = url;
       this.webContents.url = url;
     }
-    show() {}
+    show() {
+      this.visible = true;
+      this.minimized = false;
+      this.emit('show');
+    }
+    hide() {
+      this.visible = false;
+      this.emit('hide');
+    }
+    minimize() {
+      this.minimized = true;
+      this.emit('minimize');
+    }
+    restore() {
+      this.minimized = false;
+      this.emit('restore');
+    }
+    focus() {}
+    isVisible() {
+      return this.visible;
+    }
+    isMinimized() {
+      return this.minimized;
+    }
     isDestroyed() {
       return false;
+    }
+  }
+
+  type MenuTemplate = {
+    id?: string;
+    label?: string;
+    type?: string;
+    checked?: boolean;
+    enabled?: boolean;
+    click?: () => void;
+    submenu?: MenuTemplate[];
+  }[];
+  class FakeTray {
+    static all: FakeTray[] = [];
+    menus: MenuTemplate[] = [];
+    images: string[] = [];
+    tooltip = '';
+    destroyed = false;
+    constructor(image: { path: string }) {
+      FakeTray.all.push(this);
+      this.images.push(image.path);
+    }
+    setContextMenu(menu: MenuTemplate) {
+      this.menus.push(menu);
+    }
+    setImage(image: { path: string }) {
+      this.images.push(image.path);
+    }
+    setToolTip(text: string) {
+      this.tooltip = text;
+    }
+    destroy() {
+      this.destroyed = true;
+    }
+  }
+
+  class FakeNotification {
+    static shown: { title: string; body: string; icon?: string }[] = [];
+    static isSupported() {
+      return true;
+    }
+    constructor(readonly options: { title: string; body: string; icon?: string }) {}
+    show() {
+      FakeNotification.shown.push(this.options);
     }
   }
 
@@ -79,6 +148,9 @@ const fake = await vi.hoisted(async () => {
   return {
     app,
     BrowserWindow: FakeBrowserWindow,
+    Tray: FakeTray,
+    Notification: FakeNotification,
+    theme: Object.assign(new EventEmitter(), { shouldUseDarkColors: false }),
     handlers: new Map<string, (event: unknown, input: unknown) => Promise<unknown>>(),
     session,
     opened: [] as string[],
@@ -88,6 +160,11 @@ const fake = await vi.hoisted(async () => {
 vi.mock('electron', () => ({
   app: fake.app,
   BrowserWindow: fake.BrowserWindow,
+  Tray: fake.Tray,
+  Notification: fake.Notification,
+  Menu: { buildFromTemplate: (template: unknown) => template },
+  nativeImage: { createFromPath: (path: string) => ({ path }) },
+  nativeTheme: fake.theme,
   ipcMain: {
     handle: (name: string, listener: (event: unknown, input: unknown) => Promise<unknown>) =>
       fake.handlers.set(name, listener),
@@ -132,9 +209,26 @@ function window() {
   return fake.BrowserWindow.all[0]!;
 }
 
+/** A controller saved earlier whose password is not in the (absent) keychain: nothing is sent to it. */
+const seeded = {
+  id: 'c-seeded',
+  name: 'Seeded',
+  url: 'http://127.0.0.1:9',
+  auth: 'digest',
+  user: 'admin',
+  hasSecret: false,
+  fingerprint: null,
+  colour: '#3b82f6',
+  order: 0,
+  demo: false,
+};
+
 beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'plugboard-shell-'));
+  await writeFile(join(configDir, 'config.json'), JSON.stringify({ controllers: [seeded] }));
   vi.stubEnv('PLUGBOARD_CONFIG_DIR', configDir);
+  // No Secret Service here: keytar fails fast and clearly instead of trying to start a bus.
+  vi.stubEnv('DBUS_SESSION_BUS_ADDRESS', `unix:path=${join(configDir, 'no-such-bus')}`);
   vi.stubEnv('ELECTRON_RENDERER_URL', '');
   const { startElectronShell } = await import('../../src-main/shell/lifecycle');
   startElectronShell({ mainDir, log: (message) => logged.push(message) });
@@ -183,7 +277,7 @@ describe('the ipcMain binding', () => {
       ok: false,
       error: { code: 'BAD_INPUT' },
     });
-    expect(await fake.handlers.get('controllers/list')!(appPage, {})).toEqual({ ok: true, value: [] });
+    expect(await fake.handlers.get('controllers/list')!(appPage, {})).toEqual({ ok: true, value: [seeded] });
     const { openElectronStore } = await import('../../src-main/shell/store');
     openElectronStore().set('probe', 1);
     expect(existsSync(join(configDir, 'config.json'))).toBe(true);
@@ -293,6 +387,164 @@ describe('app lifecycle', () => {
   });
 });
 
+const appPage = { senderFrame: { url: indexUrl, parent: null } };
+const call = async <T>(name: string, input: unknown): Promise<T> => {
+  const result = (await fake.handlers.get(name)!(appPage, input)) as {
+    ok: boolean;
+    value?: T;
+    error?: unknown;
+  };
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+};
+type Item = {
+  id?: string;
+  label?: string;
+  type?: string;
+  checked?: boolean;
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: Item[];
+};
+const tray = () => fake.Tray.all[0]!;
+const latestMenu = () => tray().menus.at(-1) as Item[];
+const find = (items: Item[], id: string): Item | undefined => {
+  for (const item of items) {
+    if (item.id === id) return item;
+    const inner = item.submenu && find(item.submenu, id);
+    if (inner) return inner;
+  }
+  return undefined;
+};
+
+describe('the Core behind the shell', () => {
+  it('keeps passwords in the OS keychain: without one, adding a controller fails in words and saves nothing', async () => {
+    const { startEmulator } = await import('../../src-main/emulator');
+    const emu = await startEmulator();
+    try {
+      const result = await fake.handlers.get('controllers/add')!(appPage, {
+        url: emu.url,
+        auth: { kind: 'digest', user: 'admin', password: '1234' },
+      });
+      expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/keychain/) } });
+      expect(await call('controllers/list', {})).toEqual([seeded]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('shows a saved controller whose password is missing as needing one', async () => {
+    await vi.waitFor(async () => {
+      const snapshot = await call<{
+        states: { id: string; status: string; problem: { message: string } | null }[];
+      }>('app/snapshot', {});
+      expect(snapshot.states[0]).toMatchObject({
+        id: 'c-seeded',
+        status: 'auth_failed',
+        problem: { message: expect.stringMatching(/keychain/) },
+      });
+    });
+  });
+});
+
+describe('the tray', () => {
+  it('shows the overall state icon and a menu built from the Core', async () => {
+    expect(fake.Tray.all).toHaveLength(1);
+    expect(tray().images[0]).toBe(resolve('resources', 'tray', 'tray-light-off.png'));
+    await vi.waitFor(() => expect(tray().menus.length).toBeGreaterThan(0));
+    const labels = latestMenu().map((item) => item.label);
+    expect(labels).toEqual(expect.arrayContaining(['Seeded', 'Quit']));
+    expect(labels.some((label) => label === 'Open Plugboard' || label === 'Hide Plugboard')).toBe(true);
+  });
+
+  it('switches outlets of the demo from the menu, and says so in the activity log', async () => {
+    const demo = await call<{ id: string; name: string }[]>('demo/start', {});
+    await call('settings/set', { pollIntervalMs: 500 });
+    const lab = demo[2]!;
+    const item = await vi.waitFor(
+      () => {
+        const found = find(latestMenu(), `ctl:${lab.id}:1`);
+        if (!found?.click) throw new Error('not in the menu yet');
+        return found;
+      },
+      { timeout: 15_000 },
+    );
+    expect(item.checked).toBe(true);
+    item.click!();
+    await vi.waitFor(
+      () => expect(find(latestMenu(), `ctl:${lab.id}:1`)).toMatchObject({ checked: false, enabled: true }),
+      { timeout: 10_000 },
+    );
+    const activity = await call<{ source: string; outlet: number | null; controllerId: string }[]>(
+      'activity/list',
+      {},
+    );
+    expect(activity.find((e) => e.controllerId === lab.id && e.outlet === 1)).toMatchObject({
+      source: 'tray',
+    });
+    // The seeded controller still needs its password: the icon asks for attention.
+    expect(tray().images.at(-1)).toBe(resolve('resources', 'tray', 'tray-light-offline.png'));
+  });
+
+  it('asks the window to confirm before a critical outlet goes off', async () => {
+    const snapshot = await call<{ controllers: { id: string; name: string }[] }>('app/snapshot', {});
+    const bench = snapshot.controllers.find((c) => c.name.startsWith('Demo bench'))!;
+    const router = find(latestMenu(), `ctl:${bench.id}:1`)!;
+    expect(router).toMatchObject({ checked: true, label: expect.stringContaining('Router') });
+    fake.BrowserWindow.all[0]!.hide();
+    router.click!();
+    expect(fake.BrowserWindow.all[0]!.visible).toBe(true);
+    const confirm = fake.BrowserWindow.all[0]!.webContents.sent.find(([channel]) => channel === 'ui/confirm');
+    expect(confirm?.[1]).toMatchObject({ controllerId: bench.id, outlets: [1], action: 'off' });
+    const state = await call<{ states: { id: string; outlets: { physicalState: boolean }[] }[] }>(
+      'app/snapshot',
+      {},
+    );
+    expect(state.states.find((s) => s.id === bench.id)!.outlets[0]!.physicalState).toBe(true);
+  });
+
+  it('follows the desktop theme', async () => {
+    fake.theme.shouldUseDarkColors = true;
+    fake.theme.emit('updated');
+    await vi.waitFor(() => expect(tray().images.at(-1)).toMatch(/tray-dark-(mixed|on|off|offline)\.png$/));
+  });
+
+  it('delivers the Core’s notifications as native ones', async () => {
+    const snapshot = await call<{ controllers: { id: string; name: string }[] }>('app/snapshot', {});
+    const bench = snapshot.controllers.find((c) => c.name.startsWith('Demo bench'))!;
+    await call('settings/set', {
+      meterThresholds: [{ controllerId: bench.id, key: 'buses.0.voltage', min: null, max: 1 }],
+    });
+    await vi.waitFor(
+      () =>
+        expect(fake.Notification.shown).toContainEqual({
+          title: `${bench.name}: AC voltage out of range`,
+          body: expect.stringMatching(/above the maximum of 1 V/),
+          icon: resolve('resources', 'icon.png'),
+        }),
+      { timeout: 10_000 },
+    );
+  });
+
+  it('keeps the activity log in the config folder', async () => {
+    await call('controllers/remove', { id: 'c-seeded' });
+    await vi.waitFor(async () => {
+      const text = await readFile(join(configDir, 'activity.jsonl'), 'utf8');
+      expect(text).toContain('removed from Plugboard');
+    });
+    // Only the demo is left, some outlets on and some off (dark theme since the test before).
+    await vi.waitFor(() =>
+      expect(tray().images.at(-1)).toBe(resolve('resources', 'tray', 'tray-dark-mixed.png')),
+    );
+  });
+
+  it('quits from the menu', () => {
+    fake.app.quit.mockClear();
+    find(latestMenu(), 'quit')!.click!();
+    expect(fake.app.quit).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('quitting', () => {
   it('holds the quit until the Core is disposed, then quits once', async () => {
     fake.app.quit.mockClear();
@@ -303,5 +555,6 @@ describe('quitting', () => {
     const second = event({});
     fake.app.emit('will-quit', second);
     expect(second.defaultPrevented).toBe(false);
+    expect(tray().destroyed).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import Conf from 'conf';
-import type { KeyValueStore } from '../core/ports';
+import type { KeyValueStore } from './ports';
 
 /** What both `conf` and electron-store (a `conf` subclass) offer. */
 export interface ConfLike {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openConfStore } from '../../src-main/web/conf-store';
+import { openConfStore } from '../../src-main/core/conf-store';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,0 +1,184 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ControllerState } from '../../src-preload/contract';
+import { buildTrayMenu } from '../../src-main/core/tray-menu';
+import { electronNotifier, type NotificationClass } from '../../src-main/shell/notifications';
+import { PlugboardTray, menuTemplate, type TrayElectron } from '../../src-main/shell/tray';
+import { watchVisibility } from '../../src-main/shell/visibility';
+import { controllerSummary, testCore, type TestCore } from '../web/test-core';
+
+/** The tray class with a stand-in Electron Tray and the real Core behind it. */
+function fakeElectron() {
+  const trays: { menus: unknown[]; images: string[]; tooltip: string }[] = [];
+  const theme = Object.assign(new EventEmitter(), { shouldUseDarkColors: false });
+  const electron = {
+    Tray: class {
+      record = { menus: [] as unknown[], images: [] as string[], tooltip: '' };
+      constructor(image: { path: string }) {
+        trays.push(this.record);
+        this.record.images.push(image.path);
+      }
+      setContextMenu(menu: unknown) {
+        this.record.menus.push(menu);
+      }
+      setImage(image: { path: string }) {
+        this.record.images.push(image.path);
+      }
+      setToolTip(text: string) {
+        this.record.tooltip = text;
+      }
+      destroy() {}
+    },
+    Menu: { buildFromTemplate: (template: unknown) => template },
+    nativeImage: { createFromPath: (path: string) => ({ path }) },
+    nativeTheme: theme,
+  } as unknown as TrayElectron;
+  return { electron, trays, theme };
+}
+
+let core: TestCore | undefined;
+afterEach(async () => {
+  await core?.dispose();
+  core = undefined;
+});
+
+describe('PlugboardTray', () => {
+  it('rebuilds once for a burst of changes, and not at all when the menu is the same', async () => {
+    core = testCore();
+    const { electron, trays } = fakeElectron();
+    const window = { visible: false, show: vi.fn(), hide: vi.fn(), isVisible: () => window.visible };
+    const tray = new PlugboardTray({
+      electron,
+      core,
+      iconDir: '/icons',
+      window,
+      quit: vi.fn(),
+      log: () => undefined,
+      coalesceMs: 20,
+    });
+    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(1));
+    expect(trays[0]!.tooltip).toBe('Plugboard: all outlets off');
+    const state = { id: 'x' } as ControllerState;
+    for (let i = 0; i < 20; i++) core.emit('state/changed', state);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(trays[0]!.menus).toHaveLength(1);
+    // A real change: the window is now visible, so the menu offers "Hide".
+    window.visible = true;
+    for (let i = 0; i < 5; i++) core.emit('settings/changed', (await core.handlers['settings/get']({}))!);
+    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(trays[0]!.menus).toHaveLength(2);
+    const labels = (trays[0]!.menus[1] as { label: string }[]).map((item) => item.label);
+    expect(labels).toContain('Hide Plugboard');
+    tray.dispose();
+  });
+
+  it('maps open, hide, confirm and quit to the window, the Core and the app', async () => {
+    core = testCore({ controllers: [controllerSummary('c1', 'Bench A', 0)] });
+    const confirms: unknown[] = [];
+    core.subscribe((name, payload) => name === 'ui/confirm' && confirms.push(payload));
+    const { electron } = fakeElectron();
+    const window = { show: vi.fn(), hide: vi.fn(), isVisible: () => false };
+    const quit = vi.fn();
+    const tray = new PlugboardTray({ electron, core, iconDir: '/icons', window, quit, log: () => undefined });
+    tray.run({ kind: 'open' });
+    tray.run({ kind: 'hide' });
+    const request = { controllerId: 'c1', outlets: [1], action: 'off' as const, reason: 'critical' };
+    tray.run({ kind: 'confirm', request });
+    tray.run({ kind: 'quit' });
+    expect(window.show).toHaveBeenCalledTimes(2);
+    expect(window.hide).toHaveBeenCalledTimes(1);
+    expect(confirms).toEqual([request]);
+    expect(quit).toHaveBeenCalledTimes(1);
+    tray.dispose();
+  });
+
+  it('tells the person when a tray action fails', async () => {
+    core = testCore({ controllers: [controllerSummary('c1', 'Bench A', 0)] });
+    const { electron } = fakeElectron();
+    const notices: { title: string; body: string }[] = [];
+    const tray = new PlugboardTray({
+      electron,
+      core,
+      iconDir: '/icons',
+      window: { show: vi.fn(), hide: vi.fn(), isVisible: () => false },
+      quit: vi.fn(),
+      log: () => undefined,
+      notify: (notice) => notices.push(notice),
+    });
+    tray.run({ kind: 'set', controllerId: 'c1', outlet: 1, on: true });
+    await vi.waitFor(() => expect(notices).toHaveLength(1));
+    expect(notices[0]!.body).toMatch(/No password for user "admin" is available for Bench A/);
+    tray.dispose();
+  });
+});
+
+describe('menuTemplate', () => {
+  it('turns the menu model into Electron items whose clicks run their actions', () => {
+    const run = vi.fn();
+    const template = menuTemplate(
+      buildTrayMenu({ controllers: [], states: [], groups: [], favourites: [], windowVisible: false }),
+      run,
+    );
+    expect(template.map((item) => [item.type, item.label])).toEqual([
+      ['normal', 'No controllers yet'],
+      ['separator', undefined],
+      ['normal', 'Open Plugboard'],
+      ['normal', 'Quit'],
+    ]);
+    expect(template[0]!.click).toBeUndefined();
+    (template[2]!.click as () => void)();
+    expect(run).toHaveBeenCalledWith({ kind: 'open' });
+  });
+});
+
+describe('window visibility', () => {
+  it('reports shown and not minimised as visible, closed as hidden', () => {
+    const window = Object.assign(new EventEmitter(), { shown: false, min: false });
+    const source = {
+      on: (event: string, listener: () => void) => window.on(event, listener),
+      isVisible: () => window.shown,
+      isMinimized: () => window.min,
+      isDestroyed: () => false,
+    };
+    const reports: boolean[] = [];
+    watchVisibility(source, (visible) => reports.push(visible));
+    window.shown = true;
+    window.emit('show');
+    window.min = true;
+    window.emit('minimize');
+    window.min = false;
+    window.emit('restore');
+    window.shown = false;
+    window.emit('hide');
+    window.emit('closed');
+    expect(reports).toEqual([true, false, true, false, false]);
+  });
+});
+
+describe('electronNotifier', () => {
+  it('shows notices where the desktop supports it, and logs a failure instead of throwing', () => {
+    const shown: unknown[] = [];
+    let supported = true;
+    let broken = false;
+    const Notification = class {
+      static isSupported = () => supported;
+      constructor(readonly options: unknown) {
+        if (broken) throw new Error('no notification daemon');
+      }
+      show() {
+        shown.push(this.options);
+      }
+    } as unknown as NotificationClass;
+    const logged: string[] = [];
+    const notify = electronNotifier(Notification, (message) => logged.push(message), '/icon.png');
+    notify({ title: 'Bench A is offline', body: 'Cannot reach it.' });
+    supported = false;
+    notify({ title: 'x', body: 'y' });
+    supported = true;
+    broken = true;
+    notify({ title: 'x', body: 'y' });
+    expect(shown).toEqual([{ title: 'Bench A is offline', body: 'Cannot reach it.', icon: '/icon.png' }]);
+    expect(logged).toEqual(['A notification could not be shown']);
+  });
+});
