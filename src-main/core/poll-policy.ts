@@ -10,6 +10,7 @@
  * - paused: no polling while only the person can fix it (wrong password, certificate to accept);
  * - rebooting: quick probes that back off to `rebootCapMs` until the controller answers again.
  */
+import type { Settings } from '../../src-preload/model';
 
 export interface PollTiming {
   /** Interval while a change is pending confirmation. */
@@ -64,6 +65,14 @@ export function nextPollDelay(situation: PollSituation, timing: PollTiming): num
   }
   if (situation.pending) return Math.min(timing.fastMs, intervalMs);
   return intervalMs;
+}
+
+/** A meter threshold with notifications on watches this controller (its meters matter while hidden). */
+export function watchesMeters(settings: Settings, controllerId: string): boolean {
+  return (
+    settings.notifications.meterThresholds &&
+    settings.meterThresholds.some((threshold) => threshold.controllerId === controllerId)
+  );
 }
 
 export interface PlanInput {

@@ -5,6 +5,7 @@ import type {
   ControllerSummary,
   OutletState,
 } from '../../src-preload/model';
+import { DliClient } from '../dli/client';
 import { PlugboardError } from '../dli/errors';
 import type { Credentials, Outlet } from '../dli/types';
 import { pendingChange, type PendingOutlet } from './pending';
@@ -91,4 +92,22 @@ export function credentialsFor(summary: ControllerSummary, secret: string | null
   }
   if (summary.auth === 'token') return { kind: 'token', token: secret };
   return { kind: summary.auth, user: summary.user, password: secret };
+}
+
+/** The one client of a saved controller (one per controller, so its digest nonce is reused). */
+export function newClient(
+  summary: ControllerSummary,
+  secret: string | null,
+  firmware: string | undefined,
+  timeoutMs: number | undefined,
+): DliClient {
+  return new DliClient({
+    url: summary.url,
+    credentials: credentialsFor(summary, secret),
+    name: summary.name,
+    fingerprint: summary.fingerprint,
+    // Known from an earlier connect: gated calls then need no extra read.
+    ...(firmware ? { firmware } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 }

@@ -1,0 +1,93 @@
+/**
+ * What a poll's outlets mean for the pending changes and the activity log: which changes the controller
+ * confirmed, which failed or ran out of time, what changed outside Plugboard. Pure apart from the
+ * pending map it settles.
+ */
+import type { ControllerSummary } from '../../src-preload/model';
+import type { Outlet } from '../dli/types';
+import type { NewActivity } from './activity-log';
+import type { ObservedChange } from './outside-changes';
+import { resolvePending, type PendingOutlet } from './pending';
+import { outletLabel } from './session-state';
+
+const capitalise = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** An activity entry for a change the controller accepted but did not carry out in time. */
+export function unconfirmedEntry(
+  summary: ControllerSummary,
+  number: number,
+  name: string | undefined,
+  waiting: PendingOutlet,
+  reason: string,
+): NewActivity {
+  return {
+    controllerId: summary.id,
+    controllerName: summary.name,
+    outlet: number,
+    action: `${waiting.action} (not confirmed)`,
+    source: waiting.source,
+    result: 'error',
+    error: {
+      code: 'TIMEOUT',
+      message: `${capitalise(outletLabel(number, name))} on ${summary.name} was not confirmed: ${reason}. Check the outlet on the controller.`,
+    },
+  };
+}
+
+export function observedEntry(summary: ControllerSummary, change: ObservedChange): NewActivity {
+  return {
+    controllerId: summary.id,
+    controllerName: summary.name,
+    outlet: change.outlet,
+    action: change.action,
+    source: 'outside',
+    result: 'observed',
+    error: null,
+  };
+}
+
+/** Settle pending changes against a poll that started at `startedAt`; returns the failures to record. */
+export function settlePending(
+  pending: Map<number, PendingOutlet>,
+  outlets: readonly Outlet[],
+  startedAt: number,
+  now: number,
+  summary: ControllerSummary,
+): NewActivity[] {
+  const failures: NewActivity[] = [];
+  for (const outlet of outlets) {
+    const waiting = pending.get(outlet.number);
+    if (!waiting) continue;
+    const resolution = resolvePending(waiting, outlet, startedAt, now);
+    if (resolution.kind === 'waiting') {
+      if (resolution.sawOff) waiting.sawOff = true;
+      continue;
+    }
+    pending.delete(outlet.number);
+    if (resolution.kind === 'failed') {
+      failures.push(unconfirmedEntry(summary, outlet.number, outlet.name, waiting, resolution.reason));
+    }
+  }
+  return failures;
+}
+
+/** Drop pending changes past their deadline (even when polls fail); returns the failures to record. */
+export function expirePending(
+  pending: Map<number, PendingOutlet>,
+  now: number,
+  outlets: readonly Outlet[] | null,
+  online: boolean,
+  summary: ControllerSummary,
+): NewActivity[] {
+  const failures: NewActivity[] = [];
+  for (const [number, waiting] of pending) {
+    if (now <= waiting.deadline) continue;
+    pending.delete(number);
+    const reason = online
+      ? `it did not reach the state asked for within ${Math.round((now - waiting.since) / 1000)} s`
+      : `${summary.name} stopped answering before it could be confirmed`;
+    const name = outlets?.find((o) => o.number === number)?.name;
+    failures.push(unconfirmedEntry(summary, number, name, waiting, reason));
+  }
+  return failures;
+}
