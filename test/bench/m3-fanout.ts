@@ -22,6 +22,7 @@ export async function measureFanout(): Promise<Row[]> {
     const run = await startCore(urls, { pollIntervalMs: 600_000, timing: { slowEveryMs: 3_600_000 } });
     await run.online(120_000);
     await quiet(farm);
+    const connectMaxInFlight = Math.max(...(await farm.stats()).map((s) => s.maxInFlight));
     await farm.reset();
 
     const wall = new Map<number, number>();
@@ -39,7 +40,7 @@ export async function measureFanout(): Promise<Row[]> {
       wall.set(size, median(times));
       requests.set(size, (after - before) / REPEATS / size);
     }
-    const maxInFlight = Math.max(...(await farm.stats()).map((s) => s.maxInFlight));
+    const maxInFlight = Math.max(connectMaxInFlight, ...(await farm.stats()).map((s) => s.maxInFlight));
     await run.dispose();
 
     // Baseline: the same full refresh (the client's), one controller after another.

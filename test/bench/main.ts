@@ -12,6 +12,8 @@ import { measureFanout } from './m3-fanout';
 import { measureSwitching } from './m4-switching';
 import { measureOverhead } from './m5-overhead';
 import { measureBundle } from './m6-bundle';
+import { measureMemory } from './m7-memory';
+import { measureFirstState } from './m8-first-state';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
@@ -33,6 +35,8 @@ const MEASUREMENTS: Measurement[] = [
   { number: 4, title: 'simultaneous switching', run: () => measureSwitching() },
   { number: 5, title: 'action overhead', run: () => measureOverhead() },
   { number: 6, title: 'renderer bundle', run: () => measureBundle() },
+  { number: 7, title: 'memory while polling 50 controllers', run: ({ quick }) => measureMemory(quick) },
+  { number: 8, title: 'start to first state', run: () => measureFirstState() },
 ];
 
 async function main(): Promise<number> {

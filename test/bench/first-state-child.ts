@@ -1,0 +1,67 @@
+/**
+ * Child process for "start to first state": one cold start of the web shell over a config folder with
+ * saved controllers, their passwords in a real keychain (gnome-keyring under the dbus-run-session this
+ * runs in) or, without one, in memory. Talks to the bench over stdin/stdout lines:
+ *   → `SETUP <json>` once the controllers are saved (not timed)
+ *   ← `GO`           start now
+ *   → `UP <json>`    the shell listens: { url, t0, up } (epoch ms with sub-ms precision)
+ *   ← `STOP`         close and exit
+ * The URL carries the session token: it goes to the bench only, never to a log.
+ */
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { createCore, type Core } from '../../src-main/core/index';
+import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../../src-main/secrets/index';
+import { openConfStore } from '../../src-main/core/conf-store';
+import { startWebShell, type RunningWebShell } from '../../src-main/web/server';
+import { rendererDir } from './build';
+import { saveControllers } from './core-harness';
+
+const epoch = (): number => performance.timeOrigin + performance.now();
+const say = (word: string, data: unknown): void =>
+  void process.stdout.write(`${word} ${JSON.stringify(data)}\n`);
+
+async function main(): Promise<void> {
+  const configDir = process.env.PLUGBOARD_CONFIG_DIR;
+  const urls = JSON.parse(process.env.PLUGBOARD_BENCH_URLS ?? '[]') as string[];
+  if (!configDir || urls.length === 0)
+    throw new Error('PLUGBOARD_CONFIG_DIR and PLUGBOARD_BENCH_URLS are required');
+  const keychain = process.env.PLUGBOARD_BENCH_KEYCHAIN === '1';
+  const secrets = (): SecretStore => (keychain ? new KeytarSecretStore() : new MemorySecretStore());
+
+  // Setup (not timed): the saved list on disk, the passwords in the keychain.
+  const setupSecrets = secrets();
+  await saveControllers(urls, openConfStore(configDir), setupSecrets);
+  say('SETUP', { controllers: urls.length, keychain });
+
+  let core: Core | null = null;
+  let shell: RunningWebShell | null = null;
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line === 'GO') {
+      const t0 = epoch();
+      // What the shell does at start: the settings file from the config folder, the keychain, the
+      // activity log file, then the server.
+      core = createCore({
+        shell: 'web',
+        version: 'bench',
+        store: openConfStore(configDir),
+        secrets: keychain ? new KeytarSecretStore() : setupSecrets,
+        dataDir: configDir,
+        log: (message) => console.error(`[core] ${message}`),
+      });
+      shell = await startWebShell({ port: 0, core, rendererDir, log: () => undefined });
+      say('UP', { url: shell.url, t0, up: epoch() });
+    } else if (line === 'STOP') break;
+  }
+  await shell?.close();
+  await core?.dispose();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`first-state child: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
