@@ -20,7 +20,14 @@ export function onCleanup(stop: Stopper): () => Promise<void> {
   };
   const wrapped: Stopper = run;
   stoppers.add(wrapped);
+  // Started while everything is being stopped (Ctrl-C during a start): stop it right away.
+  if (stopping) void run().catch(() => undefined);
   return run;
+}
+
+/** True once Ctrl-C (or a kill) asked the bench to stop: start nothing new. */
+export function isStopping(): boolean {
+  return stopping !== null;
 }
 
 /** Run every registered stopper, newest first; errors are reported, never thrown. */

@@ -1,10 +1,12 @@
 /**
  * 4. Simultaneous switching. Eight outlets on one controller (`outlets/switch`: must be one request),
- * and one outlet on each of eight controllers (`groups/run`), through the Core. The spread is taken on
- * arrival at the emulators, which run in this process so that Plugboard and the emulators share one
- * monotonic clock (see arrivals.ts); the departure spread (undici's sendHeaders) is noted as a cross-check.
- * Arrival ≥ departure, so the arrival spread is the conservative figure. Then the time until the Core
- * shows every outlet confirmed (pending → none, physical state as asked). Baseline: one by one.
+ * and one outlet on each of eight controllers (`groups/run`), through the Core. The emulators run in this
+ * process, so Plugboard and the emulators share one monotonic clock. Two spreads are taken per trial:
+ * on arrival at the emulators (arrivals.ts) and on departure, when undici writes each request's headers
+ * (departures.ts). Neither bounds the other here: the emulators' handlers run only when Plugboard's code
+ * yields the shared event loop, which can bunch arrivals closer than departures, while a slow handler can
+ * spread them wider. The figure is the larger of the two. Then the time until the Core shows every
+ * outlet confirmed (pending → none, physical state as asked). Baseline: one by one.
  */
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { recordArrivals, type Arrival } from './arrivals';
@@ -22,6 +24,8 @@ const BETWEEN_TRIALS_MS = 700;
 
 interface Trial {
   writes: number;
+  /** The larger of the arrival and departure spreads (see the file comment). */
+  spread: number;
   arrivalSpread: number;
   departureSpread: number;
   confirmMs: number;
@@ -30,6 +34,7 @@ interface Trial {
 function summarise(trials: Trial[]) {
   return {
     writes: Math.max(...trials.map((t) => t.writes)),
+    spread: Math.max(...trials.map((t) => t.spread)),
     arrivalSpread: Math.max(...trials.map((t) => t.arrivalSpread)),
     departureSpread: Math.max(...trials.map((t) => t.departureSpread)),
     confirmMs: median(trials.map((t) => t.confirmMs)),
@@ -84,6 +89,7 @@ export async function measureSwitching(): Promise<Row[]> {
       const sent = departures.departures.slice(d).filter((x) => isWrite(x.method) && origins.has(x.origin));
       return {
         writes: writes.length,
+        spread: Math.max(spread(writes), spread(sent)),
         arrivalSpread: spread(writes),
         departureSpread: spread(sent),
         confirmMs: confirmAt - start,
@@ -182,11 +188,11 @@ export async function measureSwitching(): Promise<Row[]> {
       row({
         measurement: 4,
         figure: `${count} outlets, 1 controller: spread`,
-        value: one.arrivalSpread,
+        value: one.spread,
         unit: 'ms',
         target: '≤ 10 ms',
-        met: one.arrivalSpread <= 10,
-        baselines: [{ name: 'one by one', value: base.arrivalSpread }],
+        met: one.spread <= 10,
+        baselines: [{ name: 'one by one', value: base.spread }],
       }),
       row({
         measurement: 4,
@@ -201,12 +207,12 @@ export async function measureSwitching(): Promise<Row[]> {
       row({
         measurement: 4,
         figure: '1 outlet × 8 controllers: spread',
-        value: across.arrivalSpread,
+        value: across.spread,
         unit: 'ms',
         target: '≤ 10 ms',
-        met: across.arrivalSpread <= 10,
-        baselines: [{ name: 'one by one', value: baseAcross.arrivalSpread }],
-        note: `worst of ${TRIALS}, on arrival at the emulators; on departure (undici sendHeaders) ${across.departureSpread.toFixed(2)} ms.`,
+        met: across.spread <= 10,
+        baselines: [{ name: 'one by one', value: baseAcross.spread }],
+        note: `worst of ${TRIALS} trials, the larger of: on arrival at the emulators ${across.arrivalSpread.toFixed(2)} ms, on departure (undici sendHeaders) ${across.departureSpread.toFixed(2)} ms.`,
       }),
       row({
         measurement: 4,

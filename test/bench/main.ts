@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { cleanupAll, installSignalHandlers } from './cleanup';
+import { cleanupAll, installSignalHandlers, isStopping } from './cleanup';
 import { measureRefresh } from './m1-refresh';
 import { measureChallenges } from './m2-challenges';
 import { measureFanout } from './m3-fanout';
@@ -76,6 +76,7 @@ async function main(): Promise<number> {
   console.log(formatMachine(report.machine));
   for (const measurement of MEASUREMENTS) {
     if (only && !only.includes(measurement.number)) continue;
+    if (isStopping()) break;
     const t0 = now();
     console.log(`\n[${measurement.number}] ${measurement.title}…`);
     try {
@@ -83,11 +84,13 @@ async function main(): Promise<number> {
       report.rows.push(...rows);
       console.log(`[${measurement.number}] done in ${((now() - t0) / 1000).toFixed(1)} s`);
     } catch (error) {
+      if (isStopping()) break;
       const reason = error instanceof Error ? error.message : String(error);
       report.skipped.push({ measurement: measurement.number, reason });
       console.error(`[${measurement.number}] FAILED: ${reason}`);
     }
   }
+  if (isStopping()) return 130;
   report.durationSeconds = Math.round((now() - started) / 1000);
   console.log(`\n${formatMachine(report.machine)}\n\n${formatTable(report)}\n\n${formatNotes(report)}`);
   console.log(`\nTotal: ${report.durationSeconds} s`);
