@@ -114,7 +114,14 @@ export async function updateController(
   const patch: ControllerPatch = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.colour !== undefined) patch.colour = input.colour;
-  if (input.url !== undefined) patch.url = normaliseControllerUrl(input.url);
+  if (input.url !== undefined) {
+    patch.url = normaliseControllerUrl(input.url);
+    const key = hostPortKey(patch.url);
+    const other = ctx.registry.list().find((c) => c.id !== current.id && hostPortKey(c.url) === key);
+    if (other) {
+      throw new PlugboardError('BAD_INPUT', `${patch.url} is already saved as "${other.name}".`);
+    }
+  }
   if (input.fingerprint !== undefined) patch.fingerprint = input.fingerprint;
   let secret: string | undefined;
   if (input.auth) {

@@ -19,7 +19,8 @@ export type Source = ActivityEntry['source'];
 
 interface Mark {
   kind: PendingOutlet['kind'];
-  action: string;
+  /** How the activity log words it, per target state. */
+  action: (target: boolean) => string;
   source: Source;
   /** Target per outlet. */
   targets: Map<number, boolean>;
@@ -45,7 +46,7 @@ function mark(session: ControllerSession, m: Mark, since: number): Map<number, P
       cycleEndsAt: null,
       sawOff: false,
       source: m.source,
-      action: m.action,
+      action: m.action(target),
     };
     session.pending.set(number, pending);
     marks.set(number, pending);
@@ -97,7 +98,7 @@ export function contractError(error: unknown): ContractError {
 function record(
   session: ControllerSession,
   outlets: readonly number[],
-  action: string,
+  action: string | ((outlet: number | null) => string),
   source: Source,
   failures: readonly OutletFailure[] | ContractError,
 ): void {
@@ -111,7 +112,7 @@ function record(
       controllerId: summary.id,
       controllerName: summary.name,
       outlet,
-      action,
+      action: typeof action === 'string' ? action : action(outlet),
       source,
       result: error ? 'error' : 'ok',
       error,
@@ -126,6 +127,8 @@ async function run<T extends OutletActionResult>(
   afterAnswer: (result: T) => OutletFailure[] = (result) => result.failed,
 ): Promise<OutletActionResult> {
   const numbers = [...m.targets.keys()];
+  const actionOf = (outlet: number | null) =>
+    m.action(outlet === null ? true : (m.targets.get(outlet) ?? true));
   const since = session.options.clock.now();
   const sending = send();
   const marks = mark(session, m, since);
@@ -134,7 +137,7 @@ async function run<T extends OutletActionResult>(
     result = await sending;
   } catch (error) {
     unmark(session, marks);
-    record(session, numbers, m.action, m.source, contractError(error));
+    record(session, numbers, actionOf, m.source, contractError(error));
     throw error;
   }
   const failed = afterAnswer(result);
@@ -143,7 +146,7 @@ async function run<T extends OutletActionResult>(
     marks,
     failed.map((f) => f.outlet),
   );
-  record(session, result.requested.length ? result.requested : numbers, m.action, m.source, failed);
+  record(session, result.requested.length ? result.requested : numbers, actionOf, m.source, failed);
   return { requested: result.requested, failed };
 }
 
@@ -160,7 +163,7 @@ export async function setOutlets(
     selection === 'all'
       ? (session.lastOutlets?.map((o) => o.number) ?? [])
       : [...new Set(selection)].sort((a, b) => a - b);
-  const action = `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
+  const action = () => `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
   return run(
     session,
     {
@@ -181,8 +184,10 @@ export async function switchOutlets(
 ): Promise<OutletActionResult> {
   const client = await session.client();
   const targets = new Map(changes.map((c) => [c.outlet, c.on]));
-  return run(session, { kind: 'transientState', action: 'switched together', source, targets }, () =>
-    client.outlets.switch(changes, { priority: 'interactive' }),
+  return run(
+    session,
+    { kind: 'transientState', action: (on) => `${on ? 'on' : 'off'} (temporary, together)`, source, targets },
+    () => client.outlets.switch(changes, { priority: 'interactive' }),
   );
 }
 
@@ -203,7 +208,7 @@ export async function cycleOutlets(
   });
   return run(
     session,
-    { kind: 'cycle', action: 'cycle', source, targets: new Map(numbers.map((n) => [n, true])) },
+    { kind: 'cycle', action: () => 'cycle', source, targets: new Map(numbers.map((n) => [n, true])) },
     async () => {
       if (numbers.length > 1) return client.outlets.cycleSeveral(numbers, { priority: 'interactive' });
       const outlet = numbers[0]!;

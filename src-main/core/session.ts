@@ -33,6 +33,8 @@ export class ControllerSession {
   #failures = 0;
   #reboot: RebootWatch | null = null;
   #lastSlowRead: number | null = null;
+  /** The next poll is a refresh someone asked for. */
+  #refreshAsked = false;
   /** The last outlets read, the baseline for spotting outside changes (null until the first poll). */
   #outlets: Outlet[] | null = null;
   #relayTiming: { cycleDelay: number | null; sequenceDelay: number | null } = {
@@ -113,9 +115,13 @@ export class ControllerSession {
     return this.#clientPromise;
   }
 
-  /** Poll now (a paused controller tries again); resolves when that poll is over. */
+  /**
+   * Poll now: one full refresh, the outlets and the meters (a paused controller tries to connect again).
+   * Resolves when that poll is over. Scripts, users and SSH keep their own slower schedule.
+   */
   refresh(): Promise<void> {
     if (this.#phase === 'paused') this.#phase = 'connect';
+    this.#refreshAsked = true;
     return this.poller.pollNow();
   }
 
@@ -215,18 +221,22 @@ export class ControllerSession {
     const client = await this.client();
     const capabilities = this.#live.capabilities;
     const now = this.options.clock.now();
-    const plan = pollPlan(
-      {
-        hasMeters: capabilities?.meters ?? false,
-        isAdmin: capabilities?.isAdmin ?? false,
-        visible: this.options.visible(),
-        watchedMeters: watchesMeters(this.options.settings(), this.summary.id),
-        confirming: this.pending.size > 0,
-        lastSlowRead: this.#lastSlowRead,
-        now,
-      },
-      this.options.timing,
-    );
+    const asked = this.#refreshAsked;
+    this.#refreshAsked = false;
+    const plan = asked
+      ? { meters: capabilities?.meters ?? false, slow: false }
+      : pollPlan(
+          {
+            hasMeters: capabilities?.meters ?? false,
+            isAdmin: capabilities?.isAdmin ?? false,
+            visible: this.options.visible(),
+            watchedMeters: watchesMeters(this.options.settings(), this.summary.id),
+            confirming: this.pending.size > 0,
+            lastSlowRead: this.#lastSlowRead,
+            now,
+          },
+          this.options.timing,
+        );
     const read = await client.refresh({ meters: plan.meters, signal: this.signal, priority: 'background' });
     this.#failures = 0;
     this.#applyOutlets(read.outlets, startedAt);

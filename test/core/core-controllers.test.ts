@@ -33,6 +33,11 @@ describe('saved controllers', () => {
     ).toEqual([cb.id, ca.id]);
     const clash = await h.call('controllers/update', { id: cb.id, name: 'bench z' });
     expect(clash).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    const sameAddress = await h.call('controllers/update', { id: cb.id, url: a.url });
+    expect(sameAddress).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_INPUT', message: expect.stringMatching(/already saved as "Bench Z"/) },
+    });
   });
 
   it('removes a controller: polling stops, its secret and tray favourites go', async () => {
@@ -63,8 +68,15 @@ describe('saved controllers', () => {
     const { id } = await addController(h, emu);
     await until(h, id, (s) => s.sshEnabled !== null);
     emu.device.setOutlet(0, { state: false });
+    emu.device.stats.reset();
     await h.ok('controllers/refresh', { id });
     expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
+    // One full refresh: all outlets and all meters, two requests, no login round trip.
+    expect(emu.device.stats.log.map((e) => e.path)).toEqual([
+      '/restapi/relay/outlets/',
+      '/restapi/meter/values/',
+    ]);
+    expect(emu.device.stats.unauthorized).toBe(0);
     emu.device.setOutlet(0, { state: true });
     await pause(300);
     expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
@@ -257,5 +269,24 @@ describe('discovery', () => {
     const bad = await h.call('discovery/start', { mdns: false, ssdp: false, range: '10.0.0.0/8' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     expect(await h.ok('discovery/stop', { runId })).toBeNull();
+  });
+});
+
+describe('the slow parts', () => {
+  it('re-reads scripts, users and SSH on their own schedule, not on every poll', async () => {
+    const emu = await emulator();
+    const h = newCore({ timing: { slowEveryMs: 1500 } });
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    await until(h, id, (s) => s.sshEnabled !== null);
+    emu.device.stats.reset();
+    await pause(3300);
+    const paths = emu.device.stats.log.map((e) => e.path);
+    const polls = paths.filter((p) => p === '/restapi/relay/outlets/').length;
+    const slow = paths.filter((p) => p === '/restapi/auth/users/').length;
+    expect(polls).toBeGreaterThanOrEqual(5);
+    expect(slow).toBeGreaterThanOrEqual(1);
+    expect(slow).toBeLessThanOrEqual(3);
+    expect(paths.filter((p) => p === '/restapi/config/ssh_enabled/').length).toBe(slow);
   });
 });

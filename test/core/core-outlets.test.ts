@@ -165,6 +165,16 @@ describe('outlet actions', () => {
       false,
     ]);
     await until(h, id, (s) => s.outlets.every((o) => !o.pending) && s.outlets[6]!.physicalState);
+    expect(
+      h
+        .activity()
+        .filter((e) => e.action.includes('together'))
+        .map((e) => [e.outlet, e.action]),
+    ).toEqual([
+      [1, 'off (temporary, together)'],
+      [6, 'on (temporary, together)'],
+      [7, 'on (temporary, together)'],
+    ]);
   });
 
   it('renames an outlet and shows the new name at once', async () => {
