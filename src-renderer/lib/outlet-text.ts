@@ -14,12 +14,23 @@ export const EXPLAIN = {
 
 /** Why the three states of an outlet differ, in one sentence; null when they agree. */
 export function differenceReason(outlet: OutletState): string | null {
-  if (outlet.cycleEndsAt !== null) return 'Cycling: off for the cycle time, then back on.';
+  // During a cycle the countdown explains the relay being off; only a temporary state is worth a word.
+  if (outlet.cycleEndsAt !== null)
+    return outlet.transientState !== outlet.state
+      ? 'Switched temporarily: after a reboot it goes back to its saved state.'
+      : null;
   if (outlet.physicalState !== outlet.transientState)
     return 'The relay has not caught up yet (a cycle or the controller’s on-sequence delay is in progress).';
   if (outlet.transientState !== outlet.state)
     return 'Switched temporarily: after a reboot it goes back to its saved state.';
   return null;
+}
+
+/** Why no outlet of this controller can be switched right now (it is not online), or null. */
+export function controllerBlockReason(state: Pick<ControllerState, 'status'>): string | null {
+  return state.status === 'online'
+    ? null
+    : `${statusSentence('The controller', state.status)}: controls come back when it answers again.`;
 }
 
 /** Why this outlet cannot be switched right now, or null when it can. */
@@ -28,8 +39,8 @@ export function blockReason(
   state: Pick<ControllerState, 'status'>,
   user: string,
 ): string | null {
-  if (state.status !== 'online')
-    return `${statusSentence('The controller', state.status)}: controls come back when it answers again.`;
+  const wide = controllerBlockReason(state);
+  if (wide) return wide;
   if (outlet.locked) return EXPLAIN.locked;
   if (!outlet.access)
     return `${user ? `User “${user}”` : 'This login'} may not switch this outlet; an administrator can grant access on the Users tab.`;
@@ -48,7 +59,9 @@ export function renameBlockReason(state: Pick<ControllerState, 'status' | 'capab
 export function pendingText(outlet: OutletState): string | null {
   const p = outlet.pending;
   if (!p) return null;
-  if (p.kind === 'cycle') return 'Waiting for the controller to confirm the cycle…';
+  // While the off-time counts down, the countdown is what the person waits for.
+  if (p.kind === 'cycle')
+    return outlet.cycleEndsAt !== null ? null : 'Waiting for the controller to confirm the cycle…';
   const what = p.kind === 'transientState' ? 'temporarily ' : '';
   return `Waiting for the controller to confirm: turning ${what}${p.target ? 'on' : 'off'}…`;
 }

@@ -36,13 +36,32 @@ describe('meters panel', () => {
       actions: meterActions().actions,
       onthreshold: async () => ({ ok: true, value: settings() }),
     });
-    expect(tile(/^Voltage \(bus 1\)/)).toHaveTextContent('118.6 V');
+    expect(tile(/^Voltage/)).toHaveTextContent('118.6 V');
+    // One bus: nothing to tell apart, so no "(bus 1)".
+    expect(tile(/^Voltage/)).not.toHaveTextContent('bus');
     // Real units report no current as 1.4e-45; a person sees zero.
-    expect(tile(/^Current \(bus 1\)/)).toHaveTextContent('0.00 A');
+    expect(tile(/^Current/)).toHaveTextContent('0.00 A');
     expect(tile(/^Energy/)).toHaveTextContent('12.346 kWh');
     expect(tile(/^Internal temperature/)).toHaveTextContent('40.0 °C');
     expect(tile(/^Sensor temperature/)).toHaveTextContent('21.5 °C');
     expect(tile(/^Humidity/)).toHaveTextContent('45 %');
+  });
+
+  test('a controller with two buses names the bus of each reading', () => {
+    const live = controllerState();
+    live.meters = [
+      { key: 'buses.0.voltage', name: 'Voltage', quantity: 'voltage', bus: 0, value: 118.6, unit: 'V' },
+      { key: 'buses.1.voltage', name: 'Voltage', quantity: 'voltage', bus: 1, value: 121.2, unit: 'V' },
+    ];
+    render(MetersPanel, {
+      controllerName: 'Bench A',
+      live,
+      settings: settings(),
+      actions: meterActions().actions,
+      onthreshold: async () => ({ ok: true, value: settings() }),
+    });
+    expect(tile(/^Voltage \(bus 1\)/)).toHaveTextContent('118.6 V');
+    expect(tile(/^Voltage \(bus 2\)/)).toHaveTextContent('121.2 V');
   });
 
   test('temperatures follow the °F setting, other quantities do not change', () => {

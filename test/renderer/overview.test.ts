@@ -87,7 +87,7 @@ test('a group runs with one button; off asks first and names its critical outlet
   }));
   start();
   const controls = await screen.findByRole('group', { name: 'Group Scopes' });
-  expect(screen.getByText('Bench A 2; Bench B 4')).toBeVisible();
+  expect(screen.getByText('Bench A: outlet 2; Bench B: outlet 4')).toBeVisible();
   await user.click(within(controls).getByRole('button', { name: 'Off' }));
   const dialog = screen.getByRole('dialog', { name: 'Switch off group Scopes?' });
   expect(within(dialog).getByRole('listitem')).toHaveTextContent('Bench A: outlet 2 (Server)');
@@ -124,5 +124,5 @@ test('a new group is made from outlets on several controllers', async () => {
       ],
     },
   ]);
-  expect(await screen.findByText('Bench A 1; Bench B 1')).toBeVisible();
+  expect(await screen.findByText('Bench A: outlet 1; Bench B: outlet 1')).toBeVisible();
 });

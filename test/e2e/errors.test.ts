@@ -1,0 +1,144 @@
+/**
+ * Trouble, as a person at the bench sees it in Chromium: a controller that goes offline (its tab, its
+ * header, the Overview's problems, controls disabled with the reason) and comes back; an outlet locked
+ * on the controller behind Plugboard's back (the LOCKED message in place); a saved password that stops
+ * working, fixed from the System tab.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src-main/emulator/index';
+import { expectAccessible } from './a11y';
+import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { startLab, type Lab } from './lab';
+import {
+  controllerTab,
+  eventually,
+  mainText,
+  openApp,
+  openOverview,
+  openSection,
+  outletRow,
+  physicalShown,
+  UI_TIMEOUT,
+  waitForStatus,
+} from './ui';
+
+describe('Errors in Chromium', () => {
+  let lab: Lab;
+  let bench: RunningEmulator;
+  let rack: RunningEmulator;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    lab = await startLab();
+    bench = await lab.emulator({ name: 'Bench A' });
+    rack = await lab.emulator({ name: 'Rack 7', meters: false });
+    bench.device.setOutlet(1, { name: 'Scope' });
+    await lab.add(bench, 'Bench A');
+    await lab.add(rack, 'Rack 7');
+    browser = await launchBrowser();
+    await openApp(browser.page, lab.app.url);
+    await waitForStatus(browser.page, 'Rack 7', 'online');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await lab?.close();
+  });
+
+  it('shows a controller that went offline: tab, header, Overview problems, disabled controls', async () => {
+    const { page } = browser;
+    await openSection(page, 'Rack 7', 'Outlets');
+    await outletRow(page, 1, 'Outlet 1').waitFor({ timeout: UI_TIMEOUT });
+    await rack.device.goOffline();
+
+    const tab = controllerTab(page, 'Rack 7');
+    await eventually(() => tab.textContent(), 30_000).toContain('offline');
+    await eventually(() => mainText(page)).toContain('Rack 7 is offline.');
+    const problem = page.getByRole('main').locator('[data-code]').first();
+    expect(await problem.getAttribute('data-code')).toMatch(/^(UNREACHABLE|TIMEOUT)$/);
+    expect(await mainText(page)).toContain('What to do:');
+    // The last known outlets stay in view, but nothing can be switched until it answers.
+    const off = outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'Turn outlet 1 (Outlet 1) off' });
+    await eventually(() => off.isDisabled()).toBe(true);
+    // Said once above the outlets, and read with every control.
+    const reason = 'The controller is offline: controls come back when it answers again.';
+    const shown = await page
+      .getByText(reason, { exact: true })
+      .evaluateAll((found) => found.filter((el) => !el.classList.contains('sr-only')).length);
+    expect(shown).toBe(1);
+    expect(
+      await off.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent),
+    ).toBe(reason);
+    await saveScreenshot(page, 'offline');
+    await expectAccessible(page, 'An offline controller');
+
+    await openOverview(page);
+    const attention = page.getByRole('region', { name: 'Needs attention' });
+    await attention.waitFor({ timeout: UI_TIMEOUT });
+    expect((await attention.innerText()).replace(/\s+/g, ' ')).toContain('Rack 7 is offline.');
+    expect(await attention.getByRole('button', { name: 'Open Rack 7' }).isVisible()).toBe(true);
+    expect(await attention.innerText()).not.toContain('Bench A');
+    await saveScreenshot(page, 'overview-problems');
+    await expectAccessible(page, 'Overview with a problem');
+
+    await rack.device.comeBack();
+    await eventually(() => tab.textContent(), 90_000).toContain('online');
+    await eventually(() => page.getByRole('region', { name: 'Needs attention' }).count()).toBe(0);
+  }, 150_000);
+
+  it('shows the LOCKED message in place when an outlet was locked on the controller meanwhile', async () => {
+    const { page } = browser;
+    await openSection(page, 'Bench A', 'Outlets');
+    const row = outletRow(page, 2, 'Scope');
+    await eventually(() => physicalShown(row)).toBe('on');
+    // No steady polling: the window still shows the outlet unlocked when the person clicks.
+    await lab.core.handlers['settings/set']({ pollIntervalMs: 600_000 });
+    try {
+      bench.device.lock(1);
+      await row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).click();
+      const alert = row.getByRole('alert');
+      await eventually(() => alert.getAttribute('data-code')).toBe('LOCKED');
+      const text = (await alert.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain('outlet 2 (Scope) did not change.');
+      expect(text).toContain('The outlet is locked on the controller.');
+      expect(text).toContain(
+        'What to do: Only the controller’s keypad or its own web page can change a locked outlet.',
+      );
+      expect(bench.device.outlet(1)).toMatchObject({ locked: true, state: true, physicalState: true });
+      await saveScreenshot(page, 'locked');
+      await expectAccessible(page, 'A locked outlet refused');
+
+      // Once Plugboard has read the lock, the row says so and its controls wait for the keypad.
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await eventually(() => row.getByRole('button', { name: 'Locked' }).count()).toBe(1);
+      expect(await row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).isDisabled()).toBe(true);
+      expect(await row.innerText()).toContain('only its keypad or its own web page can change this outlet');
+    } finally {
+      bench.device.unlock(1);
+      await lab.core.handlers['settings/set']({ pollIntervalMs: 1000 });
+    }
+    await eventually(() => row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).isDisabled()).toBe(
+      false,
+    );
+  });
+
+  it('shows a saved password that no longer works, and takes a new one on the System tab', async () => {
+    const { page } = browser;
+    bench.device.setPassword('admin', 'rotated-at-noon');
+    bench.device.expireNonces();
+    const tab = controllerTab(page, 'Bench A');
+    await eventually(() => tab.textContent(), 30_000).toContain('auth problem');
+    await eventually(() => mainText(page)).toContain('Bench A does not accept the saved login.');
+    expect(await mainText(page)).toContain('The controller did not accept the user name or password.');
+
+    await openSection(page, 'Bench A', 'System');
+    const connection = page.getByRole('form', { name: 'Connection' });
+    await connection.getByLabel('New password').fill('rotated-at-noon');
+    await connection.getByRole('button', { name: 'Save connection' }).click();
+    await eventually(() => connection.innerText()).toContain(
+      'Saved. Plugboard reconnects with the new settings.',
+    );
+    await eventually(() => tab.textContent(), 30_000).toContain('online');
+    expect(await mainText(page)).not.toContain('does not accept the saved login');
+    expect(browser.errors).toEqual([]);
+  });
+});

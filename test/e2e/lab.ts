@@ -1,0 +1,81 @@
+/**
+ * A bench for browser tests: software controllers (the emulator) on 127.0.0.1, the real Core on a
+ * MemoryStore with passwords in a MemorySecretStore, and the web shell serving the built renderer. Each
+ * test file starts its own lab and closes it in afterAll.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCore, type Core } from '../../src-main/core/index';
+import { MemoryStore } from '../../src-main/core/ports';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
+import { MemorySecretStore } from '../../src-main/secrets';
+import type { ControllerSummary } from '../../src-preload/contract';
+import { repoRoot, startWebApp, type WebApp } from './harness';
+
+/** Small delays: a cycle's off-time long enough to watch a countdown, everything else quick. */
+export const QUICK_EMULATOR: EmulatorOptions = {
+  cycleDelay: 1,
+  sequenceDelay: 0.05,
+  rebootSeconds: 2,
+  latency: 0,
+};
+
+export interface Lab {
+  core: Core;
+  app: WebApp;
+  /** What the Core logged (warnings and errors), for failure messages. */
+  log: string[];
+  /** Start another emulator, closed with the lab. */
+  emulator(options?: EmulatorOptions): Promise<RunningEmulator>;
+  /** Save a controller through the Core (setup for tests that are not about adding one). */
+  add(emulator: RunningEmulator, name: string, user?: string, password?: string): Promise<ControllerSummary>;
+  close(): Promise<void>;
+}
+
+const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+/** The Core polls each controller every `pollIntervalMs` (the setting; 500 ms is its minimum). */
+export async function startLab(options: { pollIntervalMs?: number } = {}): Promise<Lab> {
+  const log: string[] = [];
+  const core = createCore({
+    shell: 'web',
+    version,
+    store: new MemoryStore(),
+    secrets: new MemorySecretStore(),
+    dataDir: null,
+    log: (message, error) => log.push(error === undefined ? message : `${message}: ${String(error)}`),
+  });
+  const emulators: RunningEmulator[] = [];
+  let app: WebApp | undefined;
+  const close = async () => {
+    await app?.close();
+    await core.dispose();
+    await Promise.all(emulators.map((e) => e.close().catch(() => undefined)));
+  };
+  try {
+    await core.handlers['settings/set']({ pollIntervalMs: options.pollIntervalMs ?? 1000 });
+    app = await startWebApp({ core });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    core,
+    app,
+    log,
+    async emulator(emulatorOptions = {}) {
+      const running = await startEmulator({
+        ...QUICK_EMULATOR,
+        ...emulatorOptions,
+        host: '127.0.0.1',
+        port: 0,
+      });
+      emulators.push(running);
+      return running;
+    },
+    add: (emulator, name, user = 'admin', password = '1234') =>
+      core.handlers['controllers/add']({ name, url: emulator.url, auth: { kind: 'digest', user, password } }),
+    close,
+  };
+}

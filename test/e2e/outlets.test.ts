@@ -1,0 +1,249 @@
+/**
+ * The Outlets tab in Chromium against a software controller: switching, temporary switching, cycling
+ * with a countdown, switching several outlets in one request, all on / all off with confirmation,
+ * renaming and the keyboard — checked in the window and on the controller itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src-main/emulator/index';
+import { expectAccessible } from './a11y';
+import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { startLab, type Lab } from './lab';
+import { dialog, eventually, openApp, openSection, outletRow, physicalShown } from './ui';
+
+const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
+
+/** Requests that changed something on the controller (not reads, not digest challenges). */
+function writes(bench: RunningEmulator) {
+  return bench.device.stats.log.filter((entry) => entry.method !== 'GET' && entry.status !== 401);
+}
+
+describe('Outlets in Chromium', () => {
+  let lab: Lab;
+  let bench: RunningEmulator;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    lab = await startLab();
+    bench = await lab.emulator({
+      name: 'Bench A',
+      initialStates: [true, true, true, true, false, false, true, true],
+    });
+    NAMES.forEach((name, index) => bench.device.setOutlet(index, { name }));
+    bench.device.setCritical(0, true);
+    // A longer off-time of its own, so the countdown has several seconds to show.
+    bench.device.setOutlet(3, { cycleDelay: 4 });
+    await lab.add(bench, 'Bench A');
+    browser = await launchBrowser();
+    await openApp(browser.page, lab.app.url);
+    await openSection(browser.page, 'Bench A', 'Outlets');
+    await outletRow(browser.page, 1, 'Router').waitFor({ timeout: 20_000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await lab?.close();
+  });
+
+  it('switches an outlet off: pending until the controller confirms, then off on the relay', async () => {
+    const { page } = browser;
+    const row = outletRow(page, 3, 'Scope');
+    expect(await physicalShown(row)).toBe('on');
+    // A slow controller: the request and the confirming poll each take a while, so the mark is visible.
+    bench.device.latency = 900;
+    try {
+      await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).click();
+      await eventually(() => row.innerText()).toContain('Waiting for the controller to confirm: turning off');
+      expect(await row.getAttribute('aria-busy')).toBe('true');
+      await eventually(() => row.innerText()).not.toContain('Waiting for the controller');
+    } finally {
+      bench.device.latency = 0;
+    }
+    expect(await physicalShown(row)).toBe('off');
+    expect(await row.getAttribute('aria-busy')).toBe('false');
+    expect(
+      await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(bench.device.outlet(2)).toMatchObject({
+      state: false,
+      transientState: false,
+      physicalState: false,
+    });
+
+    await row.getByRole('button', { name: 'Turn outlet 3 (Scope) on' }).click();
+    await eventually(() => physicalShown(row)).toBe('on');
+    expect(bench.device.outlet(2)).toMatchObject({ state: true, physicalState: true });
+  });
+
+  it('switches an outlet temporarily and shows the saved and temporary states apart', async () => {
+    const { page } = browser;
+    const row = outletRow(page, 5, 'Lamp');
+    const temporary = row.getByRole('switch', { name: 'Temporary state of outlet 5 (Lamp)' });
+    expect(await temporary.getAttribute('aria-checked')).toBe('false');
+    await temporary.click();
+    await eventually(() => physicalShown(row)).toBe('on');
+    await eventually(() => row.innerText()).toContain('Saved: off');
+    const text = await row.innerText();
+    expect(text).toContain('Temporary: on');
+    expect(text).toContain('Switched temporarily: after a reboot it goes back to its saved state.');
+    expect(await temporary.getAttribute('aria-checked')).toBe('true');
+    expect(bench.device.outlet(4)).toMatchObject({ state: false, transientState: true, physicalState: true });
+
+    // The explanation of each state is there on hover.
+    await row.getByRole('button', { name: 'Saved: off' }).hover();
+    await eventually(() => row.getByRole('tooltip').filter({ visible: true }).allInnerTexts()).toEqual([
+      expect.stringContaining('the controller returns the outlet to it after a reboot'),
+    ]);
+    await saveScreenshot(page, 'outlets');
+    await expectAccessible(page, 'Outlets with a temporary state');
+
+    await temporary.click();
+    await eventually(() => row.innerText()).not.toContain('Saved: off');
+    expect(bench.device.outlet(4)).toMatchObject({
+      state: false,
+      transientState: false,
+      physicalState: false,
+    });
+  });
+
+  it('cycles an outlet with a visible countdown of the off-time', async () => {
+    const { page } = browser;
+    const row = outletRow(page, 4, 'Signal generator');
+    await eventually(() => physicalShown(row)).toBe('on');
+    await row.getByRole('button', { name: 'Cycle outlet 4 (Signal generator)' }).click();
+    const timer = row.getByRole('timer');
+    await timer.waitFor({ timeout: 20_000 });
+    expect(bench.device.outlet(3)).toMatchObject({ cycling: true, physicalState: false });
+
+    // Watch the countdown tick down during the off-time (the one place this suite watches the clock).
+    const seen: number[] = [];
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && (await timer.count()) > 0) {
+      const match = /back on in (\d+) s/.exec((await timer.innerText().catch(() => '')) ?? '');
+      if (match && Number(match[1]) !== seen.at(-1)) seen.push(Number(match[1]));
+      await page.waitForTimeout(150);
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen[0]).toBeLessThanOrEqual(4);
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+
+    await eventually(() => physicalShown(row)).toBe('on');
+    await eventually(() => row.innerText()).not.toContain('Waiting for the controller');
+    expect(bench.device.outlet(3)).toMatchObject({ cycling: false, physicalState: true, state: true });
+  });
+
+  it('switches the selected outlets simultaneously, in one request to the controller', async () => {
+    const { page } = browser;
+    for (const [n, name] of [
+      [2, 'Switch'],
+      [3, 'Scope'],
+      [7, 'Charger'],
+    ] as const) {
+      await page.getByRole('checkbox', { name: `Select outlet ${n} (${name})` }).check();
+    }
+    await eventually(() => page.getByText(/3 of 8 selected/).count()).toBe(1);
+    await bench.device.whenSettled();
+    bench.device.stats.reset();
+    await page
+      .getByRole('group', { name: 'Switch selected simultaneously' })
+      .getByRole('button', { name: 'Selected off' })
+      .click();
+    for (const [n, name] of [
+      [2, 'Switch'],
+      [3, 'Scope'],
+      [7, 'Charger'],
+    ] as const)
+      await eventually(() => physicalShown(outletRow(page, n, name))).toBe('off');
+
+    const sent = writes(bench);
+    expect(sent, JSON.stringify(sent)).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ path: expect.stringContaining('relay/set_outlet_transient_states/') });
+    expect(bench.device.outlets().map((o) => o.physicalState)).toEqual([
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    // Transient: the saved states are untouched, and the rows say so.
+    expect(bench.device.outlet(1).state).toBe(true);
+    await eventually(() => outletRow(page, 2, 'Switch').innerText()).toContain('Temporary: off');
+
+    bench.device.stats.reset();
+    await page.getByRole('button', { name: 'Selected on' }).click();
+    for (const index of [1, 2, 6])
+      await eventually(() => bench.device.outlet(index).physicalState).toBe(true);
+    expect(writes(bench)).toHaveLength(1);
+    await page.getByRole('checkbox', { name: 'Select all' }).uncheck();
+  });
+
+  it('asks before all off, naming the critical outlets, and does nothing when cancelled', async () => {
+    const { page } = browser;
+    await bench.device.whenSettled();
+    const before = bench.device.outlets().map((o) => o.physicalState);
+    bench.device.stats.reset();
+    await page.getByRole('group', { name: 'Every outlet' }).getByRole('button', { name: 'All off' }).click();
+    const confirm = dialog(page);
+    await confirm.waitFor({ timeout: 20_000 });
+    expect(await confirm.getByRole('heading').innerText()).toBe('Switch off all outlets of Bench A?');
+    expect(await confirm.getByRole('listitem').allInnerTexts()).toEqual(['outlet 1 (Router)']);
+    const go = confirm.getByRole('button', { name: 'Switch all off' });
+    expect(await go.isDisabled()).toBe(true);
+    await saveScreenshot(page, 'outlets-confirm');
+    await expectAccessible(page, 'All off confirmation');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(writes(bench)).toEqual([]);
+    expect(bench.device.outlets().map((o) => o.physicalState)).toEqual(before);
+
+    await page.getByRole('button', { name: 'All off' }).click();
+    await confirm.getByRole('checkbox', { name: 'Yes, include the critical outlets named above' }).check();
+    await go.click();
+    await eventually(() => bench.device.outlets().every((o) => !o.physicalState && !o.state)).toBe(true);
+    await eventually(() => physicalShown(outletRow(page, 1, 'Router'))).toBe('off');
+
+    await page.getByRole('button', { name: 'All on' }).click();
+    await confirm.getByRole('button', { name: 'Switch all on' }).click();
+    await eventually(() => bench.device.outlets().every((o) => o.physicalState && o.state)).toBe(true);
+    await eventually(() => physicalShown(outletRow(page, 8, 'Spare'))).toBe('on');
+  });
+
+  it('moves between rows with the arrow keys and switches with Enter', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Turn outlet 6 (Fan) off' }).focus();
+    await page.keyboard.press('ArrowDown');
+    const next = page.getByRole('button', { name: 'Turn outlet 7 (Charger) off' });
+    expect(await next.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await eventually(() => bench.device.outlet(6).physicalState).toBe(false);
+    await eventually(() => physicalShown(outletRow(page, 7, 'Charger'))).toBe('off');
+  });
+
+  it('renames an outlet on the controller', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Rename outlet 8 (Spare)' }).click();
+    const input = page.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
+    await input.fill('Power supply');
+    await input.press('Enter');
+    await outletRow(page, 8, 'Power supply').waitFor({ timeout: 20_000 });
+    expect(bench.device.outlet(7).name).toBe('Power supply');
+  });
+
+  it('notes a change made outside Plugboard in Activity', async () => {
+    const { page } = browser;
+    // Someone at the keypad switches outlet 6 off.
+    bench.device.setOutlet(5, { state: false });
+    await eventually(() => physicalShown(outletRow(page, 6, 'Fan'))).toBe('off');
+    await openSection(page, 'Bench A', 'Activity');
+    const log = page.getByRole('list', { name: 'Activity, newest first' });
+    await eventually(() => log.innerText()).toMatch(/Bench A, outlet 6\s+off\s+by outside Plugboard\s+seen/);
+    // What this window did is there too, newest first.
+    const text = await log.innerText();
+    expect(text).toMatch(/outlet 7\s+off\s+by this window\s+done/);
+    expect(text.indexOf('outlet 6')).toBeLessThan(text.indexOf('outlet 7'));
+    await saveScreenshot(page, 'activity');
+    await expectAccessible(page, 'Activity');
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The System tab in Chromium: identity and capabilities as the controller reports them, SSH on and off
+ * on the controller, a reboot followed to its end (rebooting, then back online, temporary states
+ * reverted), the API tree, and removing the controller from Plugboard.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src-main/emulator/index';
+import { expectAccessible } from './a11y';
+import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { startLab, type Lab } from './lab';
+import {
+  controllerTab,
+  dialog,
+  eventually,
+  mainText,
+  openApp,
+  openSection,
+  outletRow,
+  physicalShown,
+  UI_TIMEOUT,
+  waitForStatus,
+} from './ui';
+
+describe('System in Chromium', () => {
+  let lab: Lab;
+  let bench: RunningEmulator;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    lab = await startLab();
+    bench = await lab.emulator({ name: 'Bench A', model: 'LPC9', firmware: '1.12.14.0', rebootSeconds: 3 });
+    await lab.add(bench, 'Bench A');
+    browser = await launchBrowser();
+    await openApp(browser.page, lab.app.url);
+    await openSection(browser.page, 'Bench A', 'System');
+    await browser.page.getByRole('heading', { name: 'Capabilities' }).waitFor({ timeout: UI_TIMEOUT });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await lab?.close();
+  });
+
+  it('shows what the controller says about itself', async () => {
+    const { page } = browser;
+    const system = page.getByRole('region', { name: 'System of Bench A' });
+    await eventually(() => system.innerText()).toContain(bench.device.serial);
+    const text = (await system.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain('Model LPC9');
+    expect(text).toContain('Firmware 1.12.14.0');
+    expect(text).toContain(`Serial number ${bench.device.serial}`);
+    expect(text).toContain('Switches outlets simultaneously yes');
+    expect(text).toContain('Reboot from Plugboard yes');
+    expect(text).toContain(`Outlets ${bench.device.outletCount}`);
+    await saveScreenshot(page, 'system');
+    await expectAccessible(page, 'System');
+  });
+
+  it('switches SSH on and off on the controller', async () => {
+    const { page } = browser;
+    const ssh = page.getByRole('switch', { name: 'SSH access to the controller' });
+    await eventually(() => ssh.isDisabled()).toBe(false);
+    expect(bench.device.config().sshEnabled).toBe(false);
+    expect(await ssh.getAttribute('aria-checked')).toBe('false');
+    await ssh.click();
+    await eventually(() => bench.device.config().sshEnabled).toBe(true);
+    await eventually(() => ssh.getAttribute('aria-checked')).toBe('true');
+    await ssh.click();
+    await eventually(() => bench.device.config().sshEnabled).toBe(false);
+    await eventually(() => ssh.getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('reboots after confirmation, shows the progress, and comes back online', async () => {
+    const { page } = browser;
+    // A temporary state, to see the reboot revert it.
+    await openSection(page, 'Bench A', 'Outlets');
+    await outletRow(page, 1, 'Outlet 1')
+      .getByRole('switch', { name: 'Temporary state of outlet 1 (Outlet 1)' })
+      .click();
+    await eventually(() => physicalShown(outletRow(page, 1, 'Outlet 1'))).toBe('off');
+    expect(bench.device.outlet(0)).toMatchObject({ state: true, transientState: false });
+
+    await openSection(page, 'Bench A', 'System');
+    await page.getByRole('button', { name: 'Reboot controller…' }).click();
+    const confirm = dialog(page);
+    await confirm.waitFor({ timeout: UI_TIMEOUT });
+    expect(await confirm.getByRole('heading').innerText()).toBe('Reboot Bench A?');
+    await confirm.getByRole('button', { name: 'Reboot' }).click();
+
+    await eventually(() => mainText(page)).toMatch(/Rebooting — waiting for the controller to answer again/);
+    await waitForStatus(page, 'Bench A', 'rebooting');
+    await eventually(() => bench.device.rebooting).toBe(true);
+    expect(await page.getByRole('button', { name: 'Reboot controller…' }).isDisabled()).toBe(true);
+    await saveScreenshot(page, 'system-rebooting');
+    await expectAccessible(page, 'System while rebooting');
+
+    await eventually(() => mainText(page), 60_000).toMatch(/Back online after \d+ s\./);
+    await waitForStatus(page, 'Bench A', 'online');
+    expect(bench.device.rebooting).toBe(false);
+    // The temporary state did not survive the reboot, on the controller and in the window.
+    expect(bench.device.outlet(0)).toMatchObject({ state: true, transientState: true });
+    await openSection(page, 'Bench A', 'Outlets');
+    await eventually(() => physicalShown(outletRow(page, 1, 'Outlet 1'))).toBe('on');
+  }, 90_000);
+
+  it('browses the API tree', async () => {
+    const { page } = browser;
+    await openSection(page, 'Bench A', 'System');
+    const tree = page.getByRole('region', { name: 'API tree' });
+    await tree.getByRole('textbox', { name: /^Path/ }).fill('relay/outlets/0/');
+    await tree.getByRole('combobox', { name: 'Depth' }).selectOption('1');
+    await tree.getByRole('button', { name: 'Load' }).click();
+    const root = tree.getByRole('list', { name: 'API tree at /restapi/relay/outlets/0/' });
+    await root.waitFor({ timeout: UI_TIMEOUT });
+    const text = await root.innerText();
+    expect(text).toContain('name');
+    expect(text).toContain('"Outlet 1"');
+    expect(text).toContain('physical_state');
+  });
+
+  it('removes the controller from Plugboard after confirmation, leaving the controller as it is', async () => {
+    const { page } = browser;
+    const before = bench.device.outlets();
+    await page.getByRole('button', { name: 'Remove Bench A…' }).click();
+    const confirm = dialog(page);
+    await confirm.waitFor({ timeout: UI_TIMEOUT });
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await eventually(() => controllerTab(page, 'Bench A').count()).toBe(0);
+    await page.getByRole('heading', { name: 'No controllers yet' }).waitFor({ timeout: UI_TIMEOUT });
+    expect(await lab.core.handlers['controllers/list']({})).toEqual([]);
+    expect(bench.device.outlets()).toEqual(before);
+    expect(browser.errors).toEqual([]);
+  });
+});

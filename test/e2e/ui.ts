@@ -1,0 +1,85 @@
+/**
+ * Finding things in the window the way a person (or a screen reader) does: by role and accessible
+ * name. Waits are web-first: poll what the page shows, with generous limits for a loaded machine.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** How long the UI may take to show what the controller did (polls, a loaded 2-core machine). */
+export const UI_TIMEOUT = 20_000;
+
+/** Poll `read` until it satisfies `check` (vitest's expect.poll with this suite's limits). */
+export function eventually<T>(read: () => T | Promise<T>, timeout = UI_TIMEOUT) {
+  return expect.poll(read, { timeout, interval: 100 });
+}
+
+/** Open the web shell's tokened address and wait for the window to draw. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('banner').getByRole('heading', { name: 'Plugboard' }).waitFor({ timeout: UI_TIMEOUT });
+  await page.getByRole('button', { name: 'Add controller' }).waitFor({ timeout: UI_TIMEOUT });
+}
+
+export function controllerTab(page: Page, name: string): Locator {
+  return page
+    .getByRole('tablist', { name: 'Controllers' })
+    .getByRole('tab', { name: new RegExp(`^${name}`) });
+}
+
+/** Wait until a controller's tab shows `status` ("online", "offline", "rebooting", "auth problem"…). */
+export async function waitForStatus(
+  page: Page,
+  name: string,
+  status: string,
+  timeout = UI_TIMEOUT,
+): Promise<void> {
+  await page
+    .getByRole('tablist', { name: 'Controllers' })
+    .getByRole('tab', { name: new RegExp(`^${name} ${status}`) })
+    .waitFor({ timeout });
+}
+
+export function sectionTab(page: Page, controller: string, section: string): Locator {
+  return page
+    .getByRole('tablist', { name: `Sections of ${controller}` })
+    .getByRole('tab', { name: section, exact: true });
+}
+
+/** Open a controller's tab and one of its sections (Outlets, Scripts, Meters, Users, System, Activity). */
+export async function openSection(page: Page, controller: string, section: string): Promise<void> {
+  await controllerTab(page, controller).click();
+  const tab = sectionTab(page, controller, section);
+  await tab.click({ timeout: UI_TIMEOUT });
+  await tab.and(page.locator('[aria-selected="true"]')).waitFor({ timeout: UI_TIMEOUT });
+}
+
+export async function openOverview(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Controllers and pages' })
+    .getByRole('button', { name: 'Overview' })
+    .click();
+}
+
+/** An outlet's row on the Outlets tab: "Outlet 3: Scope". */
+export function outletRow(page: Page, number: number, name: string): Locator {
+  return page.getByRole('listitem', { name: `Outlet ${number}: ${name}`, exact: true });
+}
+
+/** The big physical-state indicator of a row, as its words: "On" or "Off". */
+export async function physicalShown(row: Locator): Promise<string> {
+  const text = await row.getByRole('button', { name: /^Physical state:/ }).innerText();
+  return text
+    .replace(/physical state:/i, '')
+    .trim()
+    .toLowerCase();
+}
+
+/** The open confirmation dialog. */
+export function dialog(page: Page): Locator {
+  return page.getByRole('dialog');
+}
+
+/** The whole visible text of the page's main area, whitespace collapsed. */
+export async function mainText(page: Page): Promise<string> {
+  return (await page.getByRole('main').innerText()).replace(/\s+/g, ' ');
+}
