@@ -234,6 +234,21 @@ describe('outlet actions', () => {
     expect(h.notices.map((n) => n.body)).toEqual(['Outlet 1: off.', 'Outlet 6: on (temporary).']);
   });
 
+  it('reports a change that was undone before it took effect as not confirmed', async () => {
+    const { emu, h, id } = await online({ sequenceDelay: 1, initialStates: Array(8).fill(false) });
+    await h.ok('outlets/set', { controllerId: id, outlets: 'all', on: true });
+    // Outlet 8 waits its turn in the on-sequence; someone switches it off on the keypad meanwhile.
+    emu.device.setOutlet(7, { state: false });
+    await until(h, id, (s) => s.outlets[7]!.pending === null, 10_000);
+    const failed = h.activity().find((e) => e.outlet === 8 && e.result === 'error');
+    expect(failed).toMatchObject({
+      action: 'on (not confirmed)',
+      source: 'window',
+      error: { code: 'TIMEOUT', message: expect.stringMatching(/something else changed it/) },
+    });
+    expect(h.state(id)!.outlets[7]).toMatchObject({ state: false, physicalState: false });
+  });
+
   it('answers wrong outlet numbers and unknown controllers with clear errors', async () => {
     const { h, id } = await online({ outlets: 4 });
     const tooHigh = await h.call('outlets/set', { controllerId: id, outlets: [5], on: true });
