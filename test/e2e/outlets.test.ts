@@ -48,7 +48,7 @@ describe('Outlets in Chromium', () => {
     const row = outletRow(page, 3, 'Scope');
     expect(await physicalShown(row)).toBe('on');
     // A slow controller: the request and the confirming poll each take a while, so the mark is visible.
-    bench.device.latency = 900;
+    bench.device.latency = 1500;
     try {
       await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).click();
       await eventually(() => row.innerText()).toContain('Waiting for the controller to confirm: turning off');

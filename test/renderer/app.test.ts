@@ -165,3 +165,36 @@ test('a page opened without Plugboard around it says how to start it', () => {
   render(App);
   expect(screen.getByText(/needs Plugboard around it/)).toBeVisible();
 });
+
+test('removing the open controller goes back to the Overview, also when the new list arrives first', async () => {
+  const user = userEvent.setup();
+  const failures: unknown[] = [];
+  const onRejection = (event: PromiseRejectionEvent) => failures.push(event.reason);
+  const onError = (event: ErrorEvent) => failures.push(event.error);
+  window.addEventListener('unhandledrejection', onRejection);
+  window.addEventListener('error', onError);
+  try {
+    backend
+      .answer('app/snapshot', () => ({
+        ok: true,
+        value: snapshot({ controllers: [summary()], states: [controllerState()] }),
+      }))
+      // The Core announces the shorter list before it answers the call, as the real one does.
+      .answer('controllers/remove', () => {
+        backend.emit('controllers/changed', []);
+        return { ok: true, value: null };
+      });
+    render(App);
+    await user.click(await screen.findByRole('tab', { name: /^Bench A/ }));
+    await user.click(screen.getByRole('tab', { name: 'System' }));
+    await user.click(screen.getByRole('button', { name: 'Remove Bench A…' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByRole('heading', { name: 'No controllers yet' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    await new Promise((done) => setTimeout(done, 0));
+    expect(failures).toEqual([]);
+  } finally {
+    window.removeEventListener('unhandledrejection', onRejection);
+    window.removeEventListener('error', onError);
+  }
+});
