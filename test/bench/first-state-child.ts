@@ -11,7 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createCore, type Core } from '../../src-main/core/index';
-import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../../src-main/secrets/index';
+import { KeytarSecretStore, MemorySecretStore } from '../../src-main/secrets/index';
 import { openConfStore } from '../../src-main/core/conf-store';
 import { startWebShell, type RunningWebShell } from '../../src-main/web/server';
 import { rendererDir } from './build';
@@ -27,10 +27,8 @@ async function main(): Promise<void> {
   if (!configDir || urls.length === 0)
     throw new Error('PLUGBOARD_CONFIG_DIR and PLUGBOARD_BENCH_URLS are required');
   const keychain = process.env.PLUGBOARD_BENCH_KEYCHAIN === '1';
-  const secrets = (): SecretStore => (keychain ? new KeytarSecretStore() : new MemorySecretStore());
-
   // Setup (not timed): the saved list on disk, the passwords in the keychain.
-  const setupSecrets = secrets();
+  const setupSecrets = keychain ? new KeytarSecretStore() : new MemorySecretStore();
   await saveControllers(urls, openConfStore(configDir), setupSecrets);
   say('SETUP', { controllers: urls.length, keychain });
 
@@ -40,17 +38,25 @@ async function main(): Promise<void> {
   for await (const line of lines) {
     if (line === 'GO') {
       const t0 = epoch();
-      // What the shell does at start: the settings file from the config folder, the keychain, the
-      // activity log file, then the server.
-      core = createCore({
-        shell: 'web',
-        version: 'bench',
-        store: openConfStore(configDir),
-        secrets: keychain ? new KeytarSecretStore() : setupSecrets,
-        dataDir: configDir,
-        log: (message) => console.error(`[core] ${message}`),
+      // With a keychain: the shell exactly as `npm run web` starts it (its own Core over the config
+      // folder and the keychain). Without one the shell would fall back to an empty in-memory store, so
+      // the bench hands it a Core with the passwords it kept in memory.
+      if (!keychain) {
+        core = createCore({
+          shell: 'web',
+          version: 'bench',
+          store: openConfStore(configDir),
+          secrets: setupSecrets,
+          dataDir: configDir,
+          log: (message) => console.error(`[core] ${message}`),
+        });
+      }
+      shell = await startWebShell({
+        port: 0,
+        rendererDir,
+        log: (message) => console.error(`[web] ${message}`),
+        ...(core ? { core } : {}),
       });
-      shell = await startWebShell({ port: 0, core, rendererDir, log: () => undefined });
       say('UP', { url: shell.url, t0, up: epoch() });
     } else if (line === 'STOP') break;
   }

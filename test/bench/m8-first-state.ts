@@ -1,9 +1,9 @@
 /**
- * 8. Start to first state: a cold start of the web shell over a config folder with 10 saved controllers
- * (passwords in a real gnome-keyring when available), until every controller tab in Chromium shows its
- * live status ("online" dot). Timed from the moment the shell process is told to start (its modules
- * already loaded, as in the packaged app) to the page seeing the last tab go online. Excluded: starting
- * the emulators, saving the controllers, launching Chromium.
+ * 8. Start to first state: a cold start of the web shell (its own Core over a config folder with 10
+ * saved controllers, passwords in a real gnome-keyring when available), until every controller tab in
+ * Chromium shows its live status ("online" dot). Timed from the moment the shell process is told to
+ * start (its modules already loaded, as in the packaged app) to the page seeing the last tab go online.
+ * Excluded: starting the emulators, saving the controllers, launching Chromium.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,11 +19,12 @@ import { row, type Row } from './results';
 
 const CONTROLLERS = 10;
 const LATENCY_MS = 50;
-const TRIALS = 3;
+const TRIALS = 5;
 
 interface Trial {
   shellUpMs: number;
   tabsMs: number;
+  firstOnlineMs: number;
   onlineMs: number;
 }
 
@@ -120,19 +121,32 @@ async function oneTrial(urls: string[], keychain: boolean): Promise<Trial> {
     await browser.page.goto(up.url);
     const stamps = await browser.page.waitForFunction(
       (count) => {
-        const w = window as unknown as { benchTabsAt?: number };
-        const tabs = document.querySelectorAll('[role="tablist"][aria-label="Controllers"] [role="tab"]');
+        const w = window as unknown as { benchTabsAt?: number; benchFirstAt?: number };
+        const at = performance.timeOrigin + performance.now();
+        const tabs = [
+          ...document.querySelectorAll('[role="tablist"][aria-label="Controllers"] [role="tab"]'),
+        ];
         if (tabs.length !== count) return false;
-        w.benchTabsAt ??= performance.timeOrigin + performance.now();
-        for (const tab of tabs) if (!tab.querySelector('[data-status="online"]')) return false;
-        return { tabs: w.benchTabsAt, online: performance.timeOrigin + performance.now() };
+        w.benchTabsAt ??= at;
+        const online = tabs.filter((tab) => tab.querySelector('[data-status="online"]')).length;
+        if (online > 0) w.benchFirstAt ??= at;
+        return online === count ? { tabs: w.benchTabsAt, first: w.benchFirstAt, online: at } : false;
       },
       CONTROLLERS,
       { polling: 5, timeout: 30_000 },
     );
-    const { tabs, online } = (await stamps.jsonValue()) as { tabs: number; online: number };
+    const { tabs, first, online } = (await stamps.jsonValue()) as {
+      tabs: number;
+      first: number;
+      online: number;
+    };
     if (browser.errors.length) throw new Error(`The page reported errors: ${browser.errors.join('; ')}`);
-    return { shellUpMs: up.up - up.t0, tabsMs: tabs - up.t0, onlineMs: online - up.t0 };
+    return {
+      shellUpMs: up.up - up.t0,
+      tabsMs: tabs - up.t0,
+      firstOnlineMs: first - up.t0,
+      onlineMs: online - up.t0,
+    };
   } finally {
     await closeBrowser();
     await stop();
@@ -170,6 +184,14 @@ export async function measureFirstState(): Promise<Row[]> {
         measurement: 8,
         figure: `start → ${CONTROLLERS} tabs drawn`,
         value: median(trials.map((t) => t.tabsMs)),
+        unit: 'ms',
+        target: '',
+        met: null,
+      }),
+      row({
+        measurement: 8,
+        figure: 'start → first tab online',
+        value: median(trials.map((t) => t.firstOnlineMs)),
         unit: 'ms',
         target: '',
         met: null,
