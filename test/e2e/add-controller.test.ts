@@ -163,4 +163,28 @@ describe('Adding a controller in Chromium', () => {
     expect(await mainText(page)).toContain('Secure rack');
     expect(browser.errors).toEqual([]);
   });
+
+  it('tries the demo from the "+" page, and removes it from the Overview', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Add controller' }).click();
+    await page.getByRole('button', { name: 'Try the demo' }).click();
+    const tabs = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab');
+    await eventually(() => tabs.count(), 30_000).toBe(5);
+    const opened = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab', { selected: true });
+    await eventually(async () => (await opened.textContent())?.trim()).toMatch(/^Demo bench/);
+    await eventually(() => opened.textContent(), 30_000).toContain('online');
+    expect(await mainText(page)).toContain('demo controller');
+
+    await page
+      .getByRole('navigation', { name: 'Controllers and pages' })
+      .getByRole('button', { name: 'Overview' })
+      .click();
+    await page.getByRole('button', { name: 'Remove the demo controllers' }).click();
+    await eventually(() => tabs.allInnerTexts()).toEqual([
+      expect.stringContaining('Bench A'),
+      expect.stringContaining('Secure rack'),
+    ]);
+    expect((await lab.core.handlers['controllers/list']({})).some((c) => c.demo)).toBe(false);
+    expect(browser.errors).toEqual([]);
+  });
 });

@@ -192,7 +192,8 @@ describe('Outlets in Chromium', () => {
     expect(await go.isDisabled()).toBe(true);
     await saveScreenshot(page, 'outlets-confirm');
     await expectAccessible(page, 'All off confirmation');
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    // Escape cancels, as Cancel does.
+    await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'hidden' });
     expect(writes(bench)).toEqual([]);
     expect(bench.device.outlets().map((o) => o.physicalState)).toEqual(before);
@@ -203,8 +204,12 @@ describe('Outlets in Chromium', () => {
     await eventually(() => bench.device.outlets().every((o) => !o.physicalState && !o.state)).toBe(true);
     await eventually(() => physicalShown(outletRow(page, 1, 'Router'))).toBe('off');
 
+    // Nothing critical to acknowledge: the confirm button has the focus, and Enter confirms.
     await page.getByRole('button', { name: 'All on' }).click();
-    await confirm.getByRole('button', { name: 'Switch all on' }).click();
+    const allOn = confirm.getByRole('button', { name: 'Switch all on' });
+    await allOn.waitFor({ timeout: 20_000 });
+    await eventually(() => allOn.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
     await eventually(() => bench.device.outlets().every((o) => o.physicalState && o.state)).toBe(true);
     await eventually(() => physicalShown(outletRow(page, 8, 'Spare'))).toBe('on');
   });
