@@ -139,6 +139,30 @@ describe('meters panel', () => {
     expect(tile(/^Sensor temperature/)).not.toHaveTextContent('Above');
   });
 
+  test('a poll arriving while a limit is being typed keeps what was typed', async () => {
+    const user = userEvent.setup();
+    const saved: unknown[] = [];
+    const { rerender } = render(MetersPanel, {
+      controllerName: 'Bench A',
+      live: controllerState({ lastUpdate: 1_700_000_100_000 }),
+      settings: settings(),
+      actions: meterActions().actions,
+      onthreshold: async (t) => {
+        saved.push(t);
+        return { ok: true, value: settings() };
+      },
+    });
+    const limits = screen.getByRole('form', { name: 'Limits for Voltage' });
+    await user.type(within(limits).getByLabelText(/Maximum/), '125');
+    // The next poll: the same meters, newly read.
+    const next = controllerState({ lastUpdate: 1_700_000_101_000 });
+    next.meters![0]!.value = 118.9;
+    await rerender({ live: next });
+    expect(within(limits).getByLabelText(/Maximum/)).toHaveValue('125');
+    await user.click(within(limits).getByRole('button', { name: 'Save limits' }));
+    expect(saved).toEqual([{ controllerId: 'bench-a', key: 'buses.0.voltage', min: null, max: 125 }]);
+  });
+
   test('limits typed in °F are saved in °C', async () => {
     const user = userEvent.setup();
     const saved: unknown[] = [];
