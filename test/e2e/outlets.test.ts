@@ -230,6 +230,11 @@ describe('Outlets in Chromium', () => {
     await page.getByRole('button', { name: 'Rename outlet 8 (Spare)' }).click();
     const input = page.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
     await input.fill('Power supply');
+    // New state from the controller arrives while the name is being typed: the typing stays.
+    const updated = page.getByText(/^updated /);
+    const before = await updated.innerText();
+    await eventually(() => updated.innerText()).not.toBe(before);
+    expect(await input.inputValue()).toBe('Power supply');
     await input.press('Enter');
     await outletRow(page, 8, 'Power supply').waitFor({ timeout: 20_000 });
     expect(bench.device.outlet(7).name).toBe('Power supply');
