@@ -87,6 +87,8 @@ export interface PlanInput {
   confirming: boolean;
   /** Epoch ms of the last scripts/users/SSH read, or null. */
   lastSlowRead: number | null;
+  /** The last read showed script threads running. */
+  threadsRunning: boolean;
   now: number;
 }
 
@@ -95,15 +97,20 @@ export interface PollPlan {
   meters: boolean;
   /** Re-read scripts and threads, users and SSH. */
   slow: boolean;
+  /** Re-read only the running threads (one small request), so a script that ends is not shown running. */
+  threads: boolean;
 }
 
 /**
  * What one steady poll reads. Outlets always (the tray shows them); meters when someone can see them
- * or a threshold watches them; the slow parts only for administrators with the window showing.
+ * or a threshold watches them; the slow parts only for administrators with the window showing; and,
+ * between slow reads, the threads alone while scripts are running (they end on their own).
  */
 export function pollPlan(input: PlanInput, timing: PollTiming): PollPlan {
-  if (input.confirming) return { meters: false, slow: false };
+  if (input.confirming) return { meters: false, slow: false, threads: false };
   const meters = input.hasMeters && (input.visible || input.watchedMeters);
   const slowDue = input.lastSlowRead === null || input.now - input.lastSlowRead >= timing.slowEveryMs;
-  return { meters, slow: input.isAdmin && input.visible && slowDue };
+  const adminWatching = input.isAdmin && input.visible;
+  const slow = adminWatching && slowDue;
+  return { meters, slow, threads: adminWatching && !slow && input.threadsRunning };
 }

@@ -159,7 +159,7 @@ export class ControllerSession {
 
   /** Re-read scripts and threads, users and SSH (administrators), or some of them; FORBIDDEN empties them. */
   async readSlow(parts: readonly SlowPart[] = SLOW_PARTS): Promise<void> {
-    const patch = await readSlowParts(await this.client(), parts, this.signal);
+    const patch = await readSlowParts(await this.client(), parts, this.signal, this.#live.scripts);
     if (parts.length === SLOW_PARTS.length) this.#lastSlowRead = this.options.clock.now();
     this.#live = { ...this.#live, ...patch };
     this.#publisher.now();
@@ -224,7 +224,7 @@ export class ControllerSession {
     const asked = this.#refreshAsked;
     this.#refreshAsked = false;
     const plan = asked
-      ? { meters: capabilities?.meters ?? false, slow: false }
+      ? { meters: capabilities?.meters ?? false, slow: false, threads: false }
       : pollPlan(
           {
             hasMeters: capabilities?.meters ?? false,
@@ -233,6 +233,7 @@ export class ControllerSession {
             watchedMeters: watchesMeters(this.options.settings(), this.summary.id),
             confirming: this.pending.size > 0,
             lastSlowRead: this.#lastSlowRead,
+            threadsRunning: (this.#live.scripts?.threads.length ?? 0) > 0,
             now,
           },
           this.options.timing,
@@ -244,6 +245,7 @@ export class ControllerSession {
     if (plan.meters) this.#applyMeters(read.meters);
     this.#publisher.now();
     if (plan.slow) await this.readSlow().catch(() => undefined);
+    else if (plan.threads) await this.readSlow(['threads']).catch(() => undefined);
   }
 
   async #probeReboot(): Promise<void> {

@@ -1,10 +1,10 @@
 /** Scripts (admin only): user functions, running threads, start with typed arguments, stop. */
-import type { Connection } from './connection';
+import type { Connection, Scope } from './connection';
 import { PlugboardError } from './errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { threadIdSchema, threadsSchema, userFunctionsSchema } from './schemas';
 import { callExpression, checkFunctionName } from './script-source';
-import type { CallOptions, ScriptArgument, ScriptsState } from './types';
+import type { CallOptions, ScriptArgument, ScriptsState, ScriptThread } from './types';
 
 export class ScriptsApi {
   readonly #connection: Connection;
@@ -20,16 +20,25 @@ export class ScriptsApi {
       const functionsContext = this.#context('list the script functions');
       const functions = await scope.request({ method: 'GET', path: 'script/user_functions/' });
       if (functions.status !== 200) throw errorForStatus(functions, functionsContext);
-      const threadsContext = this.#context('list the running scripts');
-      const threads = await scope.request({ method: 'GET', path: 'script/threads/' });
-      if (threads.status !== 200) throw errorForStatus(threads, threadsContext);
       return {
         functions: parseAnswer(functions, userFunctionsSchema, functionsContext).sort(),
-        threads: Object.entries(parseAnswer(threads, threadsSchema, threadsContext))
-          .map(([id, entry]) => ({ id, label: typeof entry === 'string' ? entry : (entry?.label ?? '') }))
-          .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })),
+        threads: await this.#readThreads(scope),
       };
     });
+  }
+
+  /** Only the running threads (one request): cheap enough to follow running scripts on every poll. */
+  threads(options?: CallOptions): Promise<ScriptThread[]> {
+    return this.#connection.run(options, (scope) => this.#readThreads(scope));
+  }
+
+  async #readThreads(scope: Scope): Promise<ScriptThread[]> {
+    const threadsContext = this.#context('list the running scripts');
+    const threads = await scope.request({ method: 'GET', path: 'script/threads/' });
+    if (threads.status !== 200) throw errorForStatus(threads, threadsContext);
+    return Object.entries(parseAnswer(threads, threadsSchema, threadsContext))
+      .map(([id, entry]) => ({ id, label: typeof entry === 'string' ? entry : (entry?.label ?? '') }))
+      .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   }
 
   /**

@@ -9,9 +9,18 @@ import type {
   MeterReading,
   OutletActionResult,
   ScriptsState,
+  ScriptThread,
 } from '../../src-preload/model';
 
-export type { Capabilities, DeviceUser, Identity, MeterReading, OutletActionResult, ScriptsState };
+export type {
+  Capabilities,
+  DeviceUser,
+  Identity,
+  MeterReading,
+  OutletActionResult,
+  ScriptsState,
+  ScriptThread,
+};
 
 /** How the client logs in. Basic is sent only when chosen explicitly (it needs plaintext logins allowed). */
 export type Credentials =

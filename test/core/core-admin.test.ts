@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TreeNode } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore, until } from './harness';
 
@@ -25,6 +25,24 @@ describe('as an administrator', () => {
     await h.ok('scripts/stop', { controllerId: id, threads: 'all' });
     expect(emu.device.threads()).toEqual([]);
     await until(h, id, (s) => s.scripts!.threads.length === 0);
+  });
+
+  it('drops a thread that ends by itself at the next poll, long before the slow re-read', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    await until(h, id, (s) => s.scripts !== null);
+    const { threadId } = await h.ok<{ threadId: string }>('scripts/start', {
+      controllerId: id,
+      function: 'flash_a_light',
+      args: [1, 1, 0.3],
+    });
+    await until(h, id, (s) => s.scripts!.threads.some((t) => t.id === threadId));
+    await vi.waitFor(() => expect(emu.device.threads()).toEqual([]), { timeout: 10_000 });
+    // The slow schedule re-reads scripts every 30 s; the running thread is followed on every poll instead.
+    const gone = await until(h, id, (s) => s.scripts!.threads.length === 0, 8_000);
+    expect(gone.scripts!.functions).toContain('flash_a_light');
   });
 
   it('creates and deletes users, and never records their password', async () => {

@@ -182,29 +182,32 @@ describe('pollPlan', () => {
     watchedMeters: false,
     confirming: false,
     lastSlowRead: null,
+    threadsRunning: false,
     now: 100_000,
   };
+  const plan = (meters: boolean, slow: boolean, threads = false) => ({ meters, slow, threads });
   it('reads meters and the slow parts when visible and due', () => {
-    expect(pollPlan(input, DEFAULT_TIMING)).toEqual({ meters: true, slow: true });
-    expect(pollPlan({ ...input, lastSlowRead: 90_000 }, DEFAULT_TIMING)).toEqual({
-      meters: true,
-      slow: false,
-    });
-    expect(pollPlan({ ...input, lastSlowRead: 70_000 }, DEFAULT_TIMING)).toEqual({
-      meters: true,
-      slow: true,
-    });
+    expect(pollPlan(input, DEFAULT_TIMING)).toEqual(plan(true, true));
+    expect(pollPlan({ ...input, lastSlowRead: 90_000 }, DEFAULT_TIMING)).toEqual(plan(true, false));
+    expect(pollPlan({ ...input, lastSlowRead: 70_000 }, DEFAULT_TIMING)).toEqual(plan(true, true));
   });
   it('reads only the outlets while hidden, unless a meter threshold watches the controller', () => {
-    expect(pollPlan({ ...input, visible: false }, DEFAULT_TIMING)).toEqual({ meters: false, slow: false });
-    expect(pollPlan({ ...input, visible: false, watchedMeters: true }, DEFAULT_TIMING)).toEqual({
-      meters: true,
-      slow: false,
-    });
+    expect(pollPlan({ ...input, visible: false }, DEFAULT_TIMING)).toEqual(plan(false, false));
+    expect(pollPlan({ ...input, visible: false, watchedMeters: true }, DEFAULT_TIMING)).toEqual(
+      plan(true, false),
+    );
   });
   it('confirms pending changes with the outlets alone; never the slow parts for non-administrators', () => {
-    expect(pollPlan({ ...input, confirming: true }, DEFAULT_TIMING)).toEqual({ meters: false, slow: false });
-    expect(pollPlan({ ...input, isAdmin: false }, DEFAULT_TIMING)).toEqual({ meters: true, slow: false });
-    expect(pollPlan({ ...input, hasMeters: false }, DEFAULT_TIMING)).toEqual({ meters: false, slow: true });
+    expect(pollPlan({ ...input, confirming: true }, DEFAULT_TIMING)).toEqual(plan(false, false));
+    expect(pollPlan({ ...input, isAdmin: false }, DEFAULT_TIMING)).toEqual(plan(true, false));
+    expect(pollPlan({ ...input, hasMeters: false }, DEFAULT_TIMING)).toEqual(plan(false, true));
+  });
+  it('follows running threads between slow reads, only while an administrator is watching', () => {
+    const running = { ...input, lastSlowRead: 90_000, threadsRunning: true };
+    expect(pollPlan(running, DEFAULT_TIMING)).toEqual(plan(true, false, true));
+    expect(pollPlan({ ...running, lastSlowRead: 70_000 }, DEFAULT_TIMING)).toEqual(plan(true, true, false));
+    expect(pollPlan({ ...running, visible: false }, DEFAULT_TIMING)).toEqual(plan(false, false, false));
+    expect(pollPlan({ ...running, isAdmin: false }, DEFAULT_TIMING)).toEqual(plan(true, false, false));
+    expect(pollPlan({ ...running, confirming: true }, DEFAULT_TIMING)).toEqual(plan(false, false, false));
   });
 });
