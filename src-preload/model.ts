@@ -263,6 +263,16 @@ export interface Settings {
   trayFavourites: OutletRef[];
 }
 
+/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  pollIntervalMs: 3000,
+  temperatureUnit: 'C',
+  theme: 'system',
+  notifications: { offline: true, outsideChanges: true, meterThresholds: true },
+  meterThresholds: [],
+  trayFavourites: [],
+};
+
 export interface AppInfo {
   name: string;
   version: string;

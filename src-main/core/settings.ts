@@ -1,5 +1,11 @@
 import * as v from 'valibot';
-import { calls, parseInput, type CallParsed, type Settings } from '../../src-preload/contract';
+import {
+  DEFAULT_SETTINGS,
+  calls,
+  parseInput,
+  type CallParsed,
+  type Settings,
+} from '../../src-preload/contract';
 import { PlugboardError } from '../dli/errors';
 import type { Logger } from './dispatch';
 import type { KeyValueStore } from './ports';
@@ -9,21 +15,12 @@ export const SETTINGS_KEY = 'settings';
 /** A partial change, exactly what `settings/set` accepts. */
 export type SettingsPatch = CallParsed<'settings/set'>;
 
-const DEFAULTS: Settings = {
-  pollIntervalMs: 3000,
-  temperatureUnit: 'C',
-  theme: 'system',
-  notifications: { offline: true, outsideChanges: true, meterThresholds: true },
-  meterThresholds: [],
-  trayFavourites: [],
-};
-
-/** A fresh copy of the defaults: 3 s polling, °C, the system theme, every notification on, nothing pinned. */
+/** A fresh, mutable copy of the contract's defaults. */
 export function defaultSettings(): Settings {
-  return structuredClone(DEFAULTS);
+  return structuredClone(DEFAULT_SETTINGS) as Settings;
 }
 
-const settingsKeys = Object.keys(DEFAULTS) as (keyof Settings)[];
+const settingsKeys = Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[];
 /** The contract's own per-field schemas: one definition of what a valid setting is. */
 const fieldSchemas = calls['settings/set'].input.entries;
 

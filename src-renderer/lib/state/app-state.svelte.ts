@@ -11,18 +11,12 @@ import type {
   Result,
   Settings,
 } from '../../../src-preload/contract';
+import { DEFAULT_SETTINGS } from '../../../src-preload/model';
 import { settle, type Backend } from '../backend';
 import { controllerActions, type ControllerActions } from './controller-actions';
 
-/** Shown until the backend's settings arrive, and the values the Core starts with. */
-export const DEFAULT_SETTINGS: Settings = {
-  pollIntervalMs: 3000,
-  temperatureUnit: 'C',
-  theme: 'system',
-  notifications: { offline: true, outsideChanges: true, meterThresholds: true },
-  meterThresholds: [],
-  trayFavourites: [],
-};
+/** Shown until the backend's settings arrive: the values the Core starts with. */
+export { DEFAULT_SETTINGS };
 
 /** A problem worth a banner at the top of the window: what failed, and the error. */
 export interface Banner {
