@@ -3,7 +3,7 @@
  * reused), its live state, its poller, the changes it is waiting to see confirmed, its meter history.
  * Outlet and admin actions (outlet-actions.ts, admin-actions.ts) use its public members.
  */
-import type { ControllerState, ControllerSummary } from '../../src-preload/model';
+import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
 import { PlugboardError, isPlugboardError } from '../dli/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
@@ -194,16 +194,30 @@ export class ControllerSession {
     this.options.hooks.polled(this.#publisher.current, this.#failures);
   }
 
-  /** Read everything about the controller; `connected` runs as soon as it shows online. */
+  /**
+   * Read everything about the controller; `connected` runs as soon as it shows online. The outlets,
+   * meters and capabilities are published as soon as they are read, before the identity strings: the
+   * person sees live outlets after four requests instead of ten.
+   */
   async #connect(connected?: () => void): Promise<void> {
     const client = await this.client();
-    const description = await client.describe({ signal: this.signal, priority: 'background' });
-    this.#applyDescription(description);
-    this.#phase = 'steady';
-    this.#failures = 0;
-    this.#publisher.now();
-    connected?.();
-    this.options.hooks.polled(this.#publisher.current, 0);
+    const online = (): void => {
+      this.#phase = 'steady';
+      this.#failures = 0;
+      this.#publisher.now();
+    };
+    const description = await client.describe({
+      signal: this.signal,
+      priority: 'background',
+      onLive: (live) => {
+        this.#applyDescription({ ...live, identity: this.#live.identity });
+        online();
+        connected?.();
+        this.options.hooks.polled(this.#publisher.current, 0);
+      },
+    });
+    this.#live = { ...this.#live, identity: description.identity };
+    online();
     await this.#afterConnect(description);
   }
 
@@ -299,7 +313,10 @@ export class ControllerSession {
     this.#publisher.now();
   }
 
-  #applyDescription(description: ControllerDescription): void {
+  /** A description, or its live part alone (identity still the previous one, null on a first connect). */
+  #applyDescription(
+    description: Omit<ControllerDescription, 'identity'> & { identity: Identity | null },
+  ): void {
     const now = this.options.clock.now();
     const { identity, capabilities } = description;
     this.#live = {

@@ -109,15 +109,19 @@ export class DliClient {
    * outlet access, outlets and meters. Fails with the error a person must fix (AUTH_FAILED,
    * API_DISABLED, TLS_UNTRUSTED with the fingerprint to accept, NOT_A_CONTROLLER, …).
    *
+   * The order serves a poller that wants to show something fast: the firmware (proves this is a
+   * controller, gives the capabilities), the caller, outlets and meters come first and are handed to
+   * `onLive` before the five identity strings are read.
+   *
    * A narrow access token may not read everything: what it may not read is left empty ('' in the
    * identity, no outlets, no meters) rather than failing, since the token still works for what it is for.
    */
-  describe(options?: CallOptions): Promise<ControllerDescription> {
+  describe(
+    options?: CallOptions & { onLive?: (live: Omit<ControllerDescription, 'identity'>) => void },
+  ): Promise<ControllerDescription> {
     const c = this.#connection;
     return c.run({ timeoutMs: DESCRIBE_TIMEOUT_MS, ...options }, async (scope) => {
-      // `cred/` first: every login may read it, so it proves the login and that this is a controller.
-      const caller = await this.#caller(scope);
-      const identity = await this.#identity(scope, true).catch((error: unknown) => {
+      const firmware = await tolerantText(ensureFirmware(c, scope)).catch((error: unknown) => {
         if (isPlugboardError(error) && error.code === 'DEVICE_ERROR' && error.detail?.status === 404) {
           throw new PlugboardError(
             'NOT_A_CONTROLLER',
@@ -126,14 +130,14 @@ export class DliClient {
         }
         throw error;
       });
+      const caller = await this.#caller(scope);
       const outlets = (await unlessForbidden(readOutlets(c, scope))) ?? [];
       const meters = await unlessForbidden(readMeters(c, scope));
       const count = outlets.length || caller.outletAccess.length;
       const outletAccess = Array.from({ length: count }, (_, i) => caller.outletAccess[i] ?? caller.isAdmin);
-      return {
-        identity,
+      const live = {
         capabilities: {
-          ...firmwareCapabilities(identity.firmware),
+          ...firmwareCapabilities(firmware),
           meters: meters !== null,
           isAdmin: caller.isAdmin,
           outletCount: count,
@@ -144,6 +148,8 @@ export class DliClient {
         meters,
         fingerprint: c.origin.startsWith('https:') ? c.certificate : null,
       };
+      options?.onLive?.(live);
+      return { identity: await this.#identityAfterFirmware(scope, firmware, true), ...live };
     });
   }
 
@@ -152,23 +158,23 @@ export class DliClient {
     return this.#connection.close();
   }
 
-  /** With `tolerant`, fields this login may not read come back as ''. */
-  async #identity(scope: Scope, tolerant = false): Promise<Identity> {
-    const c = this.#connection;
-    const text = async (read: Promise<string>): Promise<string> =>
-      tolerant ? ((await unlessForbidden(read)) ?? '') : read;
+  async #identity(scope: Scope): Promise<Identity> {
     // The firmware first: a controller that fails here fails before any other read.
-    const firmware = await text(ensureFirmware(c, scope));
-    return {
-      firmware,
-      model: await text(readText(c, scope, 'relay/model/', 'the model')),
-      serial: await text(readText(c, scope, 'config/serial/', 'the serial number')),
-      relayFirmware: await text(readText(c, scope, 'relay/version/', 'the relay firmware version')),
-      controllerName: await text(readText(c, scope, 'relay/name/', 'the controller name')),
-      hostname: tolerant
-        ? await unlessForbidden(this.#optionalText(scope, 'config/hostname/', 'the host name'))
-        : await this.#optionalText(scope, 'config/hostname/', 'the host name'),
-    };
+    return this.#identityAfterFirmware(scope, await ensureFirmware(this.#connection, scope), false);
+  }
+
+  /** With `tolerant`, fields this login may not read come back as ''. */
+  async #identityAfterFirmware(scope: Scope, firmware: string, tolerant: boolean): Promise<Identity> {
+    const c = this.#connection;
+    const text = (read: Promise<string>): Promise<string> => (tolerant ? tolerantText(read) : read);
+    // One read after the other: the controller gets one request at a time.
+    const model = await text(readText(c, scope, 'relay/model/', 'the model'));
+    const serial = await text(readText(c, scope, 'config/serial/', 'the serial number'));
+    const relayFirmware = await text(readText(c, scope, 'relay/version/', 'the relay firmware version'));
+    const controllerName = await text(readText(c, scope, 'relay/name/', 'the controller name'));
+    const readHostname = () => this.#optionalText(scope, 'config/hostname/', 'the host name');
+    const hostname = tolerant ? await unlessForbidden(readHostname()) : await readHostname();
+    return { firmware, model, serial, relayFirmware, controllerName, hostname };
   }
 
   /** A field not every firmware has: null when the API answers 404 for it. */
@@ -192,6 +198,11 @@ export class DliClient {
     const cred = parseAnswer(response, credSchema, context);
     return { name: cred.name, isAdmin: cred.is_admin, outletAccess: cred.outlet_access ?? [] };
   }
+}
+
+/** Text this login may not read (FORBIDDEN) comes back as ''; other errors pass. */
+async function tolerantText(read: Promise<string>): Promise<string> {
+  return (await unlessForbidden(read)) ?? '';
 }
 
 /** The value, or null when this login may not read it (FORBIDDEN); other errors pass. */

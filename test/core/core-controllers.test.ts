@@ -156,7 +156,7 @@ describe('the demo', () => {
     ).toBe(true);
     // Their passwords are kept in memory, never in the keychain.
     expect(h.secrets.size).toBe(0);
-    const states = await Promise.all(demo.map((c) => until(h, c.id, (s) => s.status === 'online', 20_000)));
+    const states = await Promise.all(demo.map((c) => until(h, c.id, (s) => s.identity !== null, 20_000)));
     expect(states.map((s) => [s.identity!.model, s.identity!.firmware, s.capabilities!.meters])).toEqual([
       ['LPC9', '1.12.14.0', true],
       ['EPCR5', '1.10.15.0', false],

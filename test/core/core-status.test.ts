@@ -1,10 +1,43 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ControllerSummary, Result } from '../../src-preload/contract';
+import type { ControllerState, ControllerSummary, Result } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore, until } from './harness';
 
 afterEach(cleanUp);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('connecting to a saved controller', () => {
+  it('shows the live outlets after four requests, before the identity strings are read', async () => {
+    const emu = await emulator();
+    const first = newCore();
+    const { id } = await addController(first, emu);
+    await first.core.dispose();
+    emu.device.stats.reset();
+
+    const second = newCore({ store: first.store, secrets: first.secrets });
+    let firstOnline: { requests: number; outlets: number; identity: unknown } | null = null;
+    second.core.subscribe((name, payload) => {
+      if (name !== 'state/changed' || firstOnline) return;
+      const state = payload as ControllerState;
+      if (state.id === id && state.status === 'online') {
+        firstOnline = {
+          requests: emu.device.stats.requests,
+          outlets: state.outlets.length,
+          identity: state.identity,
+        };
+      }
+    });
+    const complete = await until(second, id, (s) => s.identity !== null);
+    // The challenge, the firmware version, who is logged in, the outlets and the meters.
+    expect(firstOnline).toEqual({ requests: 5, outlets: 8, identity: null });
+    expect(complete.identity).toMatchObject({ serial: emu.device.serial, firmware: emu.device.firmware });
+    expect(complete.capabilities).toMatchObject({
+      isAdmin: true,
+      outletCount: 8,
+      simultaneousSwitching: true,
+    });
+  });
+});
 
 describe('adding a controller', () => {
   it('fails with AUTH_FAILED for a wrong password and saves nothing', async () => {
