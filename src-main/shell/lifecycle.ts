@@ -59,11 +59,19 @@ export function startElectronShell(options: ElectronShellOptions): void {
   let window: BrowserWindow | undefined;
   let tray: PlugboardTray | undefined;
 
+  let quitting = false;
   const openWindow = (): BrowserWindow => {
     const created = createMainWindow(page, appIcon);
     watchVisibility(created, (visible) => {
       core?.setVisible(visible);
       tray?.schedule();
+    });
+    // With a tray icon, closing the window keeps Plugboard in the tray (its quick toggles and
+    // notifications go on); without one (some Linux desktops), closing quits as usual.
+    created.on('close', (event) => {
+      if (!tray || quitting) return;
+      event.preventDefault();
+      created.hide();
     });
     return created;
   };
@@ -82,6 +90,9 @@ export function startElectronShell(options: ElectronShellOptions): void {
   });
   app.on('activate', () => {
     if (core && BrowserWindow.getAllWindows().length === 0) window = openWindow();
+  });
+  app.on('before-quit', () => {
+    quitting = true;
   });
   let disposed = false;
   app.on('will-quit', (event) => {

@@ -381,6 +381,19 @@ describe('the session', () => {
 });
 
 describe('app lifecycle', () => {
+  it('keeps running in the tray when the window is closed, and closes it for real when quitting', () => {
+    const win = window();
+    win.show();
+    const closing = event({});
+    win.emit('close', closing);
+    expect(closing.defaultPrevented).toBe(true);
+    expect(win.isVisible()).toBe(false);
+    fake.app.emit('before-quit');
+    const quitting = event({});
+    win.emit('close', quitting);
+    expect(quitting.defaultPrevented).toBe(false);
+  });
+
   it('quits when the last window closes (except on macOS)', () => {
     fake.app.emit('window-all-closed');
     expect(fake.app.quit).toHaveBeenCalledTimes(process.platform === 'darwin' ? 0 : 1);
