@@ -119,7 +119,8 @@ export interface PendingChange {
   since: number;
 }
 
-export interface OutletState {
+/** One outlet as the controller reports it. */
+export interface OutletReading {
   /** 1-based, as on the hardware label. */
   number: number;
   name: string;
@@ -127,12 +128,16 @@ export interface OutletState {
   state: boolean;
   /** Temporary state: reverts to `state` after a reboot. */
   transientState: boolean;
-  /** What the relay is doing right now. Read-only. */
+  /** What the relay is doing right now. Read-only; lags behind on-sequence and cycle delays. */
   physicalState: boolean;
   locked: boolean;
   critical: boolean;
   /** Per-outlet cycle off-time in seconds; null = the controller's default. */
   cycleDelay: number | null;
+}
+
+/** One outlet as the window sees it: the controller's reading plus what Plugboard knows about it. */
+export interface OutletState extends OutletReading {
   /** The logged-in user may switch this outlet. */
   access: boolean;
   /** A change Plugboard asked for that the controller has not confirmed yet. */

@@ -37,14 +37,7 @@ export function outletStates(
   return outlets.map((outlet) => {
     const waiting = pending.get(outlet.number);
     return {
-      number: outlet.number,
-      name: outlet.name,
-      state: outlet.state,
-      transientState: outlet.transientState,
-      physicalState: outlet.physicalState,
-      locked: outlet.locked,
-      critical: outlet.critical,
-      cycleDelay: outlet.cycleDelay,
+      ...outlet,
       access: access?.[outlet.number - 1] ?? isAdmin,
       pending: waiting ? pendingChange(waiting) : null,
       cycleEndsAt: waiting?.kind === 'cycle' ? waiting.cycleEndsAt : null,

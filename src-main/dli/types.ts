@@ -8,6 +8,7 @@ import type {
   Identity,
   MeterReading,
   OutletActionResult,
+  OutletReading,
   ScriptsState,
   ScriptThread,
 } from '../../src-preload/model';
@@ -62,21 +63,8 @@ export interface DliClientOptions {
 /** One, several (1-based numbers) or all outlets. */
 export type OutletSelection = 'all' | readonly number[];
 
-export interface Outlet {
-  /** 1-based, as on the hardware label. */
-  number: number;
-  name: string;
-  /** Persistent state, restored after a reboot or power loss. */
-  state: boolean;
-  /** Temporary state; reverts to `state` after a reboot. */
-  transientState: boolean;
-  /** What the relay is doing right now (read-only; lags behind delays). */
-  physicalState: boolean;
-  locked: boolean;
-  critical: boolean;
-  /** Per-outlet cycle off-time in seconds; null = the controller's default. */
-  cycleDelay: number | null;
-}
+/** One outlet as the controller reports it (1-based number). */
+export type Outlet = OutletReading;
 
 /** The logged-in user (or token client) as the controller sees it (`cred/`). */
 export interface Caller {

@@ -4,6 +4,7 @@ import type { EmulatorOptions } from '../../src-main/emulator';
 import type { FakeServer } from './fixtures/mdns-publisher';
 import { runInNamespace } from './fixtures/namespace';
 import type { ResponderConfig } from './fixtures/wemo-responder';
+import { saved } from './fixtures/saved';
 
 /**
  * mDNS and SSDP for real: publishers, responders and the browser are separate processes inside a
@@ -18,21 +19,6 @@ interface RunResult {
 
 const benchA = { name: 'Bench A', model: 'LPC9', serial: 'LPC92712030336' };
 const rack7 = { name: 'Rack 7', model: 'EPCR6', serial: 'EPCR5100045' };
-
-function saved(id: string, url: string): ControllerSummary {
-  return {
-    id,
-    name: id,
-    url,
-    auth: 'digest',
-    user: 'admin',
-    hasSecret: false,
-    fingerprint: null,
-    colour: '#3b82f6',
-    order: 0,
-    demo: false,
-  };
-}
 
 async function discoverIn(options: {
   setup?: string[];

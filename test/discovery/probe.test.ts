@@ -2,7 +2,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControllerSummary, DiscoveryProgress } from '../../src-preload/model';
+import type { DiscoveryProgress } from '../../src-preload/model';
 import { DiscoveryService, discover, dliRealm, recogniseController } from '../../src-main/discovery';
 import { PlugboardError } from '../../src-main/dli/errors';
 import {
@@ -12,6 +12,7 @@ import {
   type Handler,
   type LoopbackHosts,
 } from './fixtures/loopback-servers';
+import { saved } from './fixtures/saved';
 
 /** Probing a typed address range, on 127.0.0.x only (Linux routes all of 127/8 to loopback). */
 
@@ -40,21 +41,6 @@ const twoChallenges: Handler = (_q, r) => {
   ]);
   r.writeHead(401).end();
 };
-
-function saved(id: string, url: string): ControllerSummary {
-  return {
-    id,
-    name: id,
-    url,
-    auth: 'digest',
-    user: 'admin',
-    hasSecret: false,
-    fingerprint: null,
-    colour: '#3b82f6',
-    order: 0,
-    demo: false,
-  };
-}
 
 describe('dliRealm', () => {
   it('accepts a Digest challenge (any case) whose realm is DLI <serial>', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ControllerSummary } from '../../src-preload/model';
 import { DiscoveryResults, baseUrl, type Sighting } from '../../src-main/discovery';
 import { serviceHost } from '../../src-main/discovery/mdns';
+import { saved } from './fixtures/saved';
 
 const sighting = (extra: Partial<Sighting>): Sighting => ({
   url: 'http://10.0.0.5',
@@ -13,21 +13,6 @@ const sighting = (extra: Partial<Sighting>): Sighting => ({
   source: 'probe',
   ...extra,
 });
-
-function saved(id: string, url: string): ControllerSummary {
-  return {
-    id,
-    name: id,
-    url,
-    auth: 'digest',
-    user: 'admin',
-    hasSecret: false,
-    fingerprint: null,
-    colour: '#3b82f6',
-    order: 0,
-    demo: false,
-  };
-}
 
 describe('DiscoveryResults', () => {
   it('merges sightings of one host:port from several sources, keeping the first known facts', () => {
