@@ -68,6 +68,37 @@ test('tray favourites are listed by name and can be unpinned', async () => {
   expect(saved).toEqual([{ trayFavourites: [{ controllerId: 'bench-a', outlet: 5 }] }]);
 });
 
+test('meter limits are listed with their controller and meter, and can be removed', async () => {
+  const user = userEvent.setup();
+  const voltage = { controllerId: 'bench-a', key: 'buses.0.voltage', min: 110, max: null };
+  const humidity = { controllerId: 'rack-7', key: 'sensors.0.humidity', min: 20, max: 60 };
+  const { saved } = renderSettings({ ...DEFAULT_SETTINGS, meterThresholds: [voltage, humidity] });
+  const limits = screen.getByRole('group', { name: 'Meter limits' });
+  expect(
+    within(limits)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent?.trim()),
+  ).toEqual([
+    'Bench A buses.0.voltage: 110 to – (canonical units)',
+    'rack-7 sensors.0.humidity: 20 to 60 (canonical units)',
+  ]);
+  await user.click(
+    within(limits).getByRole('button', { name: 'Remove the limits of Bench A buses.0.voltage' }),
+  );
+  expect(saved).toEqual([{ meterThresholds: [humidity] }]);
+});
+
+test('empty favourites and limits say where to add them', () => {
+  renderSettings();
+  expect(screen.getByRole('group', { name: 'Tray favourites' })).toHaveTextContent(
+    'None yet. Pin an outlet with the star on its row in a controller’s Outlets tab.',
+  );
+  expect(screen.getByRole('group', { name: 'Meter limits' })).toHaveTextContent(
+    'None yet. Set limits under a meter in a controller’s Meters tab.',
+  );
+  expect(screen.queryAllByRole('list')).toEqual([]);
+});
+
 test('a refused setting is explained in place', async () => {
   const user = userEvent.setup();
   renderSettings(DEFAULT_SETTINGS, {
