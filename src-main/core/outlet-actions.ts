@@ -13,7 +13,7 @@ import { isPlugboardError } from '../dli/errors';
 import type { OutletSelection } from '../dli/types';
 import { pendingDeadline, type PendingOutlet } from './pending';
 import type { ControllerSession } from './session';
-import { outletLabel } from './session-state';
+import { capitalise, outletLabel } from './session-state';
 
 export type Source = ActivityEntry['source'];
 
@@ -247,8 +247,4 @@ export async function renameOutlet(
 
 function nameOf(session: ControllerSession, outlet: number): string | undefined {
   return session.lastOutlets?.find((o) => o.number === outlet)?.name;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

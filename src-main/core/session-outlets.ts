@@ -8,9 +8,7 @@ import type { Outlet } from '../dli/types';
 import type { NewActivity } from './activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';
-import { outletLabel } from './session-state';
-
-const capitalise = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+import { capitalise, outletLabel } from './session-state';
 
 /** An activity entry for a change the controller accepted but did not carry out in time. */
 export function unconfirmedEntry(

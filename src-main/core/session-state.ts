@@ -74,6 +74,11 @@ export function outletLabel(number: number, name: string | undefined): string {
     : `outlet ${number} (${clean})`;
 }
 
+/** The first letter upper-case: an outlet label that starts a sentence ("Outlet 3 (Scope) on …"). */
+export function capitalise(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
 /** The client's credentials for a saved controller and its secret; AUTH_FAILED when there is no secret. */
 export function credentialsFor(summary: ControllerSummary, secret: string | null): Credentials {
   if (secret === null || secret === '') {

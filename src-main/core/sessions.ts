@@ -8,7 +8,7 @@ import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
 import { ControllerSession } from './session';
-import { initialState } from './session-state';
+import { capitalise, initialState } from './session-state';
 
 export interface SessionManagerOptions {
   clock: Clock;
@@ -83,7 +83,7 @@ export class SessionManager {
           if (current) this.#notify(o.notices.meters(current.summary.name, state, o.settings()));
         },
         observed: (observedOn, change, label) => {
-          const what = `${label.charAt(0).toUpperCase()}${label.slice(1)}: ${change.action}`;
+          const what = `${capitalise(label)}: ${change.action}`;
           this.#notify(o.notices.outsideChange(observedOn.name, what, o.settings()));
         },
       },
