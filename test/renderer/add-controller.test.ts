@@ -180,6 +180,21 @@ describe('the add page in the window', () => {
     expect(screen.getByLabelText('Name in Plugboard (optional)')).toHaveValue('Bench 9');
   });
 
+  test('the demo button says why the demo did not start, and opens its first controller when it does', async () => {
+    const user = userEvent.setup();
+    render(App);
+    await user.click(screen.getByRole('button', { name: 'Add controller' }));
+    await user.click(screen.getByRole('button', { name: 'Try the demo' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The demo did not start.');
+
+    backend.answer('demo/start', () => ({
+      ok: true,
+      value: [summary({ id: 'demo-1', name: 'Demo bench', demo: true })],
+    }));
+    await user.click(screen.getByRole('button', { name: 'Try the demo' }));
+    expect(await screen.findByRole('tab', { name: /Demo bench/ })).toHaveAttribute('aria-selected', 'true');
+  });
+
   test('adding opens the new controller’s tab', async () => {
     const user = userEvent.setup();
     backend.answer('controllers/add', () => ({ ok: true, value: summary({ id: 'new', name: 'Bench N' }) }));
