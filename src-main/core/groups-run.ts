@@ -19,13 +19,7 @@ export async function runGroup(
   action: 'on' | 'off' | 'cycle',
   source: Source,
 ): Promise<GroupRunResult> {
-  const group = ctx.registry.listGroups().find((g) => g.id === id);
-  if (!group) {
-    throw new PlugboardError(
-      'NOT_FOUND',
-      `No group has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
-    );
-  }
+  const group = ctx.registry.getGroupOrThrow(id);
   await ctx.started;
   const byController = new Map<string, number[]>();
   for (const member of group.members) {

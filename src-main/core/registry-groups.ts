@@ -1,5 +1,6 @@
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { PlugboardError } from '../dli/errors';
+import { groupNotFound } from './registry-input';
 import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, dedupeMembers, sameName } from './registry-records';
 
 /** A group as the window or the CLI describes it: no id = create. */
@@ -21,12 +22,7 @@ export function validateGroupInput(
   if (!name) throw new PlugboardError('BAD_INPUT', 'The group name is empty: give the group a name.');
   if (name.length > MAX_NAME_LENGTH)
     throw new PlugboardError('BAD_INPUT', `The group name is longer than ${MAX_NAME_LENGTH} characters.`);
-  if (input.id !== undefined && !groups.some((g) => g.id === input.id)) {
-    throw new PlugboardError(
-      'NOT_FOUND',
-      `No group has the id ${JSON.stringify(input.id).slice(0, 80)}; it may have been removed.`,
-    );
-  }
+  if (input.id !== undefined && !groups.some((g) => g.id === input.id)) throw groupNotFound(input.id);
   const clash = groups.find((g) => g.id !== input.id && sameName(g.name, name));
   if (clash)
     throw new PlugboardError(

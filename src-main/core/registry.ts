@@ -1,4 +1,4 @@
-import type { AuthKind, ControllerSummary, Group, OutletRef } from '../../src-preload/model';
+import type { AuthKind, ControllerSummary, Group } from '../../src-preload/model';
 import { PlugboardError } from '../dli/errors';
 import { controllerAccount, type SecretStore } from '../secrets';
 import type { Logger } from './dispatch';
@@ -253,11 +253,11 @@ export class ControllerRegistry {
     this.#writeGroups(groups.filter((g) => g.id !== id));
   }
 
-  /** Outlets of a group that belong to saved controllers (a convenience for the Core). */
-  groupMembers(id: string): OutletRef[] {
+  /** The saved group with this id (its outlets all belong to saved controllers); NOT_FOUND when there is none. */
+  getGroupOrThrow(id: string): Group {
     const group = this.listGroups().find((g) => g.id === id);
     if (!group) throw groupNotFound(id);
-    return group.members;
+    return group;
   }
 
   #checkUniqueName(all: readonly ControllerSummary[], name: string, selfId: string | null): void {

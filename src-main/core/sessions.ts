@@ -1,5 +1,4 @@
 import type { ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
 import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
@@ -7,6 +6,7 @@ import type { Logger } from './dispatch';
 import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
+import { controllerNotFound } from './registry-input';
 import { ControllerSession } from './session';
 import { capitalise, initialState } from './session-state';
 
@@ -36,12 +36,7 @@ export class SessionManager {
   /** The session of a saved controller; NOT_FOUND names what is missing. */
   get(id: string): ControllerSession {
     const session = this.#sessions.get(id);
-    if (!session) {
-      throw new PlugboardError(
-        'NOT_FOUND',
-        `No saved controller has the id ${JSON.stringify(id).slice(0, 80)}; it may have been removed.`,
-      );
-    }
+    if (!session) throw controllerNotFound(id);
     return session;
   }
 

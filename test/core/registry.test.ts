@@ -478,10 +478,14 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect(registry.listGroups()).toEqual([]);
     });
 
-    it('returns a group’s members', async () => {
+    it('returns a group by id, with its members, and NOT_FOUND for an unknown id', async () => {
       const a = await registry.add(digest('A'), null);
       const g = registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 2 }] });
-      expect(registry.groupMembers(g.id)).toEqual([{ controllerId: a.id, outlet: 2 }]);
+      expect(registry.getGroupOrThrow(g.id)).toEqual(g);
+      expect(registry.getGroupOrThrow(g.id).members).toEqual([{ controllerId: a.id, outlet: 2 }]);
+      const missing = await rejection(() => registry.getGroupOrThrow('gnope'));
+      expect(missing.code).toBe('NOT_FOUND');
+      expect(missing.message).toBe('No group has the id "gnope"; it may have been removed.');
     });
   });
 
