@@ -1,7 +1,7 @@
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { PlugboardError } from '../dli/errors';
 import { groupNotFound } from './registry-input';
-import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, dedupeMembers, sameName } from './registry-records';
+import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, sameName, uniqueOutletRefs } from './registry-records';
 
 /** A group as the window or the CLI describes it: no id = create. */
 export interface GroupInput {
@@ -49,7 +49,7 @@ export function validateGroupInput(
       );
     }
   }
-  return { id: input.id, name, members: dedupeMembers(input.members) };
+  return { id: input.id, name, members: uniqueOutletRefs(input.members) };
 }
 
 /** The groups without a removed controller's outlets; groups left empty are dropped. */

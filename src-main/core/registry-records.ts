@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ControllerSummary, Group } from '../../src-preload/model';
+import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 
@@ -140,7 +140,9 @@ export function readGroups(raw: unknown, controllerIds: ReadonlySet<string>, pro
     if (ids.has(group.id) || names.has(lowerName(group.name))) {
       return problem(`dropped saved group ${entryLabel(entry, index)}: its id or name is used twice`);
     }
-    const members = dedupeMembers(group.members.filter((member) => controllerIds.has(member.controllerId)));
+    const members = uniqueOutletRefs(
+      group.members.filter((member) => controllerIds.has(member.controllerId)),
+    );
     if (members.length < group.members.length) {
       problem(
         `saved group ${entryLabel(entry, index)} names outlets of controllers that are not saved; ignoring those outlets`,
@@ -155,12 +157,11 @@ export function readGroups(raw: unknown, controllerIds: ReadonlySet<string>, pro
   return result;
 }
 
-export function dedupeMembers<T extends { controllerId: string; outlet: number }>(
-  members: readonly T[],
-): { controllerId: string; outlet: number }[] {
+/** Each controller's outlet once, in first-seen order, with only its two fields (group members, tray favourites). */
+export function uniqueOutletRefs(refs: readonly OutletRef[]): OutletRef[] {
   const seen = new Set<string>();
-  const result: { controllerId: string; outlet: number }[] = [];
-  for (const { controllerId, outlet } of members) {
+  const result: OutletRef[] = [];
+  for (const { controllerId, outlet } of refs) {
     const key = `${controllerId}\u0000${outlet}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -9,6 +9,7 @@ import {
 import { PlugboardError } from '../dli/errors';
 import type { Logger } from './dispatch';
 import type { KeyValueStore } from './ports';
+import { uniqueOutletRefs } from './registry-records';
 
 export const SETTINGS_KEY = 'settings';
 
@@ -30,16 +31,6 @@ export interface SettingsStoreOptions {
   log?: Logger;
   /** Called with the whole settings after every change. */
   onChange?: (settings: Settings) => void;
-}
-
-function dedupeRefs<T extends { controllerId: string; outlet: number }>(refs: readonly T[]): T[] {
-  const seen = new Set<string>();
-  return refs.filter((ref) => {
-    const key = `${ref.controllerId}\u0000${ref.outlet}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** App settings in the shared settings file, with defaults for anything missing or broken. */
@@ -91,7 +82,7 @@ export class SettingsStore {
     for (const key of settingsKeys) {
       if (change[key] !== undefined) Object.assign(next, { [key]: change[key] });
     }
-    next.trayFavourites = dedupeRefs(next.trayFavourites);
+    next.trayFavourites = uniqueOutletRefs(next.trayFavourites);
     return this.#write(next);
   }
 
