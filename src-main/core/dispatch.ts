@@ -3,7 +3,11 @@ import { isPlugboardError } from '../dli/errors';
 
 export type Logger = (message: string, error?: unknown) => void;
 
-const defaultLogger: Logger = (message, error) => console.error(`[plugboard] ${message}`, error ?? '');
+/** The console, for whoever is given no logger: a warning, or an error with what was thrown. */
+export function consoleLogger(prefix = '[plugboard]'): Logger {
+  return (message, error) =>
+    error === undefined ? console.warn(`${prefix} ${message}`) : console.error(`${prefix} ${message}`, error);
+}
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);
@@ -17,7 +21,7 @@ export async function dispatch(
   handlers: Handlers,
   name: unknown,
   input: unknown,
-  log: Logger = defaultLogger,
+  log: Logger = consoleLogger(),
 ): Promise<Result<unknown>> {
   if (!isCallName(name)) {
     return {

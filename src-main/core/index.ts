@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ActivityLog } from './activity-log';
 import { systemClock, type Clock } from './clock';
 import type { CoreContext } from './core-context';
-import type { Logger } from './dispatch';
+import { consoleLogger, type Logger } from './dispatch';
 import { EventHub } from './event-hub';
 import { appHandlers } from './handlers-app';
 import { controllerHandlers } from './handlers-controllers';
@@ -66,13 +66,8 @@ export interface Core {
   dispose(): Promise<void>;
 }
 
-const defaultLog: Logger = (message, error) =>
-  error === undefined
-    ? console.warn(`[plugboard] ${message}`)
-    : console.error(`[plugboard] ${message}`, error);
-
 export function createCore(options: CoreOptions): Core {
-  const log = options.log ?? defaultLog;
+  const log = options.log ?? consoleLogger();
   const clock = options.clock ?? systemClock;
   const timing: PollTiming = { ...DEFAULT_TIMING, ...options.timing };
   const events = new EventHub(log);

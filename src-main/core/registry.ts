@@ -1,7 +1,7 @@
 import type { AuthKind, ControllerSummary, Group } from '../../src-preload/model';
 import { PlugboardError } from '../dli/errors';
 import { controllerAccount, type SecretStore } from '../secrets';
-import type { Logger } from './dispatch';
+import { consoleLogger, type Logger } from './dispatch';
 import type { KeyValueStore } from './ports';
 import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
 import { pickDefaultColour } from './colour-palette';
@@ -62,8 +62,6 @@ export interface ControllerRegistryOptions {
   onGroupsChanged?: (groups: Group[]) => void;
 }
 
-const defaultLog: Logger = (message) => console.warn(`[plugboard] ${message}`);
-
 /**
  * The saved controllers and groups: one list shared by the app (electron-store) and the CLI (conf).
  * Secrets go only to the {@link SecretStore}; the settings file records whether one exists.
@@ -79,7 +77,7 @@ export class ControllerRegistry {
   constructor(options: ControllerRegistryOptions) {
     this.#store = options.store;
     this.#secrets = options.secrets;
-    this.#log = options.log ?? defaultLog;
+    this.#log = options.log ?? consoleLogger();
     this.#options = options;
   }
 

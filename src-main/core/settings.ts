@@ -7,7 +7,7 @@ import {
   type Settings,
 } from '../../src-preload/contract';
 import { PlugboardError } from '../dli/errors';
-import type { Logger } from './dispatch';
+import { consoleLogger, type Logger } from './dispatch';
 import type { KeyValueStore } from './ports';
 import { uniqueOutletRefs } from './registry-records';
 
@@ -42,7 +42,7 @@ export class SettingsStore {
 
   constructor(options: SettingsStoreOptions) {
     this.#store = options.store;
-    this.#log = options.log ?? ((message) => console.warn(`[plugboard] ${message}`));
+    this.#log = options.log ?? consoleLogger();
     this.#onChange = options.onChange;
   }
 

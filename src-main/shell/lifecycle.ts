@@ -11,7 +11,7 @@ import {
   session,
 } from 'electron';
 import { plugboardConfigDir } from '../core/config-dir';
-import type { Logger } from '../core/dispatch';
+import { consoleLogger, type Logger } from '../core/dispatch';
 import { createCore, type Core } from '../core/index';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
@@ -32,18 +32,13 @@ export interface ElectronShellOptions {
   log?: Logger;
 }
 
-const defaultLog: Logger = (message, error) =>
-  error === undefined
-    ? console.warn(`[plugboard] ${message}`)
-    : console.error(`[plugboard] ${message}`, error);
-
 /**
  * The app's lifecycle: one instance, one window, the Core behind the ipcMain binding (with the OS
  * keychain, the shared settings file, the activity log in the config folder and native notifications),
  * events forwarded to the window, the tray. Kept thin on purpose — everything it wires is tested on its own.
  */
 export function startElectronShell(options: ElectronShellOptions): void {
-  const log = options.log ?? defaultLog;
+  const log = options.log ?? consoleLogger();
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return;

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { plugboardConfigDir } from '../core/config-dir';
-import type { Logger } from '../core/dispatch';
+import { consoleLogger, type Logger } from '../core/dispatch';
 import { openConfStore } from '../core/conf-store';
 import { createCore, type Core } from '../core/index';
 import { MemoryStore } from '../core/ports';
@@ -43,13 +43,8 @@ export interface RunningWebShell {
   close(): Promise<void>;
 }
 
-const defaultLog: Logger = (message, error) =>
-  error === undefined
-    ? console.warn(`[plugboard web] ${message}`)
-    : console.error(`[plugboard web] ${message}`, error);
-
 export async function startWebShell(options: WebShellOptions = {}): Promise<RunningWebShell> {
-  const log = options.log ?? defaultLog;
+  const log = options.log ?? consoleLogger('[plugboard web]');
   const files = await loadRenderer(options.rendererDir ?? resolve(repoRoot, 'out', 'renderer'));
   files.set(WEB_PRELOAD_PATH, {
     body: Buffer.from(webPreloadScript()),
