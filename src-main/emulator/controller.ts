@@ -64,12 +64,6 @@ export class Controller {
     return `DLI ${this.config.serial}`;
   }
 
-  /** What a reboot changes: transient states revert to persistent ones and every script stops. */
-  afterReboot(): void {
-    this.scripts.reset();
-    this.relay.revertTransientStates();
-  }
-
   dispose(): void {
     this.scripts.stop('all');
     this.relay.dispose();

@@ -102,7 +102,7 @@ export class NonceStore {
   private readonly issued = new Map<string, number>();
 
   constructor(
-    private lifetimeMs: number,
+    private readonly lifetimeMs: number,
     private readonly capacity = 4096,
   ) {}
 
@@ -125,10 +125,6 @@ export class NonceStore {
       return false;
     }
     return true;
-  }
-
-  setLifetime(ms: number): void {
-    this.lifetimeMs = ms;
   }
 
   clear(): void {

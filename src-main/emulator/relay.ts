@@ -37,7 +37,6 @@ export class Relay {
   sequenceDelay: number;
   private readonly onTimers: (NodeJS.Timeout | undefined)[];
   private readonly cycleTimers: (NodeJS.Timeout | undefined)[];
-  private readonly cycleEnds: (number | null)[];
   private nextOnSlot = 0;
   private readonly listeners = new Set<PhysicalListener>();
 
@@ -55,7 +54,6 @@ export class Relay {
     }));
     this.onTimers = this.outlets.map(() => undefined);
     this.cycleTimers = this.outlets.map(() => undefined);
-    this.cycleEnds = this.outlets.map(() => null);
   }
 
   get count(): number {
@@ -92,11 +90,6 @@ export class Relay {
     return this.cycleTimers[index] !== undefined;
   }
 
-  /** Epoch ms when the current cycle's off-time ends, or null. */
-  cycleEndsAt(index: number): number | null {
-    return this.cycleEnds[index] ?? null;
-  }
-
   /** Off, wait the cycle delay, on again. Returns false (and does nothing) when the outlet is off. */
   cycle(index: number): boolean {
     const outlet = this.outlet(index);
@@ -105,10 +98,8 @@ export class Relay {
     this.cancelCycle(index);
     this.setPhysical(index, false);
     const seconds = outlet.cycleDelay ?? this.cycleDelay;
-    this.cycleEnds[index] = Date.now() + seconds * 1000;
     this.cycleTimers[index] = setTimeout(() => {
       this.cycleTimers[index] = undefined;
-      this.cycleEnds[index] = null;
       // An outlet locked during its off-time stays off.
       if (outlet.locked) outlet.transientState = false;
       this.drive(index, true);
@@ -181,6 +172,5 @@ export class Relay {
   private cancelCycle(index: number): void {
     clearTimeout(this.cycleTimers[index]);
     this.cycleTimers[index] = undefined;
-    this.cycleEnds[index] = null;
   }
 }

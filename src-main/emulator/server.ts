@@ -66,10 +66,6 @@ export class HttpFront {
     return this.boundPort;
   }
 
-  get isListening(): boolean {
-    return this.listening;
-  }
-
   listen(): Promise<void> {
     if (this.listening) return Promise.resolve();
     return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { badRequest, conflict, type Json } from './http-error';
+import { badRequest, conflict } from './http-error';
 
 /** A user account on the controller. */
 export interface UserRecord {
@@ -8,16 +8,6 @@ export interface UserRecord {
   isAllowed: boolean;
   /** One flag per outlet, index 0 = outlet 1. */
   outletAccess: boolean[];
-}
-
-/** What a read returns: never the password. */
-export function userJson(user: UserRecord): { [key: string]: Json } {
-  return {
-    name: user.name,
-    is_admin: user.isAdmin,
-    is_allowed: user.isAllowed,
-    outlet_access: [...user.outletAccess],
-  };
 }
 
 const USER_FIELDS = ['name', 'password', 'is_admin', 'is_allowed', 'outlet_access'];
