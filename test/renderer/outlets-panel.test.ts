@@ -104,7 +104,9 @@ describe('outlet rows', () => {
     expect(off).toBeDisabled();
     expect(off).toHaveAccessibleDescription(/only its keypad or its own web page/);
     expect(sw.getByRole('switch', { name: 'Temporary state of outlet 3 (Switch)' })).toBeDisabled();
-    expect(sw.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
+    const cycle = sw.getByRole('button', { name: 'Cycle outlet 3 (Switch)' });
+    expect(cycle).toBeDisabled();
+    expect(cycle).toHaveAccessibleDescription(/only its keypad or its own web page/);
     expect(sw.getByRole('checkbox', { name: 'Select outlet 3 (Switch)' })).toBeDisabled();
   });
 
