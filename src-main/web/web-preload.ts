@@ -1,4 +1,4 @@
-import { callNames, eventNames } from '../../src-preload/contract';
+import { callNames, eventNames, splitCallName } from '../../src-preload/contract';
 
 /**
  * The browser's `window.plugboard`: the same shape the Electron preload exposes, built from the
@@ -10,7 +10,8 @@ import { callNames, eventNames } from '../../src-preload/contract';
 export function webPreloadScript(): string {
   return `(() => {
   'use strict';
-  const CALLS = ${JSON.stringify(callNames)};
+  // [name, domain, action] per call, split by the contract as the Electron preload splits them.
+  const CALLS = ${JSON.stringify(callNames.map((name) => [name, ...splitCallName(name)]))};
   const EVENTS = ${JSON.stringify(eventNames)};
   const STOPPED = Object.freeze({
     ok: false,
@@ -70,11 +71,7 @@ export function webPreloadScript(): string {
   }
 
   const api = {};
-  for (const name of CALLS) {
-    const slash = name.indexOf('/');
-    const domain = name.slice(0, slash);
-    (api[domain] ??= {})[name.slice(slash + 1)] = (input) => invoke(name, input);
-  }
+  for (const [name, domain, action] of CALLS) (api[domain] ??= {})[action] = (input) => invoke(name, input);
   for (const domain of Object.keys(api)) Object.freeze(api[domain]);
   api.on = (name, listener) => {
     const set = listeners.get(name);
