@@ -1,6 +1,6 @@
 import { canRead } from './access';
 import { forbidden, type Json } from './http-error';
-import { type Ctx, type Node } from './tree';
+import { type Ctx, isListed, type Node } from './tree';
 import { uriFor } from './uri';
 
 /**
@@ -15,12 +15,7 @@ export function represent(ctx: Ctx, node: Node, path: string[], depth: number | 
   }
   if (depth !== null && depth <= 0) return { $ref: uriFor(path) };
   const below = depth === null ? null : depth - 1;
-  const entries = node
-    .entries(ctx)
-    .filter(
-      ([key, child]) =>
-        child.kind !== 'call' && !(child.kind === 'leaf' && !child.get) && canRead(ctx, [...path, key]),
-    );
+  const entries = node.entries(ctx).filter(([key, child]) => isListed(child) && canRead(ctx, [...path, key]));
   if (node.kind === 'array')
     return entries.map(([key, child]) => represent(ctx, child, [...path, key], below));
   return Object.fromEntries(

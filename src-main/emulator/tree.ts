@@ -59,6 +59,9 @@ export type Node = Leaf | Call | Container;
 
 export const isContainer = (node: Node): node is Container => node.kind !== 'leaf' && node.kind !== 'call';
 
+/** What representations and `all;` include: no calls, nothing write-only. */
+export const isListed = (node: Node): boolean => node.kind !== 'call' && !(node.kind === 'leaf' && !node.get);
+
 export function childOf(node: Container, key: string, ctx: Ctx): Node | undefined {
   return node.entries(ctx).find(([name]) => name === key)?.[1];
 }

@@ -1,6 +1,6 @@
 import { canRead } from './access';
 import { badRequest, type Json, notFound } from './http-error';
-import { childOf, type Container, type Ctx, isContainer, type Node } from './tree';
+import { childOf, type Container, type Ctx, isContainer, isListed, type Node } from './tree';
 import { type Step, uriFor } from './uri';
 
 /** One selected resource with its concrete key path (and the collection it sits in). */
@@ -16,11 +16,6 @@ export interface Walk {
   matrix: boolean;
   /** A plain path whose last key does not exist yet (PUT may create it). */
   missing: { parent: Selected; key: string } | null;
-}
-
-/** Elements `all;` and filters pick: no calls, nothing write-only. */
-function listed(node: Node): boolean {
-  return node.kind !== 'call' && !(node.kind === 'leaf' && !node.get);
 }
 
 function matches(element: Node, field: string, wanted: string, ctx: Ctx): boolean {
@@ -53,7 +48,7 @@ export function walk(root: Container, steps: Step[], ctx: Ctx): Walk {
           break;
         }
         case 'all':
-          for (const [key, child] of node.entries(ctx)) if (listed(child)) add(key, child);
+          for (const [key, child] of node.entries(ctx)) if (isListed(child)) add(key, child);
           break;
         case 'keys':
           for (const key of step.keys) {
