@@ -151,6 +151,36 @@ describe('AppState', () => {
     stop();
   });
 
+  test('meter limits replace the same meter’s old ones; clearing both limits removes them', async () => {
+    const backend = new TestBackend();
+    backend.answer('settings/set', (input) => ({
+      ok: true,
+      value: { ...DEFAULT_SETTINGS, ...(input as object) },
+    }));
+    const { app, stop } = loaded(backend, [summary()]);
+    await settle();
+    const volts = { controllerId: 'bench-a', key: 'buses.0.voltage' };
+    const amps = { controllerId: 'bench-a', key: 'buses.0.current' };
+    const rackVolts = { controllerId: 'rack-7', key: 'buses.0.voltage' };
+    await app.saveThreshold({ ...volts, min: 110, max: null });
+    await app.saveThreshold({ ...amps, min: null, max: 10 });
+    await app.saveThreshold({ ...rackVolts, min: 200, max: 240 });
+    await app.saveThreshold({ ...volts, min: 110, max: 125 });
+    await app.saveThreshold({ ...amps, min: null, max: null });
+    expect(backend.callsOf('settings/set').at(-2)).toEqual({
+      meterThresholds: [
+        { ...amps, min: null, max: 10 },
+        { ...rackVolts, min: 200, max: 240 },
+        { ...volts, min: 110, max: 125 },
+      ],
+    });
+    expect(app.settings.meterThresholds).toEqual([
+      { ...rackVolts, min: 200, max: 240 },
+      { ...volts, min: 110, max: 125 },
+    ]);
+    stop();
+  });
+
   test('a broken bridge becomes an error result, never an exception', async () => {
     const backend = new TestBackend();
     backend.answer('outlets/cycle', () => {

@@ -7,6 +7,7 @@ import type {
   ControllerSummary,
   Group,
   GroupRunResult,
+  MeterThreshold,
   OutletRef,
   Result,
   Settings,
@@ -160,6 +161,15 @@ export class AppState {
     const result = await this.saveSettings({ trayFavourites });
     if (!result.ok) this.banner = { context: 'The tray favourites were not saved.', error: result.error };
     return result;
+  }
+
+  /** Save one meter's limits in place of its old ones; with neither limit set, the entry goes. */
+  saveThreshold(threshold: MeterThreshold): Promise<Result<Settings>> {
+    const others = this.settings.meterThresholds.filter(
+      (t) => !(t.controllerId === threshold.controllerId && t.key === threshold.key),
+    );
+    const none = threshold.min === null && threshold.max === null;
+    return this.saveSettings({ meterThresholds: none ? others : [...others, threshold] });
   }
 
   async saveGroup(input: CallInput<'groups/save'>): Promise<Result<Group>> {
