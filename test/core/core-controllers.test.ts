@@ -238,15 +238,22 @@ describe('secrets', () => {
 });
 
 describe('discovery', () => {
-  it('probes an address range and marks the controllers already saved', async () => {
-    const saved = await emulator({ host: '127.0.0.31' });
-    const port = Number(new URL(saved.url).port);
-    let other;
-    try {
-      other = await emulator({ host: '127.0.0.33', port });
-    } catch {
-      return; // The port is taken on the other address: nothing to probe side by side this run.
+  /** Emulators on 127.0.0.31 and .33 sharing one port, like units on a subnet (another port if it is taken). */
+  async function twoOnOnePort() {
+    for (let attempt = 0; ; attempt++) {
+      const saved = await emulator({ host: '127.0.0.31' });
+      const port = Number(new URL(saved.url).port);
+      try {
+        return { saved, other: await emulator({ host: '127.0.0.33', port }), port };
+      } catch (error) {
+        await saved.close();
+        if (!/EADDRINUSE/.test(String(error)) || attempt > 20) throw error;
+      }
     }
+  }
+
+  it('probes an address range and marks the controllers already saved', async () => {
+    const { saved, other, port } = await twoOnOnePort();
     const h = newCore({ discovery: { timeoutMs: 1000 } });
     const summary = await addController(h, saved);
     const { runId } = await h.ok<{ runId: string }>('discovery/start', {
