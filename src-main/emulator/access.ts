@@ -11,6 +11,14 @@ export function isAdmin(ctx: Ctx): boolean {
     : ctx.controller.clients.allows(caller.clientId, 'modify', []);
 }
 
+/** How the controller names the caller: the user, or the token's client (by id when it has no name). */
+export function callerName(ctx: Ctx): string {
+  const { caller } = ctx;
+  return caller.kind === 'user'
+    ? caller.user.name
+    : (ctx.controller.clients.record(caller.clientId)?.name ?? caller.clientId);
+}
+
 export function canRead(ctx: Ctx, path: readonly string[]): boolean {
   const { caller } = ctx;
   if (caller.kind === 'token')

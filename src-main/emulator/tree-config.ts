@@ -1,4 +1,4 @@
-import { canSwitch, isAdmin } from './access';
+import { callerName, canSwitch, isAdmin } from './access';
 import type { Controller } from './controller';
 import { badRequest } from './http-error';
 import { boolField, type Container, object, readOnly, writable } from './tree';
@@ -38,10 +38,7 @@ export function configNode(c: Controller): Container {
 export function credNode(c: Controller): Container {
   return object((ctx) => {
     const { caller } = ctx;
-    const name =
-      caller.kind === 'user'
-        ? caller.user.name
-        : (c.clients.record(caller.clientId)?.name ?? caller.clientId);
+    const name = callerName(ctx);
     return {
       ip_address: readOnly(() => caller.ip),
       is_admin: readOnly(() => isAdmin(ctx)),

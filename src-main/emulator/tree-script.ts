@@ -1,7 +1,8 @@
+import { callerName } from './access';
 import type { Body } from './body';
 import type { Controller } from './controller';
 import { badRequest } from './http-error';
-import { type Call, type Container, type Ctx, map, object, writable } from './tree';
+import { type Call, type Container, map, object, writable } from './tree';
 
 interface StartItem {
   user_function: string;
@@ -30,13 +31,6 @@ function parseStartItems(args: Body): StartItem[] {
   });
 }
 
-function callerName(c: Controller, ctx: Ctx): string {
-  const { caller } = ctx;
-  return caller.kind === 'user'
-    ? caller.user.name
-    : (c.clients.record(caller.clientId)?.name ?? caller.clientId);
-}
-
 export function scriptNode(c: Controller): Container {
   const { scripts } = c;
   const start: Call = {
@@ -44,7 +38,7 @@ export function scriptNode(c: Controller): Container {
     invoke: (args, ctx) => {
       const items = parseStartItems(args);
       // Check every item before starting any, so a bad one starts nothing.
-      const starters = items.map((item) => scripts.prepare(item, callerName(c, ctx)));
+      const starters = items.map((item) => scripts.prepare(item, callerName(ctx)));
       const ids = starters.map((startThread) => startThread());
       return { status: 200, body: ids.length === 1 ? (ids[0] ?? '') : ids };
     },
