@@ -4,6 +4,7 @@ import type { Controller } from './controller';
 import { badRequest, forbidden, HttpError, locked } from './http-error';
 import {
   array,
+  boolField,
   type Call,
   type Container,
   type Ctx,
@@ -38,12 +39,10 @@ function outletNode(c: Controller, index: number): Container {
     },
   };
   return object(() => ({
-    critical: writable(
+    critical: boolField(
       () => outlet.critical,
-      (value) => {
-        const on = parseBoolean(value, 'critical');
-        return () => (outlet.critical = on);
-      },
+      (on) => (outlet.critical = on),
+      'critical',
     ),
     transient_state: switching('transient_state', (on) => relay.setTransient(index, on)),
     state: switching('state', (on) => relay.setState(index, on)),
