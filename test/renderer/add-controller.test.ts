@@ -5,8 +5,7 @@ import type { CallInput } from '../../src-preload/contract';
 import type { ControllerSummary, Result } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
 import ManualAddForm from '../../src-renderer/lib/components/ManualAddForm.svelte';
-import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
-import { summary } from './fixtures';
+import { snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 const FP = 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89';
@@ -115,16 +114,7 @@ describe('adding by address', () => {
 describe('the add page in the window', () => {
   let backend: TestBackend;
   beforeEach(() => {
-    backend = new TestBackend().answer('app/snapshot', () => ({
-      ok: true,
-      value: {
-        info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
-        controllers: [],
-        states: [],
-        groups: [],
-        settings: DEFAULT_SETTINGS,
-      },
-    }));
+    backend = new TestBackend().answer('app/snapshot', () => ({ ok: true, value: snapshot() }));
     (window as { plugboard?: unknown }).plugboard = backend.api;
   });
   afterEach(() => delete (window as { plugboard?: unknown }).plugboard);

@@ -1,24 +1,12 @@
 import { render, screen, waitFor, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { AppSnapshot } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
 import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
-import { controllerState, outlet, summary } from './fixtures';
+import { controllerState, outlet, snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 let backend: TestBackend;
-
-function snapshot(overrides: Partial<AppSnapshot> = {}): AppSnapshot {
-  return {
-    info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
-    controllers: [],
-    states: [],
-    groups: [],
-    settings: DEFAULT_SETTINGS,
-    ...overrides,
-  };
-}
 
 beforeEach(() => {
   backend = new TestBackend();

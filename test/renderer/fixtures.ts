@@ -1,10 +1,12 @@
-import type {
-  Capabilities,
-  ControllerState,
-  ControllerSummary,
-  DeviceUser,
-  MeterReading,
-  OutletState,
+import {
+  DEFAULT_SETTINGS,
+  type AppSnapshot,
+  type Capabilities,
+  type ControllerState,
+  type ControllerSummary,
+  type DeviceUser,
+  type MeterReading,
+  type OutletState,
 } from '../../src-preload/model';
 
 /** Realistic data shaped like what the Core sends; every builder takes overrides. */
@@ -126,6 +128,18 @@ export function controllerState(overrides: Partial<ControllerState> = {}): Contr
     sshEnabled: false,
     lastUpdate: Date.now(),
     rebootingSince: null,
+    ...overrides,
+  };
+}
+
+/** What `app/snapshot` answers: nothing saved unless given, the default settings. */
+export function snapshot(overrides: Partial<AppSnapshot> = {}): AppSnapshot {
+  return {
+    info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
+    controllers: [],
+    states: [],
+    groups: [],
+    settings: DEFAULT_SETTINGS,
     ...overrides,
   };
 }

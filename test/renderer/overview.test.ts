@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { AppSnapshot, Group } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
-import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
-import { controllerState, outlet, summary } from './fixtures';
+import { controllerState, outlet, snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 let backend: TestBackend;
@@ -28,14 +27,7 @@ function start(overrides: Partial<AppSnapshot> = {}) {
   });
   backend.answer('app/snapshot', () => ({
     ok: true,
-    value: {
-      info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
-      controllers: [summary(), benchB],
-      states: [a, b],
-      groups: [group],
-      settings: DEFAULT_SETTINGS,
-      ...overrides,
-    },
+    value: snapshot({ controllers: [summary(), benchB], states: [a, b], groups: [group], ...overrides }),
   }));
   render(App);
 }

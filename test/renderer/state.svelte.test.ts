@@ -4,7 +4,7 @@ import type { ActivityEntry, ControllerSummary, Result } from '../../src-preload
 import { ActivityFeed } from '../../src-renderer/lib/state/activity-feed.svelte';
 import { AppState, DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
 import { Discovery } from '../../src-renderer/lib/state/discovery.svelte';
-import { summary } from './fixtures';
+import { snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 const entry = (id: number): ActivityEntry => ({
@@ -98,16 +98,7 @@ describe('ActivityFeed', () => {
 
 describe('AppState', () => {
   function loaded(backend: TestBackend, controllers: ControllerSummary[]) {
-    backend.answer('app/snapshot', () => ({
-      ok: true,
-      value: {
-        info: { name: 'Plugboard', version: '0.1.0', shell: 'test', platform: 'linux' },
-        controllers,
-        states: [],
-        groups: [],
-        settings: DEFAULT_SETTINGS,
-      },
-    }));
+    backend.answer('app/snapshot', () => ({ ok: true, value: snapshot({ controllers }) }));
     const app = new AppState(backend.api);
     const stop = app.start();
     return { app, stop };
