@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { fingerprint } from '../../src-preload/contract';
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
@@ -35,14 +36,9 @@ const storedUrl = v.pipe(
   }),
 );
 
+/** What the contract accepts as a fingerprint, in the saved form; anything else reads as "none pinned". */
 const storedFingerprint = v.fallback(
-  v.nullable(
-    v.pipe(
-      v.string(),
-      v.check((s) => /^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/.test(s.trim())),
-      v.transform(normaliseFingerprint),
-    ),
-  ),
+  v.nullable(v.pipe(fingerprint, v.transform(normaliseFingerprint))),
   null,
 );
 
