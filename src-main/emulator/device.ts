@@ -3,19 +3,13 @@ import type { Controller, ControllerConfig } from './controller';
 import type { Faults, FaultPlan } from './faults';
 import type { Lifecycle } from './lifecycle';
 import { isMeterKey, type MeterEntry, type MeterKey } from './meters';
+import type { OutletRecord } from './relay';
 import type { RequestStats } from './stats';
 import { parseFlag, parseOutletAccess, parsePassword, parseUserName } from './users';
 
-/** One outlet as a test sees it (index 0 = outlet 1). */
-export interface OutletSnapshot {
+/** One outlet as a test sees it (index 0 = outlet 1): the controller's record, copied. */
+export interface OutletSnapshot extends OutletRecord {
   index: number;
-  name: string;
-  state: boolean;
-  transientState: boolean;
-  physicalState: boolean;
-  locked: boolean;
-  critical: boolean;
-  cycleDelay: number | null;
   /** In the off-time of a cycle. */
   cycling: boolean;
 }
