@@ -6,7 +6,7 @@
 import { clientFor } from './emulators';
 import { startCore } from './core-harness';
 import { Farm } from './farm-client';
-import { median, now, sleep, waitFor } from './numbers';
+import { median, now, sleep, sum, waitFor } from './numbers';
 import { row, type Row } from './results';
 
 export const FANOUT_LATENCY_MS = 100;
@@ -30,13 +30,13 @@ export async function measureFanout(): Promise<Row[]> {
     for (const size of SIZES) {
       const ids = run.ids.slice(0, size);
       const times: number[] = [];
-      const before = (await farm.stats()).reduce((a, s) => a + s.requests, 0);
+      const before = sum((await farm.stats()).map((s) => s.requests));
       for (let r = 0; r < REPEATS; r++) {
         const start = now();
         await Promise.all(ids.map((id) => run.call('controllers/refresh', { id })));
         times.push(now() - start);
       }
-      const after = (await farm.stats()).reduce((a, s) => a + s.requests, 0);
+      const after = sum((await farm.stats()).map((s) => s.requests));
       wall.set(size, median(times));
       requests.set(size, (after - before) / REPEATS / size);
     }

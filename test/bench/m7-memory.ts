@@ -7,6 +7,7 @@ import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { onCleanup, stopChild } from './cleanup';
 import { Farm } from './farm-client';
+import { sum } from './numbers';
 import type { MemoryJob, MemoryMessage, MemorySample } from './memory-protocol';
 import { row, type Row } from './results';
 
@@ -54,8 +55,8 @@ export async function measureMemory(quick: boolean): Promise<Row[]> {
     const peak = Math.max(...result.samples.filter((s) => s.phase === 'run').map((s) => s.rss));
     const growth = (last.rss - warm.rss) / 2 ** 20;
     const seconds = (job.warmupMs + job.durationMs) / 1000;
-    const requests = farmStats.reduce((a, s) => a + s.requests, 0);
-    const unauthorized = farmStats.reduce((a, s) => a + s.unauthorized, 0);
+    const requests = sum(farmStats.map((s) => s.requests));
+    const unauthorized = sum(farmStats.map((s) => s.unauthorized));
     const perControllerSecond = requests / CONTROLLERS / seconds;
     const bytesPerSample = 8 + 4 * result.metersPerController;
     const dayMb = (CONTROLLERS * 86_400 * bytesPerSample) / 2 ** 20;

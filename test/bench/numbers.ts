@@ -20,13 +20,6 @@ export function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-/** Time an async piece of work in ms. */
-export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = now();
-  const value = await work();
-  return { ms: now() - start, value };
-}
-
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 /** Poll `check` every `everyMs` until it is true; rejects after `timeoutMs` naming `what`. */
