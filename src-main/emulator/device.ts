@@ -201,11 +201,7 @@ export function createDevice(parts: DeviceParts): Device {
       return controller.clients.issue(clientId, name, scopes);
     },
 
-    threads: () =>
-      Object.entries(controller.scripts.threadsJson()).map(([id, t]) => ({
-        id,
-        label: (t as { label: string }).label,
-      })),
+    threads: () => controller.scripts.threadList(),
     stopScripts: () => void controller.scripts.stop('all'),
 
     config: () => ({ ...config }),

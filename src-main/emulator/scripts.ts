@@ -1,4 +1,4 @@
-import { conflict, type Json } from './http-error';
+import { conflict } from './http-error';
 import type { Relay } from './relay';
 
 type Arg = number | string | boolean | null;
@@ -136,8 +136,9 @@ export class Scripts {
     return Object.keys(FUNCTIONS);
   }
 
-  threadsJson(): { [id: string]: Json } {
-    return Object.fromEntries([...this.threads].map(([id, thread]) => [id, { label: thread.label }]));
+  /** Running threads, oldest first. */
+  threadList(): { id: string; label: string }[] {
+    return [...this.threads].map(([id, thread]) => ({ id, label: thread.label }));
   }
 
   threadIds(): string[] {

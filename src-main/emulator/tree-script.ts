@@ -2,7 +2,7 @@ import { callerName } from './access';
 import type { Body } from './body';
 import type { Controller } from './controller';
 import { badRequest } from './http-error';
-import { type Call, type Container, map, object, writable } from './tree';
+import { type Call, type Container, map, object, readOnly, writable } from './tree';
 
 interface StartItem {
   user_function: string;
@@ -67,10 +67,7 @@ export function scriptNode(c: Controller): Container {
     ),
     user_functions: map(() => scripts.functionNames().map((name) => [name, object(() => ({}))])),
     threads: map(() =>
-      Object.entries(scripts.threadsJson()).map(([id, thread]) => {
-        const label = (thread as { label: string }).label;
-        return [id, object(() => ({ label: { kind: 'leaf', get: () => label } }))];
-      }),
+      scripts.threadList().map(({ id, label }) => [id, object(() => ({ label: readOnly(() => label) }))]),
     ),
     start,
     stop,
