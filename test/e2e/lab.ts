@@ -32,6 +32,11 @@ export interface Lab {
   close(): Promise<void>;
 }
 
+/** Requests that changed something on the controller: not reads, not digest challenges. */
+export function writes(emulator: RunningEmulator) {
+  return emulator.device.stats.log.filter((entry) => entry.method !== 'GET' && entry.status !== 401);
+}
+
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
   .version;
 

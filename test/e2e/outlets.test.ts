@@ -7,15 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
 import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
-import { startLab, type Lab } from './lab';
+import { startLab, writes, type Lab } from './lab';
 import { dialog, eventually, openApp, openSection, outletRow, physicalShown } from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
-
-/** Requests that changed something on the controller (not reads, not digest challenges). */
-function writes(bench: RunningEmulator) {
-  return bench.device.stats.log.filter((entry) => entry.method !== 'GET' && entry.status !== 401);
-}
 
 describe('Outlets in Chromium', () => {
   let lab: Lab;

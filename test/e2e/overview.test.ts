@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
 import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
-import { startLab, type Lab } from './lab';
+import { startLab, writes, type Lab } from './lab';
 import {
   controllerTab,
   dialog,
@@ -25,10 +25,6 @@ function overviewOutlet(page: Page, controller: string, number: number) {
   return page
     .getByRole('list', { name: `Outlets of ${controller}` })
     .getByRole('button', { name: new RegExp(`^${number} `) });
-}
-
-function writes(emulator: RunningEmulator) {
-  return emulator.device.stats.log.filter((entry) => entry.method !== 'GET' && entry.status !== 401);
 }
 
 describe('The Overview in Chromium', () => {
