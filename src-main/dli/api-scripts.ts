@@ -4,6 +4,7 @@ import { PlugboardError } from './errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { threadIdSchema, threadsSchema, userFunctionsSchema } from './schemas';
 import { callExpression, checkFunctionName } from './script-source';
+import { getJson } from './shared-reads';
 import type { CallOptions, ScriptArgument, ScriptsState, ScriptThread } from './types';
 
 export class ScriptsApi {
@@ -17,13 +18,13 @@ export class ScriptsApi {
   list(options?: CallOptions): Promise<ScriptsState> {
     const c = this.#connection;
     return c.run(options, async (scope) => {
-      const functionsContext = this.#context('list the script functions');
-      const functions = await scope.request({ method: 'GET', path: 'script/user_functions/' });
-      if (functions.status !== 200) throw errorForStatus(functions, functionsContext);
-      return {
-        functions: parseAnswer(functions, userFunctionsSchema, functionsContext).sort(),
-        threads: await this.#readThreads(scope),
-      };
+      const functions = await getJson(
+        scope,
+        'script/user_functions/',
+        userFunctionsSchema,
+        this.#context('list the script functions'),
+      );
+      return { functions: functions.sort(), threads: await this.#readThreads(scope) };
     });
   }
 
@@ -33,10 +34,13 @@ export class ScriptsApi {
   }
 
   async #readThreads(scope: Scope): Promise<ScriptThread[]> {
-    const threadsContext = this.#context('list the running scripts');
-    const threads = await scope.request({ method: 'GET', path: 'script/threads/' });
-    if (threads.status !== 200) throw errorForStatus(threads, threadsContext);
-    return Object.entries(parseAnswer(threads, threadsSchema, threadsContext))
+    const threads = await getJson(
+      scope,
+      'script/threads/',
+      threadsSchema,
+      this.#context('list the running scripts'),
+    );
+    return Object.entries(threads)
       .map(([id, entry]) => ({ id, label: typeof entry === 'string' ? entry : (entry?.label ?? '') }))
       .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   }

@@ -5,7 +5,7 @@ import { PlugboardError } from './errors';
 import { requireFeature } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { booleanSchema } from './schemas';
-import { ensureFirmware, readMeters } from './shared-reads';
+import { ensureFirmware, getJson, readMeters } from './shared-reads';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
 const ADMIN_ONLY = (c: Connection): string =>
@@ -21,12 +21,14 @@ export class SystemApi {
   /** Whether SSH is enabled (`config/ssh_enabled/`). */
   ssh(options?: CallOptions): Promise<boolean> {
     const c = this.#connection;
-    return c.run(options, async (scope) => {
-      const context = c.context('read the SSH setting', { forbidden: ADMIN_ONLY(c) });
-      const response = await scope.request({ method: 'GET', path: 'config/ssh_enabled/' });
-      if (response.status !== 200) throw errorForStatus(response, context);
-      return parseAnswer(response, booleanSchema, context);
-    });
+    return c.run(options, (scope) =>
+      getJson(
+        scope,
+        'config/ssh_enabled/',
+        booleanSchema,
+        c.context('read the SSH setting', { forbidden: ADMIN_ONLY(c) }),
+      ),
+    );
   }
 
   setSsh(enabled: boolean, options?: CallOptions): Promise<void> {

@@ -1,8 +1,8 @@
 /** Users on the controller (admin only): list, create, delete by name. Passwords are never read back. */
 import type { Connection, Scope } from './connection';
 import { PlugboardError } from './errors';
-import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
-import { ensureOutletCount } from './shared-reads';
+import { errorForStatus, type RequestContext } from './http-errors';
+import { ensureOutletCount, getJson } from './shared-reads';
 import { usersSchema } from './schemas';
 import type { CallOptions, DeviceUser, NewUser } from './types';
 
@@ -79,10 +79,8 @@ export class UsersApi {
   }
 
   async #read(scope: Scope): Promise<DeviceUser[]> {
-    const context = this.#context('list the users');
-    const response = await scope.request({ method: 'GET', path: 'auth/users/' });
-    if (response.status !== 200) throw errorForStatus(response, context);
-    return parseAnswer(response, usersSchema, context).map((raw) => ({
+    const users = await getJson(scope, 'auth/users/', usersSchema, this.#context('list the users'));
+    return users.map((raw) => ({
       name: raw.name,
       isAdmin: raw.is_admin,
       isAllowed: raw.is_allowed,

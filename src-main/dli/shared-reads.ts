@@ -1,18 +1,29 @@
-/** Reads that several parts of the client need first: the outlet list and the firmware version. */
+/** Reads that several parts of the client share: a JSON GET, the outlet list, the firmware version, meters. */
+import type * as v from 'valibot';
 import type { Connection, Scope } from './connection';
 import { isPlugboardError } from './errors';
-import { errorForStatus, parseAnswer } from './http-errors';
+import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { meterReadings } from './meters';
 import { outletNumberOf } from './outlet-numbers';
 import { meterValuesSchema, outletsSchema, textSchema } from './schemas';
 import type { MeterReading, Outlet } from './types';
 
+/** `GET path`: a 200 answer checked against `schema`; any other status becomes the error for it. */
+export async function getJson<S extends v.GenericSchema>(
+  scope: Scope,
+  path: string,
+  schema: S,
+  context: RequestContext,
+): Promise<v.InferOutput<S>> {
+  const response = await scope.request({ method: 'GET', path });
+  if (response.status !== 200) throw errorForStatus(response, context);
+  return parseAnswer(response, schema, context);
+}
+
 /** `GET relay/outlets/`: every outlet with every state in one request. Remembers count and names. */
 export async function readOutlets(connection: Connection, scope: Scope): Promise<Outlet[]> {
-  const context = connection.context('read the outlets');
-  const response = await scope.request({ method: 'GET', path: 'relay/outlets/' });
-  if (response.status !== 200) throw errorForStatus(response, context);
-  const outlets = parseAnswer(response, outletsSchema, context).map((raw, index): Outlet => ({
+  const raws = await getJson(scope, 'relay/outlets/', outletsSchema, connection.context('read the outlets'));
+  const outlets = raws.map((raw, index): Outlet => ({
     number: outletNumberOf(index),
     name: raw.name,
     state: raw.state,
@@ -53,10 +64,7 @@ export async function readText(
   path: string,
   what: string,
 ): Promise<string> {
-  const context = connection.context(`read ${what}`);
-  const response = await scope.request({ method: 'GET', path });
-  if (response.status !== 200) throw errorForStatus(response, context);
-  return parseAnswer(response, textSchema, context);
+  return getJson(scope, path, textSchema, connection.context(`read ${what}`));
 }
 
 /** The firmware version, read once and remembered (gated calls check it without another request). */
