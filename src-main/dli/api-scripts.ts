@@ -3,7 +3,7 @@ import type { Connection, Scope } from './connection';
 import { PlugboardError } from './errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { threadIdSchema, threadsSchema, userFunctionsSchema } from './schemas';
-import { callExpression, checkFunctionName } from './script-source';
+import { callExpression } from './script-source';
 import { getJson } from './shared-reads';
 import type { CallOptions, ScriptArgument, ScriptsState, ScriptThread } from './types';
 
@@ -57,7 +57,7 @@ export class ScriptsApi {
     const c = this.#connection;
     let item: { user_function: string; source?: string };
     try {
-      const source = callExpression(checkFunctionName(functionName), args);
+      const source = callExpression(functionName, args);
       item = source ? { user_function: functionName, source } : { user_function: functionName };
     } catch (error) {
       return Promise.reject(error);
