@@ -53,9 +53,12 @@ export class SessionManager {
     return this.#sessions.get(id)?.state ?? initialState(id);
   }
 
-  /** Start (or restart) polling a saved controller. */
+  /**
+   * Start (or restart) polling a saved controller. The new session takes the controller's place at once,
+   * before the previous one has finished stopping: a second restart or a stop meanwhile then replaces or
+   * stops this one, instead of finding no session and leaving one polling that nothing can stop.
+   */
   async start(summary: ControllerSummary, description?: ControllerDescription): Promise<ControllerSession> {
-    await this.stop(summary.id);
     const o = this.#options;
     const session = new ControllerSession({
       summary,
@@ -83,8 +86,14 @@ export class SessionManager {
         },
       },
     });
+    const previous = this.#sessions.get(summary.id);
     this.#sessions.set(summary.id, session);
-    session.start(description);
+    if (previous) {
+      o.notices.forget(summary.id);
+      await previous.stop();
+    }
+    // Replaced or stopped while the previous session was stopping: this one never polls.
+    if (this.#sessions.get(summary.id) === session) session.start(description);
     return session;
   }
 

@@ -61,6 +61,27 @@ describe('saved controllers', () => {
     });
   });
 
+  it('keeps one session per controller when reconnects overlap, and none once it is removed', async () => {
+    const emu = await emulator();
+    const h = newCore();
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu);
+    // Two certificate acceptances at once: each restarts the session while the other one is stopping.
+    const fingerprint = Array(32).fill('AB').join(':');
+    await Promise.all([
+      h.ok('controllers/trustCertificate', { id, fingerprint }),
+      h.ok('controllers/trustCertificate', { id, fingerprint }),
+    ]);
+    await until(h, id, (s) => s.status === 'online');
+    await h.ok('controllers/remove', { id });
+    await pause(200);
+    const requests = emu.device.stats.requests;
+    const events = h.events.length;
+    await pause(1200);
+    expect(emu.device.stats.requests).toBe(requests);
+    expect(h.events.slice(events).filter((e) => e.name === 'state/changed')).toEqual([]);
+  });
+
   it('polls now on refresh, and applies a new poll interval at once', async () => {
     const emu = await emulator();
     const h = newCore();
