@@ -162,10 +162,11 @@ export function registerOutletCommands(program: Command, run: Runner): void {
     run(async (context, pairs) => {
       const wanted = parseSwitchPairs(pairs as string[]);
       await withController(context, async ({ client }) => {
-        const needsNames = wanted.some((w) => !/^\d+$/.test(w.target));
-        const list = needsNames ? await client.outlets.list() : [];
-        const changes = wanted.flatMap(({ target, on }) => {
-          const numbers = resolveOutletSpec(parseOutletSpec(target), list, client.controller);
+        const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
+        // Names are resolved, and `all` enumerated, from the outlet list; numbers need none.
+        const list = targets.some(({ spec }) => spec.kind !== 'numbers') ? await client.outlets.list() : [];
+        const changes = targets.flatMap(({ spec, on }) => {
+          const numbers = resolveOutletSpec(spec, list, client.controller);
           if (numbers === 'all') return list.map((o) => ({ outlet: o.number, on }));
           return numbers.map((outlet) => ({ outlet, on }));
         });

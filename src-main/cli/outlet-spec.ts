@@ -26,11 +26,6 @@ export function parseOutletSpec(text: string): OutletSpec {
   return { kind: 'names', text: trimmed };
 }
 
-/** Whether resolving this spec needs the controller's outlet names. */
-export function needsNames(spec: OutletSpec): boolean {
-  return spec.kind === 'names';
-}
-
 /**
  * Names (case-insensitive) to 1-based numbers: first the whole text as one name (names may contain
  * commas), else each comma-separated item as a number or a name.
