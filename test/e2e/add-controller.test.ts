@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { QUICK_EMULATOR, startLab, type Lab } from './lab';
-import { controllerTab, eventually, mainText, openApp, outletRow, sectionTab, UI_TIMEOUT } from './ui';
+import { controllerTab, eventually, mainText, outletRow, sectionTab, UI_TIMEOUT } from './ui';
 import type { Page } from 'playwright-core';
 
 function form(page: Page) {
@@ -36,13 +36,9 @@ describe('Adding a controller in Chromium', () => {
 
   beforeAll(async () => {
     lab = await startLab();
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('starts empty, with the way to add a controller or try the demo', async () => {
     const { page } = browser;

@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import {
   controllerTab,
   eventually,
   mainText,
-  openApp,
   openOverview,
   openSection,
   outletRow,
@@ -35,14 +34,10 @@ describe('Errors in Chromium', () => {
     bench.device.setOutlet(1, { name: 'Scope' });
     await lab.add(bench, 'Bench A');
     await lab.add(rack, 'Rack 7');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await waitForStatus(browser.page, 'Rack 7', 'online');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('shows a controller that went offline: tab, header, Overview problems, disabled controls', async () => {
     const { page } = browser;

@@ -1,7 +1,7 @@
 /**
  * A bench for browser tests: software controllers (the emulator) on 127.0.0.1, the real Core on a
- * MemoryStore with passwords in a MemorySecretStore, and the web shell serving the built renderer. Each
- * test file starts its own lab and closes it in afterAll.
+ * MemoryStore with passwords in a MemorySecretStore, the web shell serving the built renderer, and
+ * Chromium on its window. Each test file starts its own lab and closes it in afterAll.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,8 @@ import { MemoryStore } from '../../src-main/core/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import type { ControllerSummary } from '../../src-preload/contract';
-import { repoRoot, startWebApp, type WebApp } from './harness';
+import { launchBrowser, repoRoot, startWebApp, type BrowserSession, type WebApp } from './harness';
+import { openApp } from './ui';
 
 /** Small delays: a cycle's off-time long enough to watch a countdown, everything else quick. */
 export const QUICK_EMULATOR: EmulatorOptions = {
@@ -29,6 +30,8 @@ export interface Lab {
   emulator(options?: EmulatorOptions): Promise<RunningEmulator>;
   /** Save a controller through the Core (setup for tests that are not about adding one). */
   add(emulator: RunningEmulator, name: string, user?: string, password?: string): Promise<ControllerSummary>;
+  /** Chromium showing the lab's window; closed with the lab, before everything else. */
+  openWindow(): Promise<BrowserSession>;
   close(): Promise<void>;
 }
 
@@ -52,8 +55,10 @@ export async function startLab(options: { pollIntervalMs?: number } = {}): Promi
     log: (message, error) => log.push(error === undefined ? message : `${message}: ${String(error)}`),
   });
   const emulators: RunningEmulator[] = [];
+  const browsers: BrowserSession[] = [];
   let app: WebApp | undefined;
   const close = async () => {
+    for (const browser of browsers) await browser.close();
     await app?.close();
     await core.dispose();
     await Promise.all(emulators.map((e) => e.close().catch(() => undefined)));
@@ -65,7 +70,7 @@ export async function startLab(options: { pollIntervalMs?: number } = {}): Promi
     await close();
     throw error;
   }
-  return {
+  const lab: Lab = {
     core,
     app,
     log,
@@ -81,6 +86,13 @@ export async function startLab(options: { pollIntervalMs?: number } = {}): Promi
     },
     add: (emulator, name, user = 'admin', password = '1234') =>
       core.handlers['controllers/add']({ name, url: emulator.url, auth: { kind: 'digest', user, password } }),
+    async openWindow() {
+      const browser = await launchBrowser();
+      browsers.push(browser);
+      await openApp(browser.page, lab.app.url);
+      return browser;
+    },
     close,
   };
+  return lab;
 }

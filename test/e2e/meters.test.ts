@@ -8,9 +8,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { eventually, openApp, openSection, UI_TIMEOUT } from './ui';
+import { eventually, openSection, UI_TIMEOUT } from './ui';
 
 const KELVIN = 273.16;
 
@@ -38,15 +38,11 @@ describe('Meters in Chromium', () => {
     bench.device.setMeter('sensors.0.temperature', KELVIN + 25);
     await lab.add(bench, 'Bench A');
     await lab.add(rack, 'Rack 7');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'Meters');
     await tile(browser.page, /^AC voltage/).waitFor({ timeout: UI_TIMEOUT });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('shows a tile per meter with the value the controller reads', async () => {
     const { page } = browser;

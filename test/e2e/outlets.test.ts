@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
-import { dialog, eventually, openApp, openSection, outletRow, physicalShown } from './ui';
+import { dialog, eventually, openSection, outletRow, physicalShown } from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
 
@@ -28,15 +28,11 @@ describe('Outlets in Chromium', () => {
     // A longer off-time of its own, so the countdown has several seconds to show.
     bench.device.setOutlet(3, { cycleDelay: 4 });
     await lab.add(bench, 'Bench A');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'Outlets');
     await outletRow(browser.page, 1, 'Router').waitFor({ timeout: 20_000 });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('switches an outlet off: pending until the controller confirms, then off on the relay', async () => {
     const { page } = browser;

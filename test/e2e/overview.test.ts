@@ -7,18 +7,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
-import {
-  controllerTab,
-  dialog,
-  eventually,
-  openApp,
-  openOverview,
-  sectionTab,
-  UI_TIMEOUT,
-  waitForStatus,
-} from './ui';
+import { controllerTab, dialog, eventually, openOverview, sectionTab, UI_TIMEOUT, waitForStatus } from './ui';
 
 /** An outlet's button in a controller's card on the Overview. */
 function overviewOutlet(page: Page, controller: string, number: number) {
@@ -46,15 +37,11 @@ describe('The Overview in Chromium', () => {
     rack.device.lock(7);
     await lab.add(bench, 'Bench A');
     await lab.add(rack, 'Rack 7');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await waitForStatus(browser.page, 'Bench A', 'online');
     await waitForStatus(browser.page, 'Rack 7', 'online');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('shows every controller’s outlets in one grid and switches one from there', async () => {
     const { page } = browser;

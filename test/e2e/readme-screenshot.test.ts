@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, repoRoot, saveScreenshot, type BrowserSession } from './harness';
+import { repoRoot, saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { eventually, openApp, openSection, outletRow, physicalShown, UI_TIMEOUT, waitForStatus } from './ui';
+import { eventually, openSection, outletRow, physicalShown, UI_TIMEOUT, waitForStatus } from './ui';
 
 const README_SCREENSHOT = join(repoRoot, 'resources', 'screenshot.png');
 
@@ -47,15 +47,11 @@ describe('The README screenshot', () => {
     await lab.add(bench, 'Bench A');
     await lab.add(rack, 'Rack 7');
     await lab.add(lab2, 'Soldering bench');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     for (const name of ['Bench A', 'Rack 7', 'Soldering bench'])
       await waitForStatus(browser.page, name, 'online');
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('shows the Outlets tab mid-cycle and saves the picture', async () => {
     const { page } = browser;

@@ -6,9 +6,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { dialog, eventually, openApp, openSection, UI_TIMEOUT } from './ui';
+import { dialog, eventually, openSection, UI_TIMEOUT } from './ui';
 
 function threadsTable(page: Page) {
   return page.getByRole('region', { name: 'Scripts of Bench A' }).getByRole('table');
@@ -34,15 +34,11 @@ describe('Scripts in Chromium', () => {
     lab = await startLab();
     bench = await lab.emulator({ name: 'Bench A' });
     await lab.add(bench, 'Bench A');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'Scripts');
     await browser.page.getByRole('heading', { name: 'User functions' }).waitFor({ timeout: UI_TIMEOUT });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('lists the user functions of the controller, and no thread yet', async () => {
     const { page } = browser;

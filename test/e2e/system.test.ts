@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import {
   controllerTab,
   dialog,
   eventually,
   mainText,
-  openApp,
   openSection,
   outletRow,
   physicalShown,
@@ -30,15 +29,11 @@ describe('System in Chromium', () => {
     lab = await startLab();
     bench = await lab.emulator({ name: 'Bench A', model: 'LPC9', firmware: '1.12.14.0', rebootSeconds: 3 });
     await lab.add(bench, 'Bench A');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'System');
     await browser.page.getByRole('heading', { name: 'Capabilities' }).waitFor({ timeout: UI_TIMEOUT });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('shows what the controller says about itself', async () => {
     const { page } = browser;

@@ -7,9 +7,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { launchBrowser, saveScreenshot, type BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { dialog, eventually, openApp, openSection, outletRow, UI_TIMEOUT } from './ui';
+import { dialog, eventually, openSection, outletRow, UI_TIMEOUT } from './ui';
 
 function usersTable(page: Page) {
   return page.getByRole('table', { name: 'Users, their rights and the outlets each may switch' });
@@ -42,15 +42,11 @@ describe('Users in Chromium', () => {
       outletAccess: [true, false, true, false, false, false, false, false],
     });
     await lab.add(bench, 'Bench A');
-    browser = await launchBrowser();
-    await openApp(browser.page, lab.app.url);
+    browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'Users');
     await usersTable(browser.page).waitFor({ timeout: UI_TIMEOUT });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await lab?.close();
-  });
+  afterAll(() => lab?.close());
 
   it('lists the users with their rights and outlet access', async () => {
     const { page } = browser;
