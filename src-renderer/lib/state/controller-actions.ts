@@ -1,5 +1,4 @@
 import type {
-  ContractError,
   ControllerSummary,
   MeterHistory,
   OutletActionResult,
@@ -74,9 +73,4 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     refresh: () => settle(api.controllers.refresh({ id })),
     trustCertificate: (fingerprint) => settle(api.controllers.trustCertificate({ id, fingerprint })),
   };
-}
-
-/** The error of a result, or null: for showing failures in place. */
-export function errorOf(result: Result<unknown>): ContractError | null {
-  return result.ok ? null : result.error;
 }
