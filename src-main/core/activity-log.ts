@@ -55,7 +55,8 @@ export class ActivityLog {
   #start = 0;
   #count = 0;
   #nextId = 1;
-  #queued: string[] = [];
+  /** Entries waiting for the next write to the file. */
+  #queued: ActivityEntry[] = [];
   #timer: TimerHandle | null = null;
   #writing: Promise<void> = Promise.resolve();
   #fileLines = 0;
@@ -86,7 +87,7 @@ export class ActivityLog {
     };
     this.#push(entry);
     if (this.#options.file && (this.#options.persist?.(entry) ?? true)) {
-      this.#queued.push(JSON.stringify(entry));
+      this.#queued.push(entry);
       this.#scheduleFlush();
     }
     this.#options.onAdded?.(entry);
@@ -112,13 +113,13 @@ export class ActivityLog {
     }
     const file = this.#options.file;
     if (!file || this.#queued.length === 0) return this.#writing;
-    const lines = this.#queued.splice(0);
+    const batch = this.#queued.splice(0);
     this.#writing = this.#writing.then(async () => {
       try {
         mkdirSync(dirname(file), { recursive: true });
-        await appendFile(file, `${lines.join('\n')}\n`, { encoding: 'utf8', mode: 0o600 });
-        this.#fileLines += lines.length;
-        if (this.#fileLines >= 2 * this.#limit) await this.#compact(file);
+        await appendFile(file, jsonLines(batch), { encoding: 'utf8', mode: 0o600 });
+        this.#fileLines += batch.length;
+        if (this.#fileLines >= 2 * this.#limit) await this.#compact(file, batch.at(-1)!.id);
       } catch (error) {
         this.#options.log('could not write the activity log', error);
       }
@@ -146,16 +147,16 @@ export class ActivityLog {
     this.#timer = handle;
   }
 
-  /** Rewrite the file with what memory holds (persisted entries only), atomically. */
-  async #compact(file: string): Promise<void> {
+  /**
+   * Rewrite the file with what memory holds up to entry `upTo` (persisted entries only), atomically.
+   * Newer entries are still queued: the next flush appends them, so the file must not hold them yet.
+   */
+  async #compact(file: string, upTo: number): Promise<void> {
     const keep = this.list()
       .reverse()
-      .filter((entry) => this.#options.persist?.(entry) ?? true);
+      .filter((entry) => entry.id <= upTo && (this.#options.persist?.(entry) ?? true));
     const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, keep.map((entry) => `${JSON.stringify(entry)}\n`).join(''), {
-      encoding: 'utf8',
-      mode: 0o600,
-    });
+    await writeFile(temporary, jsonLines(keep), { encoding: 'utf8', mode: 0o600 });
     await rename(temporary, file);
     this.#fileLines = keep.length;
   }
@@ -187,4 +188,9 @@ export class ActivityLog {
     this.#nextId = (entries.at(-1)?.id ?? 0) + 1;
     this.#fileLines = lines.length;
   }
+}
+
+/** JSON lines, one entry each, every line ended. */
+function jsonLines(entries: readonly ActivityEntry[]): string {
+  return entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 }

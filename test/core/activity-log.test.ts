@@ -86,6 +86,23 @@ describe('the activity log', () => {
     expect(lines.map((line) => (JSON.parse(line) as ActivityEntry).id)).toEqual([6, 7, 8]);
   });
 
+  it('keeps each entry once when the file is compacted while newer entries wait to be written', async () => {
+    const { log } = open({ limit: 3 });
+    for (let i = 1; i <= 6; i++) log.add(entry(i));
+    // This write reaches twice the limit and compacts the file; entry 7 comes while it is under way.
+    const writing = log.flush();
+    log.add(entry(7));
+    await writing;
+    await log.flush();
+    const lines = (await readFile(join(dir, 'activity.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as ActivityEntry).id)).toEqual([5, 6, 7]);
+    expect(
+      open({ limit: 3 })
+        .log.list()
+        .map((e) => e.id),
+    ).toEqual([7, 6, 5]);
+  });
+
   it('keeps working in memory when the file cannot be written', async () => {
     await writeFile(join(dir, 'blocker'), 'a file where a folder should be');
     const { log, logged } = open({ file: join(dir, 'blocker', 'activity.jsonl') });
