@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { ControllerSummary } from '../../src-preload/model';
 import { DliClient } from '../dli/client';
 import { PlugboardError } from '../dli/errors';
-import { checkedFingerprint, credentialsFrom, openRegistry } from './connect';
+import { checkedFingerprint, openRegistry, requiredCredentials } from './connect';
 import { UsageError } from './io';
 import { leaf, type Runner } from './program';
 import { renderTable } from './table';
@@ -76,11 +76,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
           `A controller called "${String(name)}" is already saved; pick another name or remove it first.`,
         );
       }
-      let credentials = await credentialsFrom(options, terminal, null);
-      if (!credentials)
-        throw new UsageError(
-          'Give a password (--password, --password-stdin or PLUGBOARD_PASSWORD) or --token.',
-        );
+      let credentials = await requiredCredentials(options, terminal);
       if (context.local.basic === true) {
         if (credentials.kind === 'token')
           throw new UsageError('--basic is for a user and password, not a token.');

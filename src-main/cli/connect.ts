@@ -44,7 +44,7 @@ export function checkedFingerprint(text: string | undefined): string | null {
 }
 
 /** Credentials from the command line and environment; null when none were given. */
-export async function credentialsFrom(
+async function credentialsFrom(
   options: GlobalOptions,
   terminal: Terminal,
   defaultUser: string | null,
@@ -67,6 +67,15 @@ export async function credentialsFrom(
   return { kind: 'digest', user, password };
 }
 
+/** Credentials from the command line and environment, which must give some (a usage error if not). */
+export async function requiredCredentials(options: GlobalOptions, terminal: Terminal): Promise<Credentials> {
+  const credentials = await credentialsFrom(options, terminal, null);
+  if (!credentials) {
+    throw new UsageError('Give a password (--password, --password-stdin or PLUGBOARD_PASSWORD) or --token.');
+  }
+  return credentials;
+}
+
 export interface Target {
   client: DliClient;
   /** How the controller is named in messages. */
@@ -83,10 +92,7 @@ export async function connect(options: GlobalOptions, terminal: Terminal): Promi
   const url = options.url ?? terminal.io.env.PLUGBOARD_URL;
   if (!url)
     throw new UsageError('Say which controller: --url http://host, --controller NAME, or set PLUGBOARD_URL.');
-  const credentials = await credentialsFrom(options, terminal, null);
-  if (!credentials) {
-    throw new UsageError('Give a password (--password, --password-stdin or PLUGBOARD_PASSWORD) or --token.');
-  }
+  const credentials = await requiredCredentials(options, terminal);
   const client = new DliClient({ url, credentials, fingerprint: pinned });
   return { client, name: client.controller };
 }
