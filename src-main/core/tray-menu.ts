@@ -91,36 +91,24 @@ function outletItem(
   number: number,
 ): TrayMenuItem {
   const base = { type: 'checkbox' as const, id, label };
+  /** An item that cannot be clicked now, and why. */
+  const disabled = (checked: boolean, sublabel: string, shown = label): TrayMenuItem => ({
+    ...base,
+    label: shown,
+    checked,
+    enabled: false,
+    sublabel,
+    action: null,
+  });
   if (!live || live.status !== 'online') {
-    const reason = live ? STATUS_WORDS[live.status] : 'Not connected yet';
-    return { ...base, checked: false, enabled: false, sublabel: reason, action: null };
+    return disabled(false, live ? STATUS_WORDS[live.status] : 'Not connected yet');
   }
   const outlet = live.outlets.find((o) => o.number === number);
-  if (!outlet)
-    return {
-      ...base,
-      checked: false,
-      enabled: false,
-      sublabel: `${controller.name} has no outlet ${number}`,
-      action: null,
-    };
+  if (!outlet) return disabled(false, `${controller.name} has no outlet ${number}`);
   const checked = outlet.physicalState;
   if (outlet.locked)
-    return {
-      ...base,
-      checked,
-      enabled: false,
-      sublabel: 'Locked: only the keypad or the controller’s own page can switch it',
-      action: null,
-    };
-  if (!outlet.access)
-    return {
-      ...base,
-      checked,
-      enabled: false,
-      sublabel: 'This user may not switch this outlet',
-      action: null,
-    };
+    return disabled(checked, 'Locked: only the keypad or the controller’s own page can switch it');
+  if (!outlet.access) return disabled(checked, 'This user may not switch this outlet');
   if (outlet.pending) {
     const what =
       outlet.pending.kind === 'cycle'
@@ -128,7 +116,7 @@ function outletItem(
         : outlet.pending.target
           ? 'Switching on…'
           : 'Switching off…';
-    return { ...base, label: `${label} …`, checked, enabled: false, sublabel: what, action: null };
+    return disabled(checked, what, `${label} …`);
   }
   if (outlet.critical && checked) {
     const request: ConfirmRequest = {
