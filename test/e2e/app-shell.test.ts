@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ActivityEntry } from '../../src-preload/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,16 +5,13 @@ import { controllerSummary, testCore, type TestCore } from '../web/test-core';
 import {
   assertRendererBuilt,
   launchBrowser,
-  repoRoot,
+  packageVersion,
   saveScreenshot,
   startWebApp,
   startWebCommand,
   type BrowserSession,
   type WebApp,
 } from './harness';
-
-const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
-  .version;
 
 /** INTERFACES.md §5: the landmarks every later UI keeps. */
 async function expectAppShell(page: Page) {
@@ -56,7 +51,7 @@ describe('npm run web in Chromium', () => {
     // The token was traded for a cookie and left the address bar.
     expect(page.url()).toBe(`${app.origin}/`);
     await expectAppShell(page);
-    await expect.poll(() => shownVersion(page, version), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => shownVersion(page, packageVersion), { timeout: 10_000 }).toBe(true);
     await page.getByRole('button', { name: 'Try the demo' }).waitFor({ timeout: 10_000 });
     expect(await page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab').count()).toBe(0);
     await saveScreenshot(page, 'app-shell');
@@ -82,7 +77,7 @@ describe('npm run web in Chromium', () => {
     });
     expect(answer.info).toEqual({
       ok: true,
-      value: expect.objectContaining({ name: 'Plugboard', version, shell: 'web' }),
+      value: expect.objectContaining({ name: 'Plugboard', version: packageVersion, shell: 'web' }),
     });
     expect(answer.list).toEqual({ ok: true, value: [] });
     expect(answer.bad).toMatchObject({

@@ -5,7 +5,7 @@
  * test-results/screenshots/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +24,10 @@ declare global {
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const rendererDir = join(repoRoot, 'out', 'renderer');
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
+/** The version in package.json: what app/info reports and the window shows. */
+export const packageVersion = (
+  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+).version;
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
   '--headless',

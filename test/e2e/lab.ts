@@ -3,14 +3,12 @@
  * MemoryStore with passwords in a MemorySecretStore, the web shell serving the built renderer, and
  * Chromium on its window. Each test file starts its own lab and closes it in afterAll.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createCore, type Core } from '../../src-main/core/index';
 import { MemoryStore } from '../../src-main/core/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import type { ControllerSummary } from '../../src-preload/contract';
-import { launchBrowser, repoRoot, startWebApp, type BrowserSession, type WebApp } from './harness';
+import { launchBrowser, packageVersion, startWebApp, type BrowserSession, type WebApp } from './harness';
 import { openApp } from './ui';
 
 /** Small delays: a cycle's off-time long enough to watch a countdown, everything else quick. */
@@ -40,15 +38,12 @@ export function writes(emulator: RunningEmulator) {
   return emulator.device.stats.log.filter((entry) => entry.method !== 'GET' && entry.status !== 401);
 }
 
-const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
-  .version;
-
 /** The Core polls each controller every `pollIntervalMs` (the setting; 500 ms is its minimum). */
 export async function startLab(options: { pollIntervalMs?: number } = {}): Promise<Lab> {
   const log: string[] = [];
   const core = createCore({
     shell: 'web',
-    version,
+    version: packageVersion,
     store: new MemoryStore(),
     secrets: new MemorySecretStore(),
     dataDir: null,
