@@ -12,7 +12,7 @@ import { PlugboardError, isPlugboardError } from './errors';
 import { firmwareCapabilities } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { credSchema, textSchema } from './schemas';
-import { ensureFirmware, readMeters, readOutlets, readText } from './shared-reads';
+import { ensureFirmware, readMeters, readOutlets, readText, unlessForbidden } from './shared-reads';
 import type {
   Caller,
   CallOptions,
@@ -203,14 +203,4 @@ export class DliClient {
 /** Text this login may not read (FORBIDDEN) comes back as ''; other errors pass. */
 async function tolerantText(read: Promise<string>): Promise<string> {
   return (await unlessForbidden(read)) ?? '';
-}
-
-/** The value, or null when this login may not read it (FORBIDDEN); other errors pass. */
-async function unlessForbidden<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (isPlugboardError(error) && error.code === 'FORBIDDEN') return null;
-    throw error;
-  }
 }

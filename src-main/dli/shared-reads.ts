@@ -47,10 +47,14 @@ export async function ensureOutletCount(connection: Connection, scope: Scope): P
  * The outlet count if this login may read the outlet list; null for a narrow access token that may
  * switch outlets but not list them (the controller then checks outlet numbers itself).
  */
-export async function outletCountIfReadable(connection: Connection, scope: Scope): Promise<number | null> {
-  if (connection.outletCount !== null) return connection.outletCount;
+export function outletCountIfReadable(connection: Connection, scope: Scope): Promise<number | null> {
+  return unlessForbidden(ensureOutletCount(connection, scope));
+}
+
+/** The value, or null when this login may not read it (FORBIDDEN); other errors pass. */
+export async function unlessForbidden<T>(read: Promise<T>): Promise<T | null> {
   try {
-    return await ensureOutletCount(connection, scope);
+    return await read;
   } catch (error) {
     if (isPlugboardError(error) && error.code === 'FORBIDDEN') return null;
     throw error;
