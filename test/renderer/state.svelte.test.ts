@@ -104,6 +104,18 @@ describe('AppState', () => {
     return { app, stop };
   }
 
+  /** A loaded app state whose settings/set answers with the patch over the default settings. */
+  async function savingSettings() {
+    const backend = new TestBackend();
+    backend.answer('settings/set', (input) => ({
+      ok: true,
+      value: { ...DEFAULT_SETTINGS, ...(input as object) },
+    }));
+    const { app, stop } = loaded(backend, [summary()]);
+    await settle();
+    return { backend, app, stop };
+  }
+
   test('a refused reorder puts the tabs back and says why', async () => {
     const backend = new TestBackend();
     const { app, stop } = loaded(backend, [summary(), summary({ id: 'b', name: 'Bench B', order: 1 })]);
@@ -118,13 +130,7 @@ describe('AppState', () => {
   });
 
   test('the tray favourites are saved whole: pin, then unpin', async () => {
-    const backend = new TestBackend();
-    backend.answer('settings/set', (input) => ({
-      ok: true,
-      value: { ...DEFAULT_SETTINGS, ...(input as object) },
-    }));
-    const { app, stop } = loaded(backend, [summary()]);
-    await settle();
+    const { backend, app, stop } = await savingSettings();
     await app.toggleFavourite({ controllerId: 'bench-a', outlet: 3 });
     await app.toggleFavourite({ controllerId: 'bench-a', outlet: 5 });
     await app.toggleFavourite({ controllerId: 'bench-a', outlet: 3 });
@@ -143,13 +149,7 @@ describe('AppState', () => {
   });
 
   test('meter limits replace the same meter’s old ones; clearing both limits removes them', async () => {
-    const backend = new TestBackend();
-    backend.answer('settings/set', (input) => ({
-      ok: true,
-      value: { ...DEFAULT_SETTINGS, ...(input as object) },
-    }));
-    const { app, stop } = loaded(backend, [summary()]);
-    await settle();
+    const { backend, app, stop } = await savingSettings();
     const volts = { controllerId: 'bench-a', key: 'buses.0.voltage' };
     const amps = { controllerId: 'bench-a', key: 'buses.0.current' };
     const rackVolts = { controllerId: 'rack-7', key: 'buses.0.voltage' };
