@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { Result, TreeNode } from '../../src-preload/model';
+import type { ControllerState, Result, TreeNode } from '../../src-preload/model';
 import SystemPanel from '../../src-renderer/lib/panels/SystemPanel.svelte';
 import type { ConnectionPatch } from '../../src-renderer/lib/state/controller-actions';
 import { capabilities, controllerState, summary } from './fixtures';
@@ -27,16 +27,20 @@ function systemActions(
   };
 }
 
+/** The System tab of the fixture controller (Bench A). */
+function renderPanel(
+  live: ControllerState = controllerState(),
+  actions = systemActions().actions,
+  onremoved: () => void = () => undefined,
+) {
+  return render(SystemPanel, { summary: summary(), live, actions, onremoved });
+}
+
 afterEach(() => vi.useRealTimers());
 
 describe('system panel', () => {
   test('shows the identity and capabilities of the controller', () => {
-    render(SystemPanel, {
-      summary: summary(),
-      live: controllerState(),
-      actions: systemActions().actions,
-      onremoved: () => undefined,
-    });
+    renderPanel();
     for (const text of ['Web Power Switch Pro', 'PRO-0012345', '1.12.14.0', '1.0.0'])
       expect(screen.getByText(text)).toBeVisible();
     expect(screen.getByText('Switches outlets simultaneously').nextElementSibling).toHaveTextContent('yes');
@@ -45,12 +49,7 @@ describe('system panel', () => {
   test('reboot is disabled with the reason on old firmware', () => {
     const live = controllerState({ capabilities: capabilities({ reboot: false }) });
     live.identity!.firmware = '1.10.11.0';
-    render(SystemPanel, {
-      summary: summary(),
-      live,
-      actions: systemActions().actions,
-      onremoved: () => undefined,
-    });
+    renderPanel(live);
     expect(screen.getByRole('button', { name: 'Reboot controller…' })).toBeDisabled();
     expect(
       screen.getByText(
@@ -64,12 +63,7 @@ describe('system panel', () => {
     vi.setSystemTime(new Date('2025-05-01T10:00:00Z'));
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { log, actions } = systemActions();
-    const { rerender } = render(SystemPanel, {
-      summary: summary(),
-      live: controllerState(),
-      actions,
-      onremoved: () => undefined,
-    });
+    const { rerender } = renderPanel(controllerState(), actions);
     await user.click(screen.getByRole('button', { name: 'Reboot controller…' }));
     await user.click(
       within(screen.getByRole('dialog', { name: 'Reboot Bench A?' })).getByRole('button', { name: 'Reboot' }),
@@ -94,12 +88,7 @@ describe('system panel', () => {
   test('SSH switches through the contract; non-admins see why not', async () => {
     const user = userEvent.setup();
     const { log, actions } = systemActions();
-    const { rerender } = render(SystemPanel, {
-      summary: summary(),
-      live: controllerState(),
-      actions,
-      onremoved: () => undefined,
-    });
+    const { rerender } = renderPanel(controllerState(), actions);
     const ssh = screen.getByRole('switch', { name: 'SSH access to the controller' });
     expect(ssh).toHaveAttribute('aria-checked', 'false');
     await user.click(ssh);
@@ -114,7 +103,7 @@ describe('system panel', () => {
   test('the connection form never shows the stored password and sends only what changed', async () => {
     const user = userEvent.setup();
     const { log, actions } = systemActions();
-    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    renderPanel(controllerState(), actions);
     const form = screen.getByRole('form', { name: 'Connection' });
     const password = within(form).getByLabelText('New password');
     expect(password).toHaveValue('');
@@ -139,7 +128,7 @@ describe('system panel', () => {
   test('the connection form refuses an address that is not http(s)', async () => {
     const user = userEvent.setup();
     const { log, actions } = systemActions();
-    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    renderPanel(controllerState(), actions);
     const form = screen.getByRole('form', { name: 'Connection' });
     await user.clear(within(form).getByLabelText('Address'));
     await user.type(within(form).getByLabelText('Address'), 'ftp://x');
@@ -152,12 +141,7 @@ describe('system panel', () => {
     const user = userEvent.setup();
     const { log, actions } = systemActions();
     const removed: string[] = [];
-    render(SystemPanel, {
-      summary: summary(),
-      live: controllerState(),
-      actions,
-      onremoved: () => removed.push('yes'),
-    });
+    renderPanel(controllerState(), actions, () => removed.push('yes'));
     await user.click(screen.getByRole('button', { name: 'Remove Bench A…' }));
     expect(screen.getByRole('dialog')).toHaveAccessibleDescription(
       /deletes its stored password from the keychain/,
@@ -181,7 +165,7 @@ describe('system panel', () => {
             },
           },
     );
-    render(SystemPanel, { summary: summary(), live: controllerState(), actions, onremoved: () => undefined });
+    renderPanel(controllerState(), actions);
     await user.type(screen.getByRole('textbox', { name: 'Path /restapi/' }), 'relay/');
     await user.click(screen.getByRole('button', { name: 'Load' }));
     const tree = screen.getByRole('list', { name: 'API tree at /restapi/relay/' });
