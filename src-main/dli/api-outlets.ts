@@ -7,7 +7,7 @@ import { supports } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';
 import { multiStatusFailures, outletRefusal, wholeRefusal } from './outlet-results';
-import { ensureFirmware, outletCountIfReadable, readOutlets } from './shared-reads';
+import { ensureFirmware, outletCountIfReadable, readOutlets, unlessForbidden } from './shared-reads';
 import { hasControlCharacters } from './text';
 import type { HttpResponse } from './transport';
 import type { CallOptions, Outlet, OutletActionResult, OutletSelection, SwitchResult } from './types';
@@ -122,17 +122,22 @@ export class OutletsApi {
         const count = await outletCountIfReadable(c, slot);
         const wanted = dedupe(changes);
         const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
-        if (supports(await ensureFirmware(c, slot), 'simultaneousSwitching')) {
+        // null: a narrow access token may switch but not read the firmware. Then try the call, and a
+        // controller without it (firmware before 1.10.11) answers 404: use the fallback.
+        const firmware = await unlessForbidden(ensureFirmware(c, slot));
+        if (firmware === null || supports(firmware, 'simultaneousSwitching')) {
           const response = await slot.request({
             method: 'POST',
             path: 'relay/set_outlet_transient_states/',
             json: transientStatePairs(wanted, count, c.controller),
             guard: 'csrf',
           });
-          if (response.status !== 200 && response.status !== 204) {
+          if (response.status === 200 || response.status === 204) {
+            return { requested, failed: [], simultaneous: true };
+          }
+          if (firmware !== null || response.status !== 404) {
             throw wholeRefusal(c, response, 'switch several outlets');
           }
-          return { requested, failed: [], simultaneous: true };
         }
         const failed: OutletFailure[] = [];
         for (const on of [true, false]) {

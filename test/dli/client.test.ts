@@ -225,6 +225,31 @@ describe('outlets', () => {
     ).toEqual([true, false, true]);
   });
 
+  it('switches with an access token that may switch outlets but not read the firmware', async () => {
+    for (const [firmware, simultaneous] of [
+      ['1.12.14.0', true],
+      ['1.10.10.0', false],
+    ] as const) {
+      const unit = allOff(await emulator({ firmware }));
+      const token = unit.device.issueToken('bot', [
+        '/relay/outlets/all;/=state,transient_state/?access=modify',
+      ]);
+      const c = client(unit.url, { credentials: { kind: 'token', token } });
+      const result = await c.outlets.switch([
+        { outlet: 1, on: true },
+        { outlet: 3, on: true },
+      ]);
+      expect(result, firmware).toEqual({ requested: [1, 3], failed: [], simultaneous });
+      expect(
+        unit.device
+          .outlets()
+          .map((o) => o.transientState)
+          .slice(0, 4),
+        firmware,
+      ).toEqual([true, false, true, false]);
+    }
+  });
+
   it('renames an outlet, even to a name that looks like JSON', async () => {
     const unit = await emulator();
     const c = client(unit.url);
