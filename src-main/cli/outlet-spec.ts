@@ -80,10 +80,31 @@ export function parseSwitchPairs(pairs: readonly string[]): { target: string; on
   });
 }
 
-/** `--args 5,10,"text",true` → typed values: numbers, true/false, else text (quotes optional). */
+/** Splits on commas outside quotes; a quote opens only at the start of an item, so `it's` stays text. */
+function splitArgs(text: string): string[] {
+  const items: string[] = [];
+  let item = '';
+  let quote: string | null = null;
+  for (const char of text) {
+    if (quote !== null) {
+      if (char === quote) quote = null;
+    } else if ((char === '"' || char === "'") && item.trim() === '') {
+      quote = char;
+    } else if (char === ',') {
+      items.push(item);
+      item = '';
+      continue;
+    }
+    item += char;
+  }
+  items.push(item);
+  return items;
+}
+
+/** `--args 5,10,"a, b",true` → typed values: numbers, true/false, else text (quotes optional). */
 export function parseScriptArgs(text: string | undefined): ScriptArgument[] {
   if (text === undefined || text.trim() === '') return [];
-  return text.split(',').map((raw) => {
+  return splitArgs(text).map((raw) => {
     const part = raw.trim();
     if (/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(part)) return Number(part);
     if (part === 'true' || part === 'false') return part === 'true';

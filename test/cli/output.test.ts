@@ -62,6 +62,8 @@ describe('outlet selections', () => {
     expect(() => parseSwitchPairs(['1=up'])).toThrow(UsageError);
     expect(parseScriptArgs('5,10,-1.5,true,"a b",text')).toEqual([5, 10, -1.5, true, 'a b', 'text']);
     expect(parseScriptArgs(undefined)).toEqual([]);
+    // A comma inside quotes is part of the text; an apostrophe inside bare text is not a quote.
+    expect(parseScriptArgs(`"Lab, left",3,'a,b',it's`)).toEqual(['Lab, left', 3, 'a,b', "it's"]);
   });
 });
 
