@@ -39,6 +39,11 @@ export class SettingsStore {
   readonly #log: Logger;
   readonly #onChange: ((settings: Settings) => void) | undefined;
   readonly #reported = new Set<string>();
+  /**
+   * The settings as last read or written. The pollers ask for them several times per poll, and the
+   * app's store (electron-store/conf) reads and parses the whole file on every access.
+   */
+  #cached: Settings | null = null;
 
   constructor(options: SettingsStoreOptions) {
     this.#store = options.store;
@@ -46,8 +51,13 @@ export class SettingsStore {
     this.#onChange = options.onChange;
   }
 
-  /** The current settings; each missing or invalid saved field reads as its default. */
+  /** A copy of the current settings; each missing or invalid saved field reads as its default. */
   get(): Settings {
+    this.#cached ??= this.#read();
+    return structuredClone(this.#cached);
+  }
+
+  #read(): Settings {
     const raw = this.#store.get<unknown>(SETTINGS_KEY, undefined);
     const settings = defaultSettings();
     if (raw === undefined) return settings;
@@ -104,6 +114,7 @@ export class SettingsStore {
 
   #write(settings: Settings): Settings {
     this.#store.set(SETTINGS_KEY, settings);
+    this.#cached = structuredClone(settings);
     this.#onChange?.(structuredClone(settings));
     return settings;
   }

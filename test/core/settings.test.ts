@@ -32,6 +32,25 @@ function badInput(fn: () => unknown): string {
 }
 
 describe('SettingsStore', () => {
+  it('reads the settings file once, not on every poll, and keeps up with its own changes', () => {
+    const file = new Conf<Record<string, unknown>>({ cwd: scratch, configName: 'cached' });
+    let reads = 0;
+    const store = {
+      get<T>(key: string, fallback: T): T {
+        reads++;
+        return file.get(key, fallback) as T;
+      },
+      set: (key: string, value: unknown) => file.set(key, value),
+    };
+    const settings = new SettingsStore({ store });
+    for (let i = 0; i < 100; i++) expect(settings.get().pollIntervalMs).toBe(3000);
+    expect(reads).toBe(1);
+    settings.update({ temperatureUnit: 'F' });
+    expect(settings.get().temperatureUnit).toBe('F');
+    expect(reads).toBe(1);
+    expect(new SettingsStore({ store: file }).get().temperatureUnit).toBe('F');
+  });
+
   it('starts from the defaults', () => {
     expect(make().settings.get()).toEqual({
       pollIntervalMs: 3000,
