@@ -64,7 +64,12 @@ export const fingerprint = v.pipe(
   v.regex(/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/, 'must be a SHA-256 fingerprint (64 hex digits)'),
 );
 
-const name = v.pipe(v.string(), v.trim(), v.minLength(1, 'is empty'), v.maxLength(64, 'is longer than 64 characters'));
+const name = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'is empty'),
+  v.maxLength(64, 'is longer than 64 characters'),
+);
 const secret = v.pipe(v.string(), v.minLength(1, 'is empty'), v.maxLength(256, 'is too long'));
 const userName = v.pipe(
   v.string(),
@@ -88,13 +93,22 @@ const onController = v.strictObject({ controllerId });
 /** Lua identifier: the only thing that may name a user function. */
 const functionName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'is not a function name'));
 const scriptArg = v.union(
-  [v.pipe(v.number(), v.finite('must be a finite number')), v.pipe(v.string(), v.maxLength(256)), v.boolean()],
+  [
+    v.pipe(v.number(), v.finite('must be a finite number')),
+    v.pipe(v.string(), v.maxLength(256)),
+    v.boolean(),
+  ],
   'must be a number, text or true/false',
 );
 
 const settingsInput = v.strictObject({
   pollIntervalMs: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(500, 'must be at least 500 ms'), v.maxValue(600_000, 'must be at most 10 minutes')),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(500, 'must be at least 500 ms'),
+      v.maxValue(600_000, 'must be at most 10 minutes'),
+    ),
   ),
   temperatureUnit: v.optional(v.picklist(['C', 'F'])),
   theme: v.optional(v.picklist(['system', 'light', 'dark'])),
@@ -137,7 +151,13 @@ export const calls = {
   'controllers/list': call(empty).returns<ControllerSummary[]>(),
   /** Verify (identity, firmware, admin, capabilities) and save. TLS_UNTRUSTED carries the fingerprint to accept. */
   'controllers/add': call(
-    v.strictObject({ name: v.optional(name), url: controllerUrl, auth: authInput, fingerprint: v.optional(fingerprint), colour: v.optional(colour) }),
+    v.strictObject({
+      name: v.optional(name),
+      url: controllerUrl,
+      auth: authInput,
+      fingerprint: v.optional(fingerprint),
+      colour: v.optional(colour),
+    }),
   ).returns<ControllerSummary>(),
   /** Change the saved address, name, colour or credentials (omitted password = keep the stored one). */
   'controllers/update': call(
@@ -152,11 +172,15 @@ export const calls = {
   ).returns<ControllerSummary>(),
   /** Forget a controller and its stored secret. */
   'controllers/remove': call(v.strictObject({ id: controllerId })).returns<null>(),
-  'controllers/reorder': call(v.strictObject({ ids: v.pipe(v.array(controllerId), v.maxLength(500)) })).returns<ControllerSummary[]>(),
+  'controllers/reorder': call(
+    v.strictObject({ ids: v.pipe(v.array(controllerId), v.maxLength(500)) }),
+  ).returns<ControllerSummary[]>(),
   /** Poll now. */
   'controllers/refresh': call(v.strictObject({ id: controllerId })).returns<null>(),
   /** Pin a new certificate after TLS_CHANGED, once the person has checked it. */
-  'controllers/trustCertificate': call(v.strictObject({ id: controllerId, fingerprint })).returns<ControllerSummary>(),
+  'controllers/trustCertificate': call(
+    v.strictObject({ id: controllerId, fingerprint }),
+  ).returns<ControllerSummary>(),
 
   /** Start a few in-process emulated controllers, clearly marked as demo. */
   'demo/start': call(empty).returns<ControllerSummary[]>(),
@@ -165,7 +189,12 @@ export const calls = {
 
   /** Persistent (or, with `transient`, temporary) on/off of one, several or all outlets. */
   'outlets/set': call(
-    v.strictObject({ controllerId, outlets: outletSelection, on: v.boolean(), transient: v.optional(v.boolean()) }),
+    v.strictObject({
+      controllerId,
+      outlets: outletSelection,
+      on: v.boolean(),
+      transient: v.optional(v.boolean()),
+    }),
   ).returns<OutletActionResult>(),
   /** Power-cycle one outlet (off, wait the cycle delay, on). */
   'outlets/cycle': call(v.strictObject({ controllerId, outlet: outletNumber })).returns<OutletActionResult>(),
@@ -184,12 +213,19 @@ export const calls = {
 
   /** Start a user function; arguments are typed values, never code. Returns the thread id. */
   'scripts/start': call(
-    v.strictObject({ controllerId, function: functionName, args: v.pipe(v.array(scriptArg), v.maxLength(16)) }),
+    v.strictObject({
+      controllerId,
+      function: functionName,
+      args: v.pipe(v.array(scriptArg), v.maxLength(16)),
+    }),
   ).returns<{ threadId: string }>(),
   'scripts/stop': call(
     v.strictObject({
       controllerId,
-      threads: v.union([v.literal('all'), v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(32))), v.minLength(1))]),
+      threads: v.union([
+        v.literal('all'),
+        v.pipe(v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(32))), v.minLength(1)),
+      ]),
     }),
   ).returns<null>(),
 
@@ -217,21 +253,32 @@ export const calls = {
     }),
   ).returns<TreeNode>(),
 
-  'meters/history': call(v.strictObject({ controllerId, key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) })).returns<MeterHistory>(),
+  'meters/history': call(
+    v.strictObject({ controllerId, key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
+  ).returns<MeterHistory>(),
   /** All meter history of a controller as CSV text (the UI saves it). */
   'meters/exportCsv': call(onController).returns<{ filename: string; csv: string }>(),
 
   'groups/list': call(empty).returns<Group[]>(),
   /** Create (no id) or replace a group. */
   'groups/save': call(
-    v.strictObject({ id: v.optional(id), name, members: v.pipe(v.array(outletRef), v.minLength(1, 'add at least one outlet'), v.maxLength(256)) }),
+    v.strictObject({
+      id: v.optional(id),
+      name,
+      members: v.pipe(v.array(outletRef), v.minLength(1, 'add at least one outlet'), v.maxLength(256)),
+    }),
   ).returns<Group>(),
   'groups/remove': call(v.strictObject({ id })).returns<null>(),
   /** On/off/cycle every outlet of a group: one request per controller, all controllers in parallel. */
-  'groups/run': call(v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) })).returns<GroupRunResult>(),
+  'groups/run': call(
+    v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) }),
+  ).returns<GroupRunResult>(),
 
   'activity/list': call(
-    v.strictObject({ controllerId: v.optional(controllerId), limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))) }),
+    v.strictObject({
+      controllerId: v.optional(controllerId),
+      limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+    }),
   ).returns<ActivityEntry[]>(),
 
   'settings/get': call(empty).returns<Settings>(),
@@ -303,7 +350,6 @@ export type PlugboardApi = {
   /** Listen to an event; returns the function that stops listening. */
   on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void): () => void;
 };
-
 
 /** Split `domain/action` for building the nested window API. */
 export function splitCallName(name: CallName): [string, string] {
