@@ -172,7 +172,14 @@ export class OutletsApi {
         json: clean,
         guard: 'csrf',
       });
-      if (response.status === 409 || response.status === 403) {
+      if (response.status === 403) {
+        throw new PlugboardError(
+          'FORBIDDEN',
+          `${c.who} may not rename ${c.outletLabel(outlet)} on ${c.controller}. Ask an administrator to rename it, or log in as one.`,
+          { outlet },
+        );
+      }
+      if (response.status === 409) {
         const refusal = outletRefusal(c, outlet, response.status, 'renamed');
         throw new PlugboardError(refusal.code, refusal.message, { outlet });
       }

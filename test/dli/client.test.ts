@@ -259,4 +259,18 @@ describe('outlets', () => {
     expect(unit.device.outlet(2).name).toBe('Lab "PSU" 2');
     expect((await failure(c.outlets.rename(3, ''))).code).toBe('BAD_INPUT');
   });
+
+  it('says a refused rename is about renaming, not switching', async () => {
+    const unit = await emulator();
+    unit.device.addUser({ name: 'bob', password: 'pw', outletAccess: access([3]) });
+    const bob = client(unit.url, {
+      name: 'Bench A',
+      credentials: { kind: 'digest', user: 'bob', password: 'pw' },
+    });
+    const error = await failure(bob.outlets.rename(3, 'Scope'));
+    expect(error.code).toBe('FORBIDDEN');
+    expect(error.message).toContain('User "bob" may not rename outlet 3 on Bench A');
+    expect(error.message).not.toContain('switch');
+    expect(unit.device.outlet(2).name).toBe('Outlet 3');
+  });
 });
