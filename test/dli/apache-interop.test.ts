@@ -94,7 +94,13 @@ it('answers a stale nonce with one new challenge and carries on', async () => {
   await client.outlets.list();
   await new Promise((resolve) => setTimeout(resolve, 2200));
   expect(await client.outlets.list()).toHaveLength(8);
-  expect(statuses(await server.log())).toEqual(['401', '200', '200', '401', '200']);
+  // Under load the first requests may already outlive a 1 s nonce, so the exact sequence varies; what must
+  // hold is: every request succeeded, each challenge was answered by one retry (never two 401s in a row),
+  // and the request after the nonce had certainly expired was challenged exactly once.
+  const log = statuses(await server.log());
+  expect(log.filter((s) => s === '200')).toHaveLength(3);
+  expect(log.join(' ')).not.toContain('401 401');
+  expect(log.slice(-2)).toEqual(['401', '200']);
 });
 
 it('serializes concurrent calls, so nonce counts reach Apache in order', async () => {
