@@ -82,5 +82,14 @@ export function adviceFor(error: ContractError): ErrorAdvice {
   return base;
 }
 
+/**
+ * Whether the main process's message already says what to do. Its messages read "What happened. What to
+ * do." (the CLI prints them as they are), so a second sentence is the next step and the general advice for
+ * the code would only repeat it; a one-sentence message gets the general advice underneath.
+ */
+export function saysWhatToDo(message: string): boolean {
+  return /[.!?]\s+["“(]?[A-Z]/.test(message.trim());
+}
+
 /** Every code has advice: used by tests and by anything that lists them. */
 export const adviceCodes = Object.keys(ADVICE) as ErrorCode[];
