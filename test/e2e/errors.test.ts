@@ -65,6 +65,12 @@ describe('Errors in Chromium', () => {
     expect(
       await off.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent),
     ).toBe(reason);
+    // The last known states stay readable but lose their colour, so nobody mistakes them for live ones.
+    expect(await page.getByText('The outlet states below are the last ones it reported.').isVisible()).toBe(
+      true,
+    );
+    const indicator = outletRow(page, 1, 'Outlet 1').locator('.physical');
+    expect(await indicator.evaluate((el) => getComputedStyle(el).filter)).toBe('grayscale(1)');
     await saveScreenshot(page, 'offline');
     await expectAccessible(page, 'An offline controller');
 
@@ -80,6 +86,8 @@ describe('Errors in Chromium', () => {
     await rack.device.comeBack();
     await eventually(() => tab.textContent(), 90_000).toContain('online');
     await eventually(() => page.getByRole('region', { name: 'Needs attention' }).count()).toBe(0);
+    await openSection(page, 'Rack 7', 'Outlets');
+    expect(await indicator.evaluate((el) => getComputedStyle(el).filter)).toBe('none');
   }, 150_000);
 
   it('shows the LOCKED message in place when an outlet was locked on the controller meanwhile', async () => {

@@ -131,6 +131,7 @@ describe('outlet rows', () => {
     expect(off).toHaveAccessibleDescription(reason);
     const shown = screen.getAllByText(reason).filter((el) => !el.classList.contains('sr-only'));
     expect(shown).toHaveLength(1);
+    expect(screen.getByText('The outlet states below are the last ones it reported.')).toBeVisible();
     expect(
       within(row('Router'))
         .queryAllByText(reason)
