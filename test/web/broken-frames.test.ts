@@ -1,8 +1,10 @@
-import { connect, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MESSAGE, startWebShell, type RunningWebShell } from '../../src-main/web/server';
+import { startWebShell, type RunningWebShell } from '../../src-main/web/server';
 import { testCore, type TestCore } from './test-core';
+import { cases, rawUpgrade } from './raw-frames';
 import { Client, openSocket, standInRenderer, tokenProtocols } from './web-helpers';
 
 /**
@@ -35,114 +37,12 @@ function openTokened() {
   return openSocket(`ws://${host}/ws`, { Origin: `http://${host}` }, tokenProtocols(shell.token));
 }
 
-interface FrameOptions {
-  fin?: boolean;
-  rsv?: number;
-  mask?: boolean;
-  /** Claim this payload length in the header instead of the real one. */
-  claimedLength?: number;
-}
-
-/** One WebSocket frame as bytes (RFC 6455 §5.2), masked as a client must unless told otherwise. */
-function frame(opcode: number, payload: Buffer, options: FrameOptions = {}): Buffer {
-  const { fin = true, rsv = 0, mask = true } = options;
-  const length = options.claimedLength ?? payload.length;
-  const head = [(fin ? 0x80 : 0) | (rsv << 4) | opcode];
-  const maskBit = mask ? 0x80 : 0;
-  let extended = Buffer.alloc(0);
-  if (length < 126) head.push(maskBit | length);
-  else if (length < 65_536) {
-    head.push(maskBit | 126);
-    extended = Buffer.alloc(2);
-    extended.writeUInt16BE(length);
-  } else {
-    head.push(maskBit | 127);
-    extended = Buffer.alloc(8);
-    extended.writeBigUInt64BE(BigInt(length));
-  }
-  if (!mask) return Buffer.concat([Buffer.from(head), extended, payload]);
-  const key = Buffer.from([0x12, 0x34, 0x56, 0x78]);
-  const masked = Buffer.from(payload.map((byte, i) => byte ^ key[i % 4]!));
-  return Buffer.concat([Buffer.from(head), extended, key, masked]);
-}
-
-function closePayload(code: number): Buffer {
-  const payload = Buffer.alloc(2);
-  payload.writeUInt16BE(code);
-  return payload;
-}
-
-/** Upgrade a raw TCP connection with the token, as the page would; resolves once the shell says 101. */
-function rawUpgrade(): Promise<{ socket: Socket; received: () => Buffer; ended: Promise<void> }> {
-  return new Promise((done, fail) => {
-    const socket = connect({ host: '127.0.0.1', port: shell.port });
-    let data = Buffer.alloc(0);
-    let upgraded = false;
-    socket.on('error', () => undefined); // the shell may reset while a big frame is still being written
-    const ended = new Promise<void>((end) => socket.once('close', () => end()));
-    socket.on('data', (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
-      const headEnd = data.indexOf('\r\n\r\n');
-      if (upgraded || headEnd < 0) return;
-      upgraded = true;
-      const head = data.subarray(0, headEnd).toString();
-      data = data.subarray(headEnd + 4);
-      if (!head.startsWith('HTTP/1.1 101')) fail(new Error(`no upgrade: ${head.split('\r\n')[0]}`));
-      else done({ socket, received: () => data, ended });
-    });
-    socket.once('connect', () => {
-      const host = `127.0.0.1:${shell.port}`;
-      socket.write(
-        [
-          'GET /ws HTTP/1.1',
-          `Host: ${host}`,
-          `Origin: http://${host}`,
-          'Connection: Upgrade',
-          'Upgrade: websocket',
-          'Sec-WebSocket-Version: 13',
-          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
-          `Sec-WebSocket-Protocol: ${tokenProtocols(shell.token).join(', ')}`,
-          '',
-          '',
-        ].join('\r\n'),
-      );
-    });
-  });
-}
-
-const MiB = 1024 * 1024;
-const callMessage = (input: unknown) =>
-  Buffer.from(JSON.stringify({ type: 'call', id: 1, name: 'controllers/add', input }));
-
-const cases: [string, number, () => Buffer[]][] = [
-  ['a frame over 1 MiB', 1009, () => [frame(0x2, Buffer.alloc(MAX_MESSAGE + 1, 7))]],
-  [
-    'a fragmented message over 1 MiB',
-    1009,
-    () => [
-      frame(0x1, Buffer.alloc(600 * 1024, 'a'), { fin: false }),
-      frame(0x0, Buffer.alloc(600 * 1024, 'b')),
-    ],
-  ],
-  ['a 2 GiB length header', 1009, () => [frame(0x2, Buffer.alloc(16), { claimedLength: 2 * 1024 * MiB })]],
-  ['invalid UTF-8 in a text frame', 1007, () => [frame(0x1, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))]],
-  ['an unmasked frame', 1002, () => [frame(0x1, Buffer.from('{}'), { mask: false })]],
-  ['a bad opcode', 1002, () => [frame(0x3, Buffer.from('{}'))]],
-  ['RSV bits set', 1002, () => [frame(0x1, Buffer.from('{}'), { rsv: 0b100 })]],
-  ['a bad close code', 1002, () => [frame(0x8, closePayload(999))]],
-  [
-    'a large input sent by the page itself',
-    1009,
-    () => [frame(0x1, callMessage({ name: 'x'.repeat(MAX_MESSAGE), url: 'http://127.0.0.1' }))],
-  ],
-];
-
 describe('a broken WebSocket frame', () => {
   it.each(cases)(
     '%s closes that socket alone (%i), is logged once, and the shell keeps serving',
     async (_name, code, frames) => {
       const before = logged.length;
-      const { socket, received, ended } = await rawUpgrade();
+      const { socket, received, ended } = await rawUpgrade(shell.port, shell.token);
       for (const bytes of frames()) socket.write(bytes);
       await ended;
       // The shell's close frame comes first: opcode 8 and the code.
@@ -165,4 +65,46 @@ describe('a broken WebSocket frame', () => {
       }
     },
   );
+});
+
+describe('the web shell in its own process', () => {
+  it('is still running and serving after all nine broken frames, having logged each once', async () => {
+    const root = resolve(import.meta.dirname, '..', '..');
+    const child = spawn(resolve(root, 'node_modules', '.bin', 'tsx'), ['test/web/shell-child.ts'], {
+      cwd: root,
+      env: { ...process.env, PLUGBOARD_TEST_RENDERER: rendererDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    try {
+      const [, port, token] = await new Promise<string[]>((done, fail) => {
+        child.stdout.on('data', () => {
+          const ready = /READY (\d+) (\S+)/.exec(output);
+          if (ready) done([...ready]);
+        });
+        void exited.then((code) =>
+          fail(new Error(`the shell exited (${code}) before it was ready: ${output}`)),
+        );
+      });
+      for (const [, , frames] of cases) {
+        const { socket, ended } = await rawUpgrade(Number(port), token!);
+        for (const bytes of frames()) socket.write(bytes);
+        await ended;
+      }
+      const host = `127.0.0.1:${port}`;
+      const client = new Client(
+        await openSocket(`ws://${host}/ws`, { Origin: `http://${host}` }, tokenProtocols(token!)),
+      );
+      expect(await client.call('app/info', {})).toMatchObject({ ok: true });
+      client.socket.close();
+      expect(child.exitCode).toBeNull();
+      expect(output.match(/Closed a WebSocket that sent a broken frame/g)).toHaveLength(cases.length);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
 });
