@@ -22,12 +22,15 @@ export default defineConfig({
     root: resolve(root, 'src-renderer'),
     plugins: [
       svelte({ configFile: resolve(root, 'svelte.config.js') }),
-      // The dev server (npm start) injects CSS as <style> elements; only there may the page's CSP allow them.
+      // The dev server (npm start) injects CSS as <style> elements and reloads over its own WebSocket;
+      // only there may the page's CSP allow them.
       {
         name: 'plugboard-dev-csp',
         apply: 'serve',
         transformIndexHtml: (html: string) =>
-          html.replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
+          html
+            .replace("style-src 'self';", "style-src 'self' 'unsafe-inline';")
+            .replace("connect-src 'none';", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*;"),
       },
     ],
     build: {

@@ -13,6 +13,9 @@ import { dispatch, type Logger } from '../core/dispatch';
  * `id` is chosen by the browser (a number or a short string) and echoed back; calls run
  * concurrently and their results may arrive in any order. An unknown call or bad input answers a
  * BAD_INPUT result like in Electron; a frame that is not a call message closes the socket (1008).
+ * A frame that breaks the WebSocket protocol (bad UTF-8, an unmasked or oversized frame, a message
+ * over 1 MiB, a bad opcode or close code, RSV bits) closes that socket alone with the code ws chose
+ * (1002, 1007, 1009) and is logged once; the shell and every other socket carry on.
  */
 export const callMessage = v.strictObject({
   type: v.literal('call'),
@@ -23,10 +26,25 @@ export const callMessage = v.strictObject({
 
 export type CallMessage = v.InferOutput<typeof callMessage>;
 
-/** Serve calls for every socket of `server` and push the Core's events to all of them. */
-export function bridgeCore(server: WebSocketServer, core: Core, log: Logger): () => void {
+/**
+ * Serve calls for every socket of `server` and push the Core's events to all of them. `log` gets the
+ * Core's errors; `socketLog` (bounded: a stranger can trigger it) gets the sockets closed for a broken frame.
+ */
+export function bridgeCore(
+  server: WebSocketServer,
+  core: Core,
+  log: Logger,
+  socketLog: (message: string) => void = log,
+): () => void {
   server.on('connection', (socket) => {
     socket.on('message', (data, isBinary) => void answer(socket, core, data, isBinary, log));
+    // Without a listener, ws's 'error' for a broken frame is thrown and ends the whole process.
+    socket.once('error', (error: Error & { code?: string }) => {
+      socketLog(
+        `Closed a WebSocket that sent a broken frame: ${error.message} (${error.code ?? 'no code'}).`,
+      );
+      socket.on('error', () => undefined); // ws reports one error per socket; never let a second one throw
+    });
   });
   return core.subscribe((name, payload) => {
     const frame = JSON.stringify({ type: 'event', name, payload });

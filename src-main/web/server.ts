@@ -11,14 +11,24 @@ import { createCore, type Core } from '../core/index';
 import { MemoryStore } from '../core/ports';
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
 import { contentSecurityPolicy } from '../shell/csp';
-import { checkAccess, createAccess, newToken, type Access } from './access';
+import {
+  checkPageRequest,
+  checkUpgrade,
+  createAccess,
+  newToken,
+  SOCKET_PROTOCOL,
+  type Access,
+} from './access';
 import { bridgeCore } from './bridge';
+import { excerpt, limitedLog } from './log-limit';
 import { loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
 import { webPreloadScript } from './web-preload';
 
 /** Loopback only: the shell has no login beyond the token, so it must never face a network. */
 const HOST = '127.0.0.1';
 const SOCKET_PATH = '/ws';
+/** The largest message a socket may send (a frame, or a fragmented message in total). */
+export const MAX_MESSAGE = 1024 * 1024;
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 export interface WebShellOptions {
@@ -32,11 +42,13 @@ export interface WebShellOptions {
   ephemeral?: boolean;
   /** The built renderer; default out/renderer. */
   rendererDir?: string;
+  /** This run's token; by default a fresh random one. Tests restart a shell with the same one. */
+  token?: string;
   log?: Logger;
 }
 
 export interface RunningWebShell {
-  /** The address to open, with this run's token: `http://127.0.0.1:PORT/?token=…`. */
+  /** The address to open, with this run's token: `http://127.0.0.1:PORT/?token=…` (the page takes it out). */
   url: string;
   token: string;
   port: number;
@@ -47,7 +59,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
   const log = options.log ?? consoleLogger('[plugboard web]');
   const files = await loadRenderer(options.rendererDir ?? resolve(repoRoot, 'out', 'renderer'));
   files.set(WEB_PRELOAD_PATH, {
-    body: Buffer.from(webPreloadScript()),
+    body: Buffer.from(webPreloadScript(MAX_MESSAGE)),
     type: 'text/javascript; charset=utf-8',
   });
   const core = options.core ?? (await createOwnCore(options, log));
@@ -59,27 +71,36 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const token = newToken();
+  const token = options.token ?? newToken();
   const access = createAccess(token, HOST, port);
-  const csp = contentSecurityPolicy({ connect: ["'self'", `ws://${HOST}:${port}`] });
+  // The page connects to nothing but its own socket.
+  const csp = contentSecurityPolicy({ connect: [`ws://${access.host}`] });
+  // Refusals and broken frames are logged, but a flood of them must not fill the log.
+  const strangerLog = limitedLog(log);
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) =>
     serve(request, response, access, csp, files),
   );
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE,
+    // Answer with the protocol, never echo the token the page offered next to it.
+    handleProtocols: () => SOCKET_PROTOCOL,
+  });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const check = checkAccess(request, access, true);
-    const path = new URL(request.url ?? '/', access.origin).pathname;
+    socket.on('error', () => undefined); // a client that resets mid-refusal must not end the process
+    const check = checkUpgrade(request, access);
+    const path = pathOf(request, access);
     if (!check.ok || path !== SOCKET_PATH) {
-      log(
-        `Refused a WebSocket connection: ${check.ok ? `unknown path ${path.slice(0, 100)}` : check.reason}.`,
+      strangerLog(
+        `Refused a WebSocket connection: ${check.ok ? `unknown path ${excerpt(path)}` : check.reason}.`,
       );
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
   });
-  const stopEvents = bridgeCore(sockets, core, log);
+  const stopEvents = bridgeCore(sockets, core, log, strangerLog);
   // Someone is looking while a browser is connected; otherwise only the outlets are polled.
   sockets.on('connection', (socket) => {
     core.setVisible(true);
@@ -100,6 +121,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
           server.close(() => done());
           server.closeAllConnections();
         });
+        strangerLog.close();
         if (!options.core) await core.dispose();
       })()),
   };
@@ -166,10 +188,13 @@ function serve(
   files: Map<string, StaticFile>,
 ): void {
   setSecurityHeaders(response, csp);
-  const check = checkAccess(request, access, false);
+  // No token here: the built window holds no secret, and only its socket needs the token (access.ts).
+  const check = checkPageRequest(request, access);
   if (!check.ok) {
     response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
-    response.end("Forbidden. Open the address printed by `npm run web`: it carries this run's token.\n");
+    response.end(
+      `Forbidden: ${check.reason}. Open the address printed by \`npm run web\` (${access.origin}/?token=…).\n`,
+    );
     return;
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -177,16 +202,7 @@ function serve(
     response.end('Only GET and HEAD.\n');
     return;
   }
-  const url = new URL(request.url ?? '/', access.origin);
-  if (check.byToken) response.setHeader('Set-Cookie', access.setCookie);
-  const file = files.get(url.pathname);
-  if (check.byToken && file?.type.startsWith('text/html')) {
-    // Take the token out of the address bar and history; the cookie carries the session from here.
-    url.searchParams.delete('token');
-    response.writeHead(303, { Location: `${url.pathname}${url.search}`, 'Content-Length': 0 });
-    response.end();
-    return;
-  }
+  const file = files.get(pathOf(request, access));
   if (!file) {
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     response.end('Not found.\n');
@@ -194,6 +210,15 @@ function serve(
   }
   response.writeHead(200, { 'Content-Type': file.type, 'Content-Length': file.body.length });
   response.end(request.method === 'HEAD' ? undefined : file.body);
+}
+
+/** The request's path; a target no URL parser accepts is a path no file has. */
+function pathOf(request: IncomingMessage, access: Access): string {
+  try {
+    return new URL(request.url ?? '/', access.origin).pathname;
+  } catch {
+    return '';
+  }
 }
 
 function setSecurityHeaders(response: ServerResponse, csp: string): void {

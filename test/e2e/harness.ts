@@ -60,12 +60,15 @@ export function assertRendererBuilt(): void {
 /**
  * The web shell in this process: fast, and a test can hand it its own Core. Without one, a throwaway
  * Core (nothing read from or saved to the config folder or the keychain), with the demo controllers
- * when `demo` is set.
+ * when `demo` is set. `port` and `token` start it again where a closed one was (a restart).
  */
-export async function startWebApp(options: { core?: Core; demo?: boolean } = {}): Promise<WebApp> {
+export async function startWebApp(
+  options: { core?: Core; demo?: boolean; port?: number; token?: string } = {},
+): Promise<WebApp> {
   assertRendererBuilt();
   const shell = await startWebShell({
-    port: 0,
+    port: options.port ?? 0,
+    ...(options.token ? { token: options.token } : {}),
     ephemeral: true,
     demo: options.demo ?? false,
     rendererDir,

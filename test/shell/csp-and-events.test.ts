@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../src-main/shell/csp';
 import { forwardEvents, type EventTarget } from '../../src-main/shell/events';
@@ -20,12 +22,30 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('opens exactly what a shell asks for', () => {
-    const web = directives(contentSecurityPolicy({ connect: ["'self'", 'ws://127.0.0.1:4000'] }));
-    expect(web.get('connect-src')).toBe("'self' ws://127.0.0.1:4000");
+    const web = directives(contentSecurityPolicy({ connect: ['ws://127.0.0.1:4000'] }));
+    expect(web.get('connect-src')).toBe('ws://127.0.0.1:4000');
     expect(web.get('style-src')).toBe("'self'");
     const dev = directives(contentSecurityPolicy({ devStyles: true }));
     expect(dev.get('style-src')).toBe("'self' 'unsafe-inline'");
     expect(dev.get('script-src')).toBe("'self'");
+  });
+});
+
+describe("the page's own <meta> policy (the Electron window's file:// page)", () => {
+  const html = readFileSync(resolve(import.meta.dirname, '..', '..', 'src-renderer', 'index.html'), 'utf8');
+  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
+
+  it('lets the window connect nowhere: it talks to main over IPC, and a WebSocket is the web shell only', () => {
+    expect(meta).not.toBeNull();
+    const policy = directives(meta![1]!);
+    expect(policy.get('connect-src')).toBe("'none'");
+    expect(meta![1]).not.toMatch(/\bws:|wss:/);
+  });
+
+  it('is the Electron header policy, minus what a <meta> tag cannot carry', () => {
+    const header = directives(contentSecurityPolicy());
+    header.delete('frame-ancestors'); // ignored in a <meta> policy
+    expect(directives(meta![1]!)).toEqual(header);
   });
 });
 

@@ -1,0 +1,70 @@
+import { systemClock, type Clock, type TimerHandle } from '../core/clock';
+import type { Logger } from '../core/dispatch';
+
+/** The longest line a refusal or a closed socket may write; what a client sent is cut well before this. */
+export const MAX_LINE = 300;
+/** The longest excerpt of a client-chosen value (a Host header, a path) that goes into a line. */
+export const MAX_EXCERPT = 80;
+
+export interface LimitedLogOptions {
+  /** Lines let through per window; the rest are counted and summed up in one line when it ends. */
+  perWindow?: number;
+  windowMs?: number;
+  clock?: Clock;
+}
+
+export interface LimitedLog {
+  (message: string): void;
+  /** Write the pending summary now and stop the window's timer (the shell is closing). */
+  close(): void;
+}
+
+/**
+ * A log for what strangers can trigger (refused connections, broken WebSocket frames): each line is
+ * cut to MAX_LINE characters, and at most `perWindow` lines are written per window. A flood is summed
+ * up in one line when its window ends ("… 4,512 more not logged"), so it can neither fill the log nor
+ * hide that it happened.
+ */
+export function limitedLog(log: Logger, options: LimitedLogOptions = {}): LimitedLog {
+  const perWindow = options.perWindow ?? 20;
+  const windowMs = options.windowMs ?? 60_000;
+  const clock = options.clock ?? systemClock;
+  let written = 0;
+  let dropped = 0;
+  let timer: TimerHandle | null = null;
+
+  const endWindow = () => {
+    timer = null;
+    if (dropped > 0) {
+      log(
+        `… and ${dropped.toLocaleString('en')} more refused or closed connections in the last ${windowMs / 1000} s, not logged one by one.`,
+      );
+    }
+    written = 0;
+    dropped = 0;
+  };
+
+  const limited = ((message: string) => {
+    if (timer === null) {
+      timer = clock.setTimeout(endWindow, windowMs);
+      timer.unref?.();
+    }
+    if (written >= perWindow) {
+      dropped++;
+      return;
+    }
+    written++;
+    log(message.length > MAX_LINE ? `${message.slice(0, MAX_LINE - 1)}…` : message);
+  }) as LimitedLog;
+  limited.close = () => {
+    if (timer !== null) clock.clearTimeout(timer);
+    endWindow();
+  };
+  return limited;
+}
+
+/** A client-chosen value as it may appear in a log line: quoted, escaped, and cut to MAX_EXCERPT. */
+export function excerpt(value: string): string {
+  const cut = value.length > MAX_EXCERPT ? `${value.slice(0, MAX_EXCERPT)}…` : value;
+  return `${JSON.stringify(cut)}${value.length > MAX_EXCERPT ? ` (${value.length} characters)` : ''}`;
+}
