@@ -142,13 +142,11 @@ export async function updateController(
   const next = { ...current, ...patch } as ControllerSummary;
   if (secret === undefined && (current.hasSecret || demo)) {
     // The stored secret would go to the changed place: only when the person said so.
-    checkSecretPlace(
-      current.name,
-      current,
-      next,
-      input.reuseSecret === true,
-      `confirm that the stored one may be sent there`,
-    );
+    const word = current.auth === 'token' ? 'token' : 'password';
+    checkSecretPlace(current.name, current, next, input.reuseSecret === true, {
+      retype: `type the ${word} again`,
+      confirm: 'confirm that the stored one may be sent there',
+    });
   }
   const reconnect =
     next.url !== current.url ||

@@ -52,31 +52,40 @@ export function isBasicDowngrade(saved: SecretPlace, next: SecretPlace): boolean
   return saved.auth === 'digest' && next.auth === 'basic';
 }
 
+/** How the person can give the secret again, and how they confirm the stored one (window or command line). */
+export interface SecretPrompts {
+  /** e.g. "type the password again". */
+  retype: string;
+  /** e.g. "confirm that the stored one may be sent there". */
+  confirm: string;
+}
+
 /**
- * Throws when the stored secret of `name` would go somewhere it was not saved for and the person has
- * not confirmed that (`confirmed`). `howToConfirm` names the window's or the command line's way.
+ * Throws (BAD_INPUT, detail.confirmSecret) when the stored secret of `name` would go somewhere it was not
+ * saved for and the person has not confirmed that.
  */
 export function checkSecretPlace(
   name: string,
   saved: SecretPlace,
   next: SecretPlace,
   confirmed: boolean,
-  howToConfirm: string,
+  prompts: SecretPrompts,
 ): void {
   const changes = placeChanges(saved, next);
   if (changes.length === 0) return;
   const word = secretWord(saved.auth);
+  const retype = prompts.retype.charAt(0).toUpperCase() + prompts.retype.slice(1);
   if (isBasicDowngrade(saved, next)) {
     throw new PlugboardError(
       'BAD_INPUT',
-      `The stored password of "${name}" was saved for digest login and is never sent as Basic, which anyone on the network can read: type the password again to switch to Basic.`,
+      `The stored password of "${name}" was saved for digest login and is never sent as Basic, which anyone on the network can read: ${prompts.retype} to switch to Basic.`,
       { confirmSecret: false, changed: changes.join('; ') },
     );
   }
   if (confirmed) return;
   throw new PlugboardError(
     'BAD_INPUT',
-    `The stored ${word} of "${name}" was saved for another place: you changed ${listWords(changes)}. Type the ${word} again, or ${howToConfirm}.`,
+    `The stored ${word} of "${name}" was saved for another place: you changed ${listWords(changes)}. ${retype}, or ${prompts.confirm}.`,
     { confirmSecret: true, changed: changes.join('; ') },
   );
 }
