@@ -149,4 +149,14 @@ describe('a stored secret goes only where it was saved for', () => {
     await until(h, summary.id, (s) => s.status === 'online');
     expect(front.authorizations.length).toBeGreaterThan(sent);
   });
+
+  it('a demo controller’s password (in memory) does not follow a changed address either', async () => {
+    const h = newCore();
+    const [demo] = await h.ok<ControllerSummary[]>('demo/start', {});
+    const elsewhere = await proxyTo(demo!.url);
+    const moved = refusal(await h.call('controllers/update', { id: demo!.id, url: elsewhere.url }));
+    expect(moved).toMatchObject({ code: 'BAD_INPUT', detail: { confirmSecret: true } });
+    await h.ok('controllers/refresh', { id: demo!.id });
+    expect(elsewhere.requests).toBe(0);
+  });
 });

@@ -40,6 +40,20 @@ describe('the stored secret in the window', () => {
     expect(patches[1]).toEqual({ url: 'http://10.9.9.9', reuseSecret: true });
   });
 
+  test('a demo controller (its password in memory) asks the same', async () => {
+    const user = userEvent.setup();
+    render(ConnectionForm, {
+      summary: summary({ demo: true, hasSecret: false }),
+      onsave: async () => saved(),
+    });
+    const form = screen.getByRole('form', { name: 'Connection' });
+    await user.clear(within(form).getByLabelText('User'));
+    await user.type(within(form).getByLabelText('User'), 'guest');
+    expect(
+      within(form).getByRole('checkbox', { name: /Send the stored password to the changed login/ }),
+    ).toBeVisible();
+  });
+
   test('switching a digest login to Basic asks for the password again, with no box to tick', async () => {
     const user = userEvent.setup();
     render(ConnectionForm, { summary: summary(), onsave: async () => saved() });
