@@ -159,7 +159,11 @@ export const calls = {
       colour: v.optional(colour),
     }),
   ).returns<ControllerSummary>(),
-  /** Change the saved address, name, colour or credentials (omitted password = keep the stored one). */
+  /**
+   * Change the saved address, name, colour or credentials (omitted password = keep the stored one). A
+   * stored secret goes only where it was saved for: a new address, scheme, login method, user or
+   * certificate without a new secret needs `reuseSecret: true` (else BAD_INPUT, detail.confirmSecret).
+   */
   'controllers/update': call(
     v.strictObject({
       id: controllerId,
@@ -168,6 +172,7 @@ export const calls = {
       auth: v.optional(authInput),
       fingerprint: v.optional(v.nullable(fingerprint)),
       colour: v.optional(colour),
+      reuseSecret: v.optional(v.literal(true)),
     }),
   ).returns<ControllerSummary>(),
   /** Forget a controller and its stored secret. */
@@ -177,9 +182,17 @@ export const calls = {
   ).returns<ControllerSummary[]>(),
   /** Poll now. */
   'controllers/refresh': call(v.strictObject({ id: controllerId })).returns<null>(),
-  /** Pin a new certificate after TLS_CHANGED, once the person has checked it. */
+  /**
+   * Pin a new certificate after TLS_CHANGED, once the person has checked it; the stored secret goes to
+   * it only with `reuseSecret: true`, or give the password or token again as `secret`.
+   */
   'controllers/trustCertificate': call(
-    v.strictObject({ id: controllerId, fingerprint }),
+    v.strictObject({
+      id: controllerId,
+      fingerprint,
+      reuseSecret: v.optional(v.literal(true)),
+      secret: v.optional(secret),
+    }),
   ).returns<ControllerSummary>(),
 
   /** Start a few in-process emulated controllers, clearly marked as demo. */

@@ -6,8 +6,8 @@ import type { Command } from 'commander';
 import type { ControllerSummary } from '../../src-preload/model';
 import { DliClient } from '../dli/client';
 import { PlugboardError } from '../dli/errors';
-import { checkedFingerprint, openRegistry, requiredCredentials } from './connect';
-import { UsageError } from './io';
+import { checkedFingerprint, checkedUrl, openRegistry, requiredCredentials, urlSource } from './connect';
+import { UsageError, excerpt } from './io';
 import { leaf, type Runner } from './program';
 import { renderTable } from './table';
 
@@ -66,14 +66,15 @@ export function registerControllerCommands(program: Command, run: Runner): void 
       const { options, terminal } = context;
       if (options.controller !== undefined)
         throw new UsageError('controllers add takes --url, not --controller.');
-      const url = options.url ?? terminal.io.env.PLUGBOARD_URL;
-      if (!url) throw new UsageError('Give the address with --url http://host (or PLUGBOARD_URL).');
+      const typed = options.url ?? terminal.io.env.PLUGBOARD_URL;
+      if (!typed) throw new UsageError('Give the address with --url http://host (or PLUGBOARD_URL).');
+      const url = checkedUrl(typed, urlSource(options));
       const fingerprint = checkedFingerprint(options.acceptFingerprint);
       const registry = openRegistry(terminal);
       if (registry.find(String(name))) {
         throw new PlugboardError(
           'BAD_INPUT',
-          `A controller called "${String(name)}" is already saved; pick another name or remove it first.`,
+          `A controller called "${excerpt(String(name))}" is already saved; pick another name or remove it first.`,
         );
       }
       let credentials = await requiredCredentials(options, terminal);
@@ -125,7 +126,8 @@ export function registerControllerCommands(program: Command, run: Runner): void 
     run(async (context, name) => {
       const registry = openRegistry(context.terminal);
       const saved = registry.find(String(name));
-      if (!saved) throw new PlugboardError('NOT_FOUND', `No saved controller is called "${String(name)}".`);
+      if (!saved)
+        throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(String(name))}".`);
       await registry.remove(saved.id);
       if (context.json) return context.terminal.json({ removed: saved.name });
       context.terminal.print(`Removed "${saved.name}" and its stored password.`);

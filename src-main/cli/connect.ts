@@ -5,12 +5,15 @@
 import { plugboardConfigDir } from '../core/config-dir';
 import { ControllerRegistry } from '../core/registry';
 import { DliClient } from '../dli/client';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError, isPlugboardError } from '../dli/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
 import type { Credentials } from '../dli/types';
 import { KeytarSecretStore } from '../secrets';
 import { openConfStore } from '../core/conf-store';
-import { UsageError, type Terminal } from './io';
+import type { ControllerSummary } from '../../src-preload/model';
+import { normaliseControllerUrl } from '../core/controller-address';
+import { checkSecretPlace } from '../core/secret-binding';
+import { UsageError, excerpt, type Terminal } from './io';
 
 /** The global options, as commander hands them over. */
 export interface GlobalOptions {
@@ -22,6 +25,7 @@ export interface GlobalOptions {
   token?: string;
   json?: boolean;
   acceptFingerprint?: string;
+  reuseSecret?: boolean;
 }
 
 /** The saved controllers in Plugboard's config folder, secrets in the OS keychain. */
@@ -43,6 +47,39 @@ export function checkedFingerprint(text: string | undefined): string | null {
   return normalizeFingerprint(text);
 }
 
+/**
+ * A controller address as typed (--url or PLUGBOARD_URL), in its saved form. Anything but
+ * `http[s]://host[:port]` is a usage error found before anything is sent; an address with a user or
+ * password in it is never echoed.
+ */
+export function checkedUrl(text: string, where: string): string {
+  try {
+    return normaliseControllerUrl(text);
+  } catch {
+    if (/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(text.trim())) {
+      throw new UsageError(
+        `${where} must not contain a user name or password: give them with --user and --password-stdin (or --token).`,
+      );
+    }
+    if (!text.trim()) throw new UsageError(`${where} is empty: give an address like http://192.168.0.100.`);
+    throw new UsageError(
+      `${where} "${excerpt(text.trim())}" is not an http:// or https:// address: give one like http://192.168.0.100 or https://pdu-3.lab:8443.`,
+    );
+  }
+}
+
+/** Where the URL came from, for messages. */
+export function urlSource(options: GlobalOptions): string {
+  return options.url !== undefined ? '--url' : 'PLUGBOARD_URL';
+}
+
+/** Warn that --password is readable by every user of this machine (the process list). */
+function warnVisiblePassword(terminal: Terminal): void {
+  terminal.warn(
+    'plugboard: warning: --password is visible to every user of this machine in the process list; use --password-stdin, PLUGBOARD_PASSWORD or a saved controller (its password stays in the OS keychain) instead.',
+  );
+}
+
 /** Credentials from the command line and environment; null when none were given. */
 async function credentialsFrom(
   options: GlobalOptions,
@@ -59,6 +96,7 @@ async function credentialsFrom(
     throw new UsageError('Give only one of --password, --password-stdin and --token.');
   }
   if (options.token !== undefined) return { kind: 'token', token: options.token };
+  if (options.password !== undefined) warnVisiblePassword(terminal);
   let password = options.password;
   if (options.passwordStdin) password = await terminal.readLine('the password');
   password ??= env.PLUGBOARD_PASSWORD;
@@ -89,9 +127,10 @@ export async function connect(options: GlobalOptions, terminal: Terminal): Promi
   }
   const pinned = checkedFingerprint(options.acceptFingerprint);
   if (options.controller !== undefined) return connectSaved(options, terminal, pinned);
-  const url = options.url ?? terminal.io.env.PLUGBOARD_URL;
-  if (!url)
+  const typed = options.url ?? terminal.io.env.PLUGBOARD_URL;
+  if (!typed)
     throw new UsageError('Say which controller: --url http://host, --controller NAME, or set PLUGBOARD_URL.');
+  const url = checkedUrl(typed, urlSource(options));
   const credentials = await requiredCredentials(options, terminal);
   const client = new DliClient({ url, credentials, fingerprint: pinned });
   return { client, name: client.controller };
@@ -108,16 +147,17 @@ async function connectSaved(
     const names = registry.list().map((c) => `"${c.name}"`);
     throw new PlugboardError(
       'NOT_FOUND',
-      `No saved controller is called "${options.controller}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+      `No saved controller is called "${excerpt(options.controller!)}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
     );
   }
   const given = await credentialsFrom(options, terminal, saved.user || null);
   let credentials: Credentials;
   if (given === null) {
+    checkSavedSecretPlace(saved, options, pinned);
     const secret = await registry.secretFor(saved.id);
     if (secret === null) {
       throw new UsageError(
-        `No password or token is saved for "${saved.name}"; give --password, --password-stdin or --token.`,
+        `No password or token is saved for "${saved.name}"; give --password-stdin or --token.`,
       );
     }
     credentials =
@@ -134,4 +174,29 @@ async function connectSaved(
     fingerprint: pinned ?? saved.fingerprint,
   });
   return { client, name: saved.name };
+}
+
+/**
+ * The saved secret goes only where it was saved for: another user (--user) or another certificate
+ * (--accept-fingerprint) needs it typed again (--password-stdin) or --reuse-secret.
+ */
+function checkSavedSecretPlace(
+  saved: ControllerSummary,
+  options: GlobalOptions,
+  pinned: string | null,
+): void {
+  const next = {
+    ...saved,
+    user: saved.auth === 'token' ? '' : (options.user ?? saved.user),
+    fingerprint: pinned ?? saved.fingerprint,
+  };
+  try {
+    checkSecretPlace(saved.name, saved, next, options.reuseSecret === true, {
+      retype: `give the ${saved.auth === 'token' ? 'token with --token' : 'password with --password-stdin'}`,
+      confirm: 'add --reuse-secret to send the saved one',
+    });
+  } catch (error) {
+    if (isPlugboardError(error)) throw new UsageError(error.message);
+    throw error;
+  }
 }

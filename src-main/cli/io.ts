@@ -14,6 +14,12 @@ export const EXIT_CONTROLLER = 1;
 /** The command line itself is wrong. */
 export const EXIT_USAGE = 2;
 
+/** At most `max` characters of what was typed, for an error message (an ellipsis marks a cut). */
+export function excerpt(typed: string, max = 40): string {
+  const chars = [...String(typed)];
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}
+
 /** A mistake in the command line; exits with 2. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -42,6 +48,8 @@ export class Terminal {
   /** Colours for stdout (only when it is a TTY and NO_COLOR is unset). */
   readonly colors: Colors;
   #lines: AsyncIterator<string> | null = null;
+  /** Long words of the command line: an error shows only an excerpt of each. */
+  #long: string[] = [];
 
   constructor(io: CliIo) {
     this.io = io;
@@ -57,9 +65,20 @@ export class Terminal {
     this.io.out.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** Remember what was typed, so no message echoes more than an excerpt of it. */
+  typed(argv: readonly string[]): void {
+    this.#long = argv
+      .flatMap((word) => [word, word.trim()])
+      // A certificate fingerprint is checked before use and shown whole, so it can be compared.
+      .filter((word) => word.length > 40 && !/^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$/.test(word))
+      .sort((a, b) => b.length - a.length);
+  }
+
   /** One line on stderr. */
   warn(text: string): void {
-    this.io.err.write(`${text.replace(/\s*\n\s*/g, ' ')}\n`);
+    let line = text.replace(/\s*\n\s*/g, ' ');
+    for (const word of this.#long) line = line.split(word).join(excerpt(word));
+    this.io.err.write(`${line}\n`);
   }
 
   /**

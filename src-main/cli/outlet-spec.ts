@@ -4,7 +4,7 @@
  */
 import { PlugboardError } from '../dli/errors';
 import type { Outlet, ScriptArgument } from '../dli/types';
-import { UsageError } from './io';
+import { UsageError, excerpt } from './io';
 
 export type OutletSpec =
   { kind: 'all' } | { kind: 'numbers'; numbers: number[] } | { kind: 'names'; text: string };
@@ -13,11 +13,31 @@ const NUMBER_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
 /** `1,4,7` or `1 4 7` (words joined by the shell's split). */
 const LOOSE_NUMBER_LIST = /^\s*\d+([\s,]+\d+)*\s*$/;
 
+/** Looks like a number (-1, +2, 1.5, 1e3, 0x2) without being a whole outlet number. */
+const NUMBER_LIKE = /^([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)$/;
+
+/** Mistakes found before anything is sent: an empty item in a list, or a number that is no outlet number. */
+function checkListItems(text: string): void {
+  const items = text.split(',').map((item) => item.trim());
+  if (items.length > 1 && items.some((item) => item === '')) {
+    throw new UsageError(`"${excerpt(text)}" has an empty item between commas: list outlets like 1,4,7.`);
+  }
+  for (const item of items) {
+    if (/^\d+$/.test(item) && Number(item) === 0) throw new UsageError('Outlets are numbered from 1.');
+    if (!/^\d+$/.test(item) && NUMBER_LIKE.test(item)) {
+      throw new UsageError(
+        `"${excerpt(item)}" is not an outlet number: outlets are numbered 1, 2, 3… as on the hardware.`,
+      );
+    }
+  }
+}
+
 export function parseOutletSpec(text: string): OutletSpec {
   const trimmed = text.trim();
   if (!trimmed)
     throw new UsageError('Name the outlets: a number (3), a list (1,4,7), all, or an outlet name.');
   if (trimmed.toLowerCase() === 'all') return { kind: 'all' };
+  checkListItems(trimmed);
   if (LOOSE_NUMBER_LIST.test(trimmed)) {
     const numbers = trimmed.split(/[\s,]+/).map(Number);
     if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
@@ -47,7 +67,7 @@ export function resolveOutletSpec(
       const known = outlets.map((o) => `${o.number} "${o.name}"`).join(', ');
       throw new PlugboardError(
         'BAD_INPUT',
-        `${controller} has no outlet named "${part}". Its outlets: ${known}.`,
+        `${controller} has no outlet named "${excerpt(part)}". Its outlets: ${known}.`,
       );
     }
     return found;
@@ -74,7 +94,7 @@ export function parseSwitchPairs(pairs: readonly string[]): { target: string; on
             .toLowerCase()
         : '';
     if (!target || (state !== 'on' && state !== 'off')) {
-      throw new UsageError(`"${pair}" is not OUTLET=on or OUTLET=off (e.g. 3=on).`);
+      throw new UsageError(`"${excerpt(pair)}" is not OUTLET=on or OUTLET=off (e.g. 3=on).`);
     }
     return { target, on: state === 'on' };
   });

@@ -9,7 +9,16 @@ import { registerControllerCommands } from './commands-controllers';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
 import { connect, type GlobalOptions, type Target } from './connect';
-import { EXIT_CONTROLLER, EXIT_OK, EXIT_USAGE, ExitWith, Terminal, UsageError, type CliIo } from './io';
+import {
+  EXIT_CONTROLLER,
+  EXIT_OK,
+  EXIT_USAGE,
+  ExitWith,
+  Terminal,
+  UsageError,
+  excerpt,
+  type CliIo,
+} from './io';
 
 /** What a command's action gets. */
 export interface CommandContext {
@@ -45,13 +54,20 @@ function globalOptions(): Option[] {
     new Option('--url <url>', 'controller address, http[s]://host[:port] (env PLUGBOARD_URL)'),
     new Option('--controller <name>', 'a saved controller (see: controllers list)'),
     new Option('--user <name>', 'user name (env PLUGBOARD_USER; default admin)'),
-    new Option('--password <password>', 'password (env PLUGBOARD_PASSWORD)'),
+    new Option(
+      '--password <password>',
+      'password (env PLUGBOARD_PASSWORD); every user of the machine can read it in the process list: prefer --password-stdin, the variable, or a saved controller (keychain)',
+    ),
     new Option('--password-stdin', 'read the password from the first line of standard input'),
     new Option('--token <token>', 'access token <client_id>.<secret> instead of a password'),
     new Option('--json', 'machine-readable output on stdout'),
     new Option(
       '--accept-fingerprint <sha256>',
       "trust this HTTPS certificate fingerprint (the controller's self-signed certificate)",
+    ),
+    new Option(
+      '--reuse-secret',
+      'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
     ),
   ];
 }
@@ -63,7 +79,7 @@ export function leaf(command: Command, except: readonly string[] = []): Command 
   }
   return command.addHelpText(
     'after',
-    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint) go before the command, or after it: see plugboard --help.',
+    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --reuse-secret) go before the command, or after it: see plugboard --help.',
   );
 }
 
@@ -77,7 +93,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
       writeErr: (text) => terminal.io.err.write(text),
       // One line, like every other error: "plugboard: unknown command 'x' (add --help for usage)".
       outputError: (text, write) =>
-        write(`plugboard: ${text.trim().replace(/^error: /, '')} (add --help for usage)\n`),
+        write(`plugboard: ${shortQuotes(text.trim().replace(/^error: /, ''))} (add --help for usage)\n`),
     });
   for (const option of globalOptions()) program.addOption(option);
 
@@ -97,7 +113,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
         await work(context, ...args.slice(0, -2));
         exit.code = EXIT_OK;
       } catch (error) {
-        exit.code = report(error, terminal, context.json);
+        exit.code = report(error, terminal, context.json, options.controller !== undefined);
       }
     };
 
@@ -111,6 +127,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
 /** Run the command line; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const terminal = new Terminal(io);
+  terminal.typed(argv);
   const exit = { code: EXIT_OK };
   const program = buildProgram(terminal, exit);
   try {
@@ -125,26 +142,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return exit.code;
 }
 
-function hint(error: PlugboardError): string {
+/** Commander quotes what was typed ('…'): at most a short excerpt of it. */
+function shortQuotes(text: string): string {
+  return text.replace(/'([^'\n]{41,})'/g, (_, typed: string) => `'${excerpt(typed)}'`);
+}
+
+function hint(error: PlugboardError, saved: boolean): string {
   const fingerprint = error.detail?.fingerprint;
-  if (error.code === 'TLS_UNTRUSTED' && typeof fingerprint === 'string') {
-    return ` To trust it, run again with --accept-fingerprint ${fingerprint}`;
+  if (typeof fingerprint !== 'string') return '';
+  // A saved controller's password goes to a new certificate only when typed again or confirmed.
+  const secret = saved ? ' and --password-stdin (or --reuse-secret to send the saved password)' : '';
+  if (error.code === 'TLS_UNTRUSTED') {
+    return ` To trust it, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }
-  if (error.code === 'TLS_CHANGED' && typeof fingerprint === 'string') {
-    return ` If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}`;
+  if (error.code === 'TLS_CHANGED') {
+    return ` If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }
   return '';
 }
 
-/** One line on stderr (JSON with --json); the exit code for it. */
-export function report(error: unknown, terminal: Terminal, json: boolean): number {
+/** One line on stderr (JSON with --json); the exit code for it. `saved`: the command used --controller. */
+export function report(error: unknown, terminal: Terminal, json: boolean, saved = false): number {
   if (error instanceof ExitWith) return error.code;
   if (error instanceof UsageError) {
     terminal.warn(`plugboard: ${error.message} (add --help for usage)`);
     return EXIT_USAGE;
   }
   if (isPlugboardError(error)) {
-    const message = `${error.message}${hint(error)}`;
+    const message = `${error.message}${hint(error, saved)}`;
     if (json) terminal.warn(JSON.stringify({ error: { ...error.toContractError(), message } }));
     else terminal.warn(`plugboard: ${message} [${error.code}]`);
     return EXIT_CONTROLLER;

@@ -12,6 +12,7 @@ import type { ControllerDescription, Credentials } from '../dli/types';
 import { hostPortKey, normaliseControllerUrl } from './controller-address';
 import type { CoreContext } from './core-context';
 import type { ControllerPatch } from './registry';
+import { checkSecretPlace } from './secret-binding';
 
 type AuthInput = CallParsed<'controllers/add'>['auth'];
 
@@ -139,6 +140,14 @@ export async function updateController(
     }
   }
   const next = { ...current, ...patch } as ControllerSummary;
+  if (secret === undefined && (current.hasSecret || demo)) {
+    // The stored secret would go to the changed place: only when the person said so.
+    const word = current.auth === 'token' ? 'token' : 'password';
+    checkSecretPlace(current.name, current, next, input.reuseSecret === true, {
+      retype: `type the ${word} again`,
+      confirm: 'confirm that the stored one may be sent there',
+    });
+  }
   const reconnect =
     next.url !== current.url ||
     next.auth !== current.auth ||
@@ -161,15 +170,30 @@ export async function updateController(
   return saved;
 }
 
-/** Pin a certificate after TLS_CHANGED / TLS_UNTRUSTED and connect again. */
+/**
+ * Pin a certificate after TLS_CHANGED / TLS_UNTRUSTED and connect again. The stored secret goes to the
+ * server with the new certificate only when the person confirmed it (`reuseSecret`) or typed it again.
+ */
 export async function trustCertificate(
   ctx: CoreContext,
-  id: string,
-  fingerprint: string,
+  input: CallParsed<'controllers/trustCertificate'>,
 ): Promise<ControllerSummary> {
-  const saved = await ctx.registry.update(id, { fingerprint });
-  await ctx.sessions.start(saved);
-  return saved;
+  const current = ctx.registry.getOrThrow(input.id);
+  const again =
+    input.secret === undefined
+      ? {}
+      : {
+          auth:
+            current.auth === 'token'
+              ? { kind: 'token' as const, token: input.secret }
+              : { kind: current.auth, user: current.user, password: input.secret },
+        };
+  return updateController(ctx, {
+    id: input.id,
+    fingerprint: input.fingerprint,
+    ...again,
+    ...(input.reuseSecret ? { reuseSecret: true } : {}),
+  });
 }
 
 /** Forget a controller: its session, its secret, its outlets in groups and settings, its demo emulator. */

@@ -70,9 +70,9 @@ export function controllerHandlers(ctx: CoreContext, source: Source): Controller
       await ctx.sessions.get(id).refresh();
       return null;
     },
-    'controllers/trustCertificate': async ({ id, fingerprint }) => {
-      const summary = await trustCertificate(ctx, id, fingerprint);
-      noteController(ctx, summary, `accepted certificate ${fingerprint.slice(0, 11)}…`, source);
+    'controllers/trustCertificate': async (input) => {
+      const summary = await trustCertificate(ctx, input);
+      noteController(ctx, summary, `accepted certificate ${input.fingerprint.slice(0, 11)}…`, source);
       return summary;
     },
     'demo/start': async () => {

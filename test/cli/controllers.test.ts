@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { normalizeFingerprint } from '../../src-main/dli';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
 import { ROOT, cleanEnv } from './run-cli';
 
 // Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
@@ -18,8 +19,10 @@ vi.setConfig({ testTimeout: 120_000 });
 const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-keychain-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const running: RunningEmulator[] = [];
+const proxies: RecordingProxy[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
 interface Step {
@@ -35,11 +38,14 @@ interface StepResult {
 
 const shq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** Run the steps one after another in a single Secret Service session; collect each step's output. */
+/**
+ * Run the steps one after another in a single Secret Service session; collect each step's output. Give
+ * the `home` of an earlier session to go on with its keychain and saved controllers.
+ */
 async function inKeychainSession(
   steps: Step[],
-): Promise<{ results: Record<string, StepResult>; configDir: string }> {
-  const home = mkdtempSync(join(scratch, 'home-'));
+  home = mkdtempSync(join(scratch, 'home-')),
+): Promise<{ results: Record<string, StepResult>; configDir: string; home: string }> {
   const out = join(home, 'out');
   const configDir = join(home, 'plugboard');
   const main = resolve(ROOT, 'src-main/cli/main.ts');
@@ -49,8 +55,10 @@ async function inKeychainSession(
     'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
     ...steps.map(({ name, args, stdin }) => {
       const command = `${shq(process.execPath)} --import tsx ${shq(main)} ${args.map(shq).join(' ')}`;
-      const input = stdin === undefined ? '</dev/null' : `<<'EOF_STDIN'\n${stdin}\nEOF_STDIN`;
-      return `${command} >${shq(join(out, `${name}.out`))} 2>${shq(join(out, `${name}.err`))} ${input}; echo $? >${shq(join(out, `${name}.code`))}`;
+      // A here-document's lines follow the whole command line, after `; echo $?`.
+      const input = stdin === undefined ? '</dev/null' : `<<'EOF_STDIN'`;
+      const body = stdin === undefined ? '' : `\n${stdin}\nEOF_STDIN`;
+      return `${command} >${shq(join(out, `${name}.out`))} 2>${shq(join(out, `${name}.err`))} ${input}; echo $? >${shq(join(out, `${name}.code`))}${body}`;
     }),
   ];
   const env = cleanEnv({
@@ -76,7 +84,7 @@ async function inKeychainSession(
       stderr: readFileSync(join(out, `${name}.err`), 'utf8'),
     };
   }
-  return { results, configDir };
+  return { results, configDir, home };
 }
 
 it('adds after verifying, keeps secrets in the keychain only, and --controller NAME works for commands', async () => {
@@ -174,4 +182,101 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
     'Secure',
     'Bot',
   ]);
+});
+
+it('--controller sends the saved password to another user or a new certificate only with --reuse-secret or typed again', async () => {
+  const password = 'saved-for-admin-2291';
+  const plain = await startEmulator({ password, sequenceDelay: 0 });
+  running.push(plain);
+  const home = await recordingProxy(plain.url);
+  const secure = await recordingProxy(plain.url, { tls: true });
+  proxies.push(home, secure);
+  const typed = ['--user', 'admin', '--password-stdin'];
+
+  const first = await inKeychainSession([
+    { name: 'add', args: ['--url', home.url, ...typed, 'controllers', 'add', 'Bench'], stdin: password },
+    {
+      name: 'addSecure',
+      args: [
+        '--url',
+        secure.url,
+        ...typed,
+        '--accept-fingerprint',
+        secure.fingerprint!,
+        'controllers',
+        'add',
+        'Secure',
+      ],
+      stdin: password,
+    },
+  ]);
+  expect(first.results.add!.code, first.results.add!.stderr).toBe(0);
+  expect(first.results.addSecure!.code, first.results.addSecure!.stderr).toBe(0);
+  const replaced = normalizeFingerprint(await secure.changeCertificate());
+  const sentSecure = secure.authorizations.length;
+
+  const { results: r } = await inKeychainSession(
+    [
+      { name: 'otherUser', args: ['--controller', 'Bench', '--user', 'guest', 'outlets'] },
+      { name: 'changed', args: ['--controller', 'Secure', 'outlets'] },
+      { name: 'acceptNew', args: ['--controller', 'Secure', '--accept-fingerprint', replaced, 'outlets'] },
+    ],
+    first.home,
+  );
+  expect(r.otherUser!.code, r.otherUser!.stderr).toBe(2);
+  expect(r.otherUser!.stderr).toMatch(
+    /you changed the user \(admin → guest\).*--password-stdin.*--reuse-secret/,
+  );
+  expect(r.changed!.code, r.changed!.stderr).toBe(1);
+  expect(r.changed!.stderr).toContain(
+    `--accept-fingerprint ${replaced} and --password-stdin (or --reuse-secret`,
+  );
+  expect(r.acceptNew!.code, r.acceptNew!.stderr).toBe(2);
+  expect(r.acceptNew!.stderr).toContain('you changed the certificate');
+  // Nothing carried the saved password to the other user or to the new certificate.
+  expect(home.authorizations.filter((a) => a.includes('username="guest"'))).toEqual([]);
+  expect(secure.authorizations.length).toBe(sentSecure);
+
+  const { results: ok } = await inKeychainSession(
+    [
+      {
+        name: 'confirmed',
+        args: [
+          '--controller',
+          'Secure',
+          '--accept-fingerprint',
+          replaced,
+          '--reuse-secret',
+          'outlets',
+          '--json',
+        ],
+      },
+      {
+        name: 'typedAgain',
+        args: [
+          '--controller',
+          'Secure',
+          '--accept-fingerprint',
+          replaced,
+          '--password-stdin',
+          'outlets',
+          '--json',
+        ],
+        stdin: password,
+      },
+      {
+        name: 'guestConfirmed',
+        args: ['--controller', 'Bench', '--user', 'guest', '--reuse-secret', 'outlets'],
+      },
+    ],
+    first.home,
+  );
+  expect(ok.confirmed!.code, ok.confirmed!.stderr).toBe(0);
+  expect(ok.typedAgain!.code, ok.typedAgain!.stderr).toBe(0);
+  expect(secure.authorizations.length).toBeGreaterThan(sentSecure);
+  // Confirmed: now the guest login is tried (and refused by the unit).
+  expect(ok.guestConfirmed!.code, ok.guestConfirmed!.stderr).toBe(1);
+  expect(home.authorizations.some((a) => a.includes('username="guest"'))).toBe(true);
+  for (const step of [...Object.values(r), ...Object.values(ok)])
+    expect(step.stdout + step.stderr).not.toContain(password);
 });

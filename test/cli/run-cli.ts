@@ -53,7 +53,12 @@ export function npmCli(args: string[], options: CliRun = {}): Promise<CliResult>
   return collect('npm', ['run', '--silent', 'cli', '--', ...args], options);
 }
 
-/** The lines a result printed on stderr, without npm's own configuration noise. */
+/** The warning every use of --password prints (tested on its own in cli-input.test.ts). */
+export const PASSWORD_WARNING = 'plugboard: warning: --password is visible to every user';
+
+/** The lines a result printed on stderr, without npm's own configuration noise or the --password warning. */
 export function errorLines(result: CliResult): string[] {
-  return result.stderr.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('npm warn') && !line.startsWith(PASSWORD_WARNING));
 }

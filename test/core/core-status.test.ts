@@ -105,7 +105,7 @@ describe('adding a controller', () => {
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const flagged = await until(h, summary.id, (s) => s.status === 'tls_changed');
     expect(flagged.problem?.code).toBe('TLS_CHANGED');
-    await h.ok('controllers/trustCertificate', { id: summary.id, fingerprint: changed });
+    await h.ok('controllers/trustCertificate', { id: summary.id, fingerprint: changed, reuseSecret: true });
     await until(h, summary.id, (s) => s.status === 'online');
   });
 

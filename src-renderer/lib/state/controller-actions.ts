@@ -17,6 +17,14 @@ export interface ConnectionPatch {
   colour?: string;
   auth?: { kind: 'digest' | 'basic'; user: string; password?: string } | { kind: 'token'; token?: string };
   fingerprint?: string | null;
+  /** The person confirmed that the stored secret may go to the changed address, login or user. */
+  reuseSecret?: true;
+}
+
+/** How the person lets a new certificate have the secret: typed again, or the stored one confirmed. */
+export interface SecretConfirmation {
+  secret?: string;
+  reuseSecret?: true;
 }
 
 /**
@@ -47,7 +55,7 @@ export interface ControllerActions {
   update(patch: ConnectionPatch): Promise<Result<ControllerSummary>>;
   remove(): Promise<Result<null>>;
   refresh(): Promise<Result<null>>;
-  trustCertificate(fingerprint: string): Promise<Result<ControllerSummary>>;
+  trustCertificate(fingerprint: string, confirm?: SecretConfirmation): Promise<Result<ControllerSummary>>;
 }
 
 /** The actions of controller `id`, each a contract call whose failures come back as data. */
@@ -71,6 +79,7 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     update: (patch) => settle(api.controllers.update({ id, ...patch })),
     remove: () => settle(api.controllers.remove({ id })),
     refresh: () => settle(api.controllers.refresh({ id })),
-    trustCertificate: (fingerprint) => settle(api.controllers.trustCertificate({ id, fingerprint })),
+    trustCertificate: (fingerprint, confirm = {}) =>
+      settle(api.controllers.trustCertificate({ id, fingerprint, ...confirm })),
   };
 }
