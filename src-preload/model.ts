@@ -220,6 +220,12 @@ export interface OutletFailure {
 export interface OutletActionResult {
   requested: number[];
   failed: OutletFailure[];
+  /**
+   * Not confirmed yet (present only when some are): the request went out, but the controller's answer
+   * never came (it timed out), so the change is neither done nor failed. These outlets show as pending
+   * until a poll settles them; the activity log then records whether the change happened.
+   */
+  unconfirmed?: number[];
 }
 
 export interface GroupRunResult {

@@ -1,7 +1,9 @@
 /**
  * Outlet actions on one controller. Each sends its request first — nothing is awaited before it goes on
  * the wire except the client itself — then marks the outlets pending (pushed right after), records the
- * outcome in the activity log, and asks for quick polls until the controller confirms.
+ * outcome in the activity log, and asks for quick polls until the controller confirms. A request whose
+ * answer never came (it timed out on the wire) is neither done nor failed: its outlets stay pending,
+ * the result lists them as `unconfirmed`, and the poll that settles them records the outcome.
  */
 import type {
   ActivityEntry,
@@ -11,7 +13,7 @@ import type {
 } from '../../src-preload/model';
 import { isPlugboardError } from '../dli/errors';
 import type { OutletSelection } from '../dli/types';
-import { pendingDeadline, type PendingOutlet } from './pending';
+import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import type { ControllerSession } from './session';
 import { capitalise, outletLabel } from './session-state';
 
@@ -68,7 +70,7 @@ function answered(
       session.pending.delete(number);
       continue;
     }
-    pending.answeredAt = now;
+    markAnswered(pending, now);
     if (pending.kind === 'cycle') {
       const delay = cycleDelayOf(session, number);
       pending.cycleEndsAt = delay === null ? null : now + delay * 1000;
@@ -76,6 +78,28 @@ function answered(
   }
   session.publishSoon();
   session.poller.poke(0);
+}
+
+/**
+ * The request went out but its answer never came: the controller may have carried it out. The outlets
+ * stay pending until a poll that starts from now shows whether it happened; returns those outlets.
+ */
+function unanswered(session: ControllerSession, marks: Map<number, PendingOutlet>): number[] {
+  const now = session.options.clock.now();
+  const waiting: number[] = [];
+  for (const [number, pending] of marks) {
+    if (session.pending.get(number) !== pending) continue;
+    markAnswered(pending, now, true);
+    waiting.push(number);
+  }
+  session.publishSoon();
+  session.poller.poke(0);
+  return waiting;
+}
+
+/** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
+function mayHaveHappened(error: unknown): boolean {
+  return isPlugboardError(error) && error.code === 'TIMEOUT' && error.detail?.unanswered === true;
 }
 
 function unmark(session: ControllerSession, marks: Map<number, PendingOutlet>): void {
@@ -136,6 +160,10 @@ async function run<T extends OutletActionResult>(
   try {
     result = await sending;
   } catch (error) {
+    if (mayHaveHappened(error)) {
+      const unconfirmed = unanswered(session, marks);
+      if (unconfirmed.length) return { requested: numbers, failed: [], unconfirmed };
+    }
     unmark(session, marks);
     record(session, numbers, actionOf, m.source, contractError(error));
     throw error;

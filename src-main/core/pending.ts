@@ -1,7 +1,9 @@
 /**
  * Changes Plugboard sent that the controller has not confirmed yet. An outlet looks pending until a poll
  * that started after the controller's answer shows the physical state asked for; cycle off-times and
- * on-sequence delays make that lag. Pure: the session holds the map, these functions decide.
+ * on-sequence delays make that lag. A request whose answer never came (it timed out) is neither done nor
+ * failed: it stays pending until a poll shows whether the controller carried it out. Pure: the session
+ * holds the map, these functions decide.
  */
 import type { ActivityEntry, PendingChange } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
@@ -12,10 +14,18 @@ export interface PendingOutlet {
   target: boolean;
   /** Epoch ms when the request was sent. */
   since: number;
-  /** Epoch ms when the controller accepted it; null while the request is on its way. */
+  /**
+   * Epoch ms when the controller accepted it (or, `unanswered`, when Plugboard stopped waiting for the
+   * answer); null while the request is on its way (it cannot run out of time then).
+   */
   answeredAt: number | null;
-  /** After this, an unconfirmed change is reported as failed. */
+  /**
+   * After this, an unconfirmed change is reported as failed: set from `since` when sent, then moved on
+   * by the time the answer took, so the expected lag counts from the answer.
+   */
   deadline: number;
+  /** The answer never came (timeout): whether it happened is for a poll to tell, and to record. */
+  unanswered?: boolean;
   /** Cycle: when the off-time ends (for the countdown); null when the delay is unknown. */
   cycleEndsAt: number | null;
   /** Cycle: a poll has seen the relay off. */
@@ -51,6 +61,20 @@ export function pendingDeadline(kind: PendingChange['kind'], since: number, fact
 
 const onOff = (on: boolean): string => (on ? 'on' : 'off');
 
+/** The controller's answer came (`unanswered`: Plugboard stopped waiting for it) at `now`. */
+export function markAnswered(pending: PendingOutlet, now: number, unanswered = false): void {
+  if (pending.answeredAt !== null) return;
+  pending.answeredAt = now;
+  pending.deadline += now - pending.since;
+  if (unanswered) {
+    pending.unanswered = true;
+    // When the off-time began is unknown: only a poll that sees the relay off confirms a cycle.
+    pending.cycleEndsAt = null;
+  }
+}
+
+const NO_ANSWER = 'the controller did not answer the request';
+
 /** Decide a pending change from one poll that started at `pollStartedAt`. */
 export function resolvePending(
   pending: PendingOutlet,
@@ -58,18 +82,26 @@ export function resolvePending(
   pollStartedAt: number,
   now: number,
 ): Resolution {
-  const late = (): Resolution =>
-    now > pending.deadline
-      ? {
-          kind: 'failed',
-          reason: `it did not ${pending.kind === 'cycle' ? 'come back on' : `switch ${onOff(pending.target)}`} within ${Math.round((now - pending.since) / 1000)} s, although the controller accepted the change`,
-        }
-      : { kind: 'waiting' };
+  const seconds = Math.round((now - pending.since) / 1000);
+  const doing = pending.kind === 'cycle' ? 'come back on' : `switch ${onOff(pending.target)}`;
+  const late = (): Resolution => {
+    // A request still on its way cannot be late: its own deadline ends it.
+    if (pending.answeredAt === null || now <= pending.deadline) return { kind: 'waiting' };
+    const reason = pending.unanswered
+      ? pending.kind === 'cycle'
+        ? `${NO_ANSWER}, and no reading within ${seconds} s showed the outlet off, so whether it cycled is unknown`
+        : `${NO_ANSWER}, and it did not ${doing} within ${seconds} s`
+      : `it did not ${doing} within ${seconds} s, although the controller accepted the change`;
+    return { kind: 'failed', reason };
+  };
   // A poll that began before the controller answered may have read the old values.
   if (pending.answeredAt === null || pollStartedAt < pending.answeredAt) return late();
   if (pending.kind === 'cycle') {
     if (!outlet.transientState) {
-      return { kind: 'failed', reason: 'it was switched off during the cycle and stays off' };
+      const reason = pending.unanswered
+        ? `${NO_ANSWER}, and the outlet is off`
+        : 'it was switched off during the cycle and stays off';
+      return { kind: 'failed', reason };
     }
     if (!outlet.physicalState) {
       const waiting = late();
@@ -77,16 +109,17 @@ export function resolvePending(
     }
     const offTimeOver =
       pending.sawOff ||
-      (pending.cycleEndsAt !== null ? now >= pending.cycleEndsAt : now - pending.answeredAt >= 1000);
+      (!pending.unanswered &&
+        (pending.cycleEndsAt !== null ? now >= pending.cycleEndsAt : now - pending.answeredAt >= 1000));
     return offTimeOver ? { kind: 'confirmed' } : late();
   }
   const asked = pending.kind === 'state' ? outlet.state : outlet.transientState;
   if (asked !== pending.target) {
     const field = pending.kind === 'state' ? 'state' : 'transient state';
-    return {
-      kind: 'failed',
-      reason: `the controller reports its ${field} as ${onOff(asked)}: something else changed it meanwhile`,
-    };
+    const reason = pending.unanswered
+      ? `${NO_ANSWER}, and it reports the ${field} as ${onOff(asked)}: the change did not happen`
+      : `the controller reports its ${field} as ${onOff(asked)}: something else changed it meanwhile`;
+    return { kind: 'failed', reason };
   }
   return outlet.physicalState === pending.target ? { kind: 'confirmed' } : late();
 }

@@ -44,7 +44,27 @@ export function observedEntry(summary: ControllerSummary, change: ObservedChange
   };
 }
 
-/** Settle pending changes against a poll that started at `startedAt`; returns the failures to record. */
+/** A change whose answer never came, now confirmed by a poll: recorded only now, as done. */
+function confirmedEntry(
+  summary: ControllerSummary,
+  number: number,
+  waiting: PendingOutlet,
+): NewActivity {
+  return {
+    controllerId: summary.id,
+    controllerName: summary.name,
+    outlet: number,
+    action: waiting.action,
+    source: waiting.source,
+    result: 'ok',
+    error: null,
+  };
+}
+
+/**
+ * Settle pending changes against a poll that started at `startedAt`; returns what to record: the
+ * failures, and the outcome of changes whose answer never came (nothing was recorded for them yet).
+ */
 export function settlePending(
   pending: Map<number, PendingOutlet>,
   outlets: readonly Outlet[],
@@ -52,7 +72,7 @@ export function settlePending(
   now: number,
   summary: ControllerSummary,
 ): NewActivity[] {
-  const failures: NewActivity[] = [];
+  const entries: NewActivity[] = [];
   for (const outlet of outlets) {
     const waiting = pending.get(outlet.number);
     if (!waiting) continue;
@@ -63,13 +83,18 @@ export function settlePending(
     }
     pending.delete(outlet.number);
     if (resolution.kind === 'failed') {
-      failures.push(unconfirmedEntry(summary, outlet.number, outlet.name, waiting, resolution.reason));
+      entries.push(unconfirmedEntry(summary, outlet.number, outlet.name, waiting, resolution.reason));
+    } else if (waiting.unanswered) {
+      entries.push(confirmedEntry(summary, outlet.number, waiting));
     }
   }
-  return failures;
+  return entries;
 }
 
-/** Drop pending changes past their deadline (even when polls fail); returns the failures to record. */
+/**
+ * Drop pending changes past their deadline (even when polls fail); returns the failures to record. A
+ * request still on its way is left alone: its own deadline ends it.
+ */
 export function expirePending(
   pending: Map<number, PendingOutlet>,
   now: number,
@@ -79,7 +104,7 @@ export function expirePending(
 ): NewActivity[] {
   const failures: NewActivity[] = [];
   for (const [number, waiting] of pending) {
-    if (now <= waiting.deadline) continue;
+    if (waiting.answeredAt === null || now <= waiting.deadline) continue;
     pending.delete(number);
     const reason = online
       ? `it did not reach the state asked for within ${Math.round((now - waiting.since) / 1000)} s`

@@ -30,6 +30,11 @@ export class ControllerSession {
   #client: DliClient | null = null;
   #clientPromise: Promise<DliClient> | null = null;
   #phase: PollPhase = 'connect';
+  /**
+   * Counts phase changes that make a running poll's answer stale (a reboot starts): a poll that began
+   * in an earlier epoch discards what it read, so it cannot show a rebooting controller as online.
+   */
+  #epoch = 0;
   #failures = 0;
   #reboot: RebootWatch | null = null;
   #lastSlowRead: number | null = null;
@@ -149,6 +154,7 @@ export class ControllerSession {
   /** The controller accepted a reboot: show it rebooting and probe until it answers again. */
   markRebooting(since: number, client: DliClient): void {
     this.#reboot = new RebootWatch(since, client.stats.challenges);
+    this.#epoch++;
     this.#phase = 'rebooting';
     this.#failures = 0;
     this.pending.clear();
@@ -181,13 +187,16 @@ export class ControllerSession {
     // Paused until the person acts (refresh, new password, certificate accepted).
     if (this.#phase === 'paused') return;
     const startedAt = this.options.clock.now();
+    const epoch = this.#epoch;
     try {
       if (this.#phase === 'rebooting') await this.#probeReboot();
-      else if (this.#phase === 'connect') await this.#connect();
-      else await this.#poll(startedAt);
+      else if (this.#phase === 'connect') await this.#connect(epoch);
+      else await this.#poll(startedAt, epoch);
     } catch (error) {
       if (this.#abort.signal.aborted) return;
-      this.#failed(isPlugboardError(error) ? error : new PlugboardError('INTERNAL', String(error)));
+      // A failure of a poll from before a reboot started says nothing about the reboot.
+      if (epoch === this.#epoch)
+        this.#failed(isPlugboardError(error) ? error : new PlugboardError('INTERNAL', String(error)));
     }
     if (this.#abort.signal.aborted) return;
     this.#expirePending();
@@ -199,8 +208,9 @@ export class ControllerSession {
    * meters and capabilities are published as soon as they are read, before the identity strings: the
    * person sees live outlets after four requests instead of ten.
    */
-  async #connect(connected?: () => void): Promise<void> {
+  async #connect(epoch: number, connected?: () => void): Promise<void> {
     const client = await this.client();
+    const stale = (): boolean => epoch !== this.#epoch;
     const online = (): void => {
       this.#phase = 'steady';
       this.#failures = 0;
@@ -210,12 +220,14 @@ export class ControllerSession {
       signal: this.signal,
       priority: 'background',
       onLive: (live) => {
+        if (stale()) return;
         this.#applyDescription({ ...live, identity: this.#live.identity });
         online();
         connected?.();
         this.options.hooks.polled(this.#publisher.current, 0);
       },
     });
+    if (stale()) return;
     this.#live = { ...this.#live, identity: description.identity };
     online();
     await this.#afterConnect(description);
@@ -231,7 +243,7 @@ export class ControllerSession {
       await this.readSlow().catch(() => undefined);
   }
 
-  async #poll(startedAt: number): Promise<void> {
+  async #poll(startedAt: number, epoch: number): Promise<void> {
     const client = await this.client();
     const capabilities = this.#live.capabilities;
     const now = this.options.clock.now();
@@ -253,6 +265,8 @@ export class ControllerSession {
           this.options.timing,
         );
     const read = await client.refresh({ meters: plan.meters, signal: this.signal, priority: 'background' });
+    // Read before a reboot started: the controller may already be down.
+    if (epoch !== this.#epoch) return;
     this.#failures = 0;
     this.#applyOutlets(read.outlets, startedAt);
     this.#live = { ...this.#live, status: 'online', problem: null, lastUpdate: this.options.clock.now() };
@@ -267,7 +281,8 @@ export class ControllerSession {
     const client = await this.client();
     const now = this.options.clock.now();
     try {
-      await client.outlets.list({ signal: this.signal, priority: 'background', timeoutMs: 5000 });
+      // The normal request budget: a slow unit (5 s for the outlets) must be able to answer a probe.
+      await client.outlets.list({ signal: this.signal, priority: 'background' });
     } catch (error) {
       reboot.down();
       this.#failures++;
@@ -291,7 +306,7 @@ export class ControllerSession {
     // The reboot reverted transient states: that is not an outside change.
     this.#outlets = null;
     this.#live = { ...this.#live, rebootingSince: null };
-    await this.#connect(() =>
+    await this.#connect(this.#epoch, () =>
       this.options.hooks.record({
         controllerId: this.summary.id,
         controllerName: this.summary.name,

@@ -1,7 +1,8 @@
 /**
  * The controller client: one instance per controller. Every call goes through the controller's queue
- * (one request in flight; interactive ahead of background), under a deadline and an optional signal,
- * and fails with a PlugboardError whose code a person can act on.
+ * (one request in flight; interactive ahead of background), each request under its own deadline from
+ * when it leaves the queue, and an optional signal; it fails with a PlugboardError whose code a person
+ * can act on.
  */
 import { OutletsApi } from './api-outlets';
 import { ScriptsApi } from './api-scripts';
@@ -23,8 +24,6 @@ import type {
   MeterReading,
   Outlet,
 } from './types';
-
-const DESCRIBE_TIMEOUT_MS = 30_000;
 
 export class DliClient {
   readonly #connection: Connection;
@@ -120,7 +119,7 @@ export class DliClient {
     options?: CallOptions & { onLive?: (live: Omit<ControllerDescription, 'identity'>) => void },
   ): Promise<ControllerDescription> {
     const c = this.#connection;
-    return c.run({ timeoutMs: DESCRIBE_TIMEOUT_MS, ...options }, async (scope) => {
+    return c.run(options, async (scope) => {
       const firmware = await tolerantText(ensureFirmware(c, scope)).catch((error: unknown) => {
         if (isPlugboardError(error) && error.code === 'DEVICE_ERROR' && error.detail?.status === 404) {
           throw new PlugboardError(

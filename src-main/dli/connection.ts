@@ -1,8 +1,9 @@
 /**
- * Everything one client shares between its calls: the transport, the controller's queue, deadlines,
- * what was learnt about the controller (firmware, outlet count and names), and the mapping of network
- * failures to errors.
+ * Everything one client shares between its calls: the transport, the controller's queue, the time each
+ * request may take, what was learnt about the controller (firmware, outlet count and names), and the
+ * mapping of network failures to errors.
  */
+import { DeadlineExceeded } from './deadline';
 import { PlugboardError, isPlugboardError } from './errors';
 import { requireFeature } from './firmware';
 import { isJsonBody, looksLikeDli, type RequestContext } from './http-errors';
@@ -98,43 +99,35 @@ export class Connection {
     return { controller: this.controller, action, who: this.who, ...extra };
   }
 
-  /** Run one client call under a deadline and the caller's signal; every failure leaves as a PlugboardError. */
+  /**
+   * Run one client call under the caller's signal; every failure leaves as a PlugboardError. Each request
+   * of the call may take `timeoutMs` from when it leaves the controller's queue (a digest challenge's
+   * retry gets its own): waiting behind other requests never makes a call time out.
+   */
   async run<T>(options: CallOptions | undefined, work: (scope: Scope) => Promise<T>): Promise<T> {
     // Access tokens came with firmware 1.10: with an older firmware known, fail before sending anything.
     if (this.#token && this.firmware !== null) requireFeature(this.firmware, 'tokens', this.controller);
     const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
-    // One signal per call, aborted by the deadline or by the caller's signal. Linked by hand, not with
-    // AbortSignal.any: on Node 20 every combined signal stays reachable forever (nodejs/node#54614,
-    // #55351), which a poller calling several times a second turns into a steady leak.
+    // One signal per call, aborted by the caller's signal. Linked by hand, not with AbortSignal.any: on
+    // Node 20 every combined signal stays reachable forever (nodejs/node#54614, #55351), which a poller
+    // calling several times a second turns into a steady leak.
     const call = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      call.abort(new Error('deadline'));
-    }, timeoutMs);
     const caller = options?.signal;
     const forward = (): void => call.abort(caller?.reason);
     if (caller?.aborted) forward();
     else caller?.addEventListener('abort', forward, { once: true });
     try {
-      return await work(this.#scope(call.signal, options?.priority ?? 'interactive', false));
+      return await work(this.#scope(call.signal, options?.priority ?? 'interactive', false, timeoutMs));
     } catch (error) {
       if (caller?.aborted) {
         throw new PlugboardError('CANCELLED', `The request to ${this.controller} was cancelled.`, undefined, {
           cause: error,
         });
       }
-      if (timedOut) {
-        throw new PlugboardError(
-          'TIMEOUT',
-          `${this.controller} did not answer within ${formatSeconds(timeoutMs)}. Check that it is powered and on the network; it may be busy or rebooting.`,
-          { timeoutMs },
-          { cause: error },
-        );
-      }
+      const deadline = findDeadline(error);
+      if (deadline) throw this.#timeout(deadline, error);
       throw this.#networkFailure(error);
     } finally {
-      clearTimeout(timer);
       caller?.removeEventListener('abort', forward);
     }
   }
@@ -143,25 +136,38 @@ export class Connection {
     return this.#transport.close();
   }
 
-  #scope(signal: AbortSignal, priority: Priority, holding: boolean): Scope {
-    const inSlot = this.#scope.bind(this);
+  #scope(signal: AbortSignal, priority: Priority, holding: boolean, timeoutMs: number): Scope {
+    const inSlot = (): Scope => this.#scope(signal, priority, true, timeoutMs);
+    const exchange = (request: HttpRequest): Promise<HttpResponse> =>
+      this.#exchange(request, signal, timeoutMs);
     return {
       signal,
       request: (request) =>
-        holding
-          ? this.#exchange(request, signal)
-          : queueFor(this.origin).run(() => this.#exchange(request, signal), priority, signal),
+        holding ? exchange(request) : queueFor(this.origin).run(() => exchange(request), priority, signal),
       exclusive: (work) =>
-        holding
-          ? work(inSlot(signal, priority, true))
-          : queueFor(this.origin).run(() => work(inSlot(signal, priority, true)), priority, signal),
+        holding ? work(inSlot()) : queueFor(this.origin).run(() => work(inSlot()), priority, signal),
     };
   }
 
-  async #exchange(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
-    const response = await this.#transport.exchange(request, signal);
-    if (response.status === 404 && !isJsonBody(response)) await this.#explainMissingApi(signal);
+  async #exchange(request: HttpRequest, signal: AbortSignal, timeoutMs: number): Promise<HttpResponse> {
+    const response = await this.#transport.exchange(request, signal, timeoutMs);
+    if (response.status === 404 && !isJsonBody(response)) await this.#explainMissingApi(signal, timeoutMs);
     return response;
+  }
+
+  /**
+   * TIMEOUT. A state-changing request whose answer never came may still have been carried out: its
+   * detail says so (`unanswered`), and the Core waits for a poll to tell rather than report a failure.
+   */
+  #timeout(deadline: DeadlineExceeded, error: unknown): PlugboardError {
+    const { timeoutMs, method } = deadline;
+    const unanswered = method !== 'GET';
+    return new PlugboardError(
+      'TIMEOUT',
+      `${this.controller} did not answer within ${formatSeconds(timeoutMs)}. Check that it is powered and on the network; it may be busy or rebooting.`,
+      unanswered ? { timeoutMs, unanswered } : { timeoutMs },
+      { cause: error },
+    );
   }
 
   /**
@@ -169,10 +175,10 @@ export class Connection {
    * nothing, the login page still looks like a DLI controller), or this is not a controller at all.
    * Runs inside the caller's queue slot.
    */
-  async #explainMissingApi(signal: AbortSignal): Promise<void> {
-    const root = await this.#transport.probe('/restapi/', signal);
+  async #explainMissingApi(signal: AbortSignal, timeoutMs: number): Promise<void> {
+    const root = await this.#transport.probe('/restapi/', signal, timeoutMs);
     if (root.status === 401 || (root.status >= 200 && root.status < 300)) return;
-    const page = await this.#transport.probe('/', signal);
+    const page = await this.#transport.probe('/', signal, timeoutMs);
     if (looksLikeDli(page)) {
       throw new PlugboardError(
         'API_DISABLED',
@@ -220,6 +226,16 @@ export class Connection {
       { cause: error },
     );
   }
+}
+
+/** The deadline that cut a request short, anywhere in the chain of causes. */
+function findDeadline(error: unknown): DeadlineExceeded | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof DeadlineExceeded) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
 }
 
 function findCause(error: unknown): unknown {

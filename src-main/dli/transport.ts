@@ -1,9 +1,11 @@
 /**
  * One HTTP exchange with a controller: credentials (digest with nonce reuse, bearer token, or basic when
  * chosen), the headers the API expects, one re-challenge on 401, buffered bodies and a size cap.
- * The caller (connection.ts) serializes exchanges per controller and owns deadlines and error mapping.
+ * Every send has its own deadline from when it goes on the wire (a challenge's retry gets a fresh one).
+ * The caller (connection.ts) serializes exchanges per controller and maps errors.
  */
 import { fetch, type Agent } from 'undici';
+import { withDeadline } from './deadline';
 import { DigestAuth } from './digest-auth';
 import { PlugboardError } from './errors';
 import { createDispatcher } from './tls-pin';
@@ -64,13 +66,18 @@ export class Transport {
     });
   }
 
-  /** Send one API request; answers every status except a failed login (AUTH_FAILED). */
-  async exchange(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
+  /**
+   * Send one API request; answers every status except a failed login (AUTH_FAILED). Each send may take
+   * `timeoutMs` (else DeadlineExceeded).
+   */
+  async exchange(request: HttpRequest, signal: AbortSignal, timeoutMs: number): Promise<HttpResponse> {
     const url = `${this.#origin}/restapi/${request.path}`;
     const uri = new URL(url).pathname;
     const body = encodeBody(request);
     const send = (authorization: string | null): Promise<HttpResponse> =>
-      this.#send(url, request, body, authorization, signal);
+      withDeadline(signal, timeoutMs, request.method, (own) =>
+        this.#send(url, request, body, authorization, own),
+      );
 
     if (this.#credentials.kind !== 'digest') {
       const response = await send(this.#staticAuthorization());
@@ -92,16 +99,18 @@ export class Transport {
   }
 
   /** A GET outside the API without credentials (to tell "API disabled" from "not a controller"). */
-  async probe(path: string, signal: AbortSignal): Promise<HttpResponse> {
-    this.stats.requests += 1;
-    const response = await fetch(`${this.#origin}${path}`, {
-      method: 'GET',
-      headers: { Accept: 'text/html, application/json' },
-      dispatcher: this.#dispatcher,
-      signal,
-      redirect: 'follow',
+  probe(path: string, signal: AbortSignal, timeoutMs: number): Promise<HttpResponse> {
+    return withDeadline(signal, timeoutMs, 'GET', async (own) => {
+      this.stats.requests += 1;
+      const response = await fetch(`${this.#origin}${path}`, {
+        method: 'GET',
+        headers: { Accept: 'text/html, application/json' },
+        dispatcher: this.#dispatcher,
+        signal: own,
+        redirect: 'follow',
+      });
+      return { status: response.status, headers: response.headers, body: await readCapped(response) };
     });
-    return { status: response.status, headers: response.headers, body: await readCapped(response) };
   }
 
   close(): Promise<void> {

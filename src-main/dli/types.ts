@@ -37,7 +37,10 @@ export type Priority = 'interactive' | 'background';
 export interface CallOptions {
   /** Cancels the call (queued or in flight); the call rejects with CANCELLED. */
   signal?: AbortSignal;
-  /** Limit for the whole call, queue wait included; default: the client's `timeoutMs`. */
+  /**
+   * Limit for each request of the call, from when it leaves the controller's queue (waiting behind other
+   * requests does not count; a digest challenge's retry gets its own); default: the client's `timeoutMs`.
+   */
   timeoutMs?: number;
   /** Default 'interactive'. */
   priority?: Priority;
@@ -54,7 +57,7 @@ export interface DliClientOptions {
    * HTTPS connection fails with TLS_UNTRUSTED carrying `detail.fingerprint` for the person to accept.
    */
   fingerprint?: string | null;
-  /** Default limit per call in ms (default 10 000). */
+  /** Default limit per request in ms (default 10 000), counted from when it leaves the queue. */
   timeoutMs?: number;
   /** Firmware version if already known (e.g. saved from `describe()`), so gated calls need no extra read. */
   firmware?: string;

@@ -101,6 +101,12 @@ export function buildProgram(): Command {
       5,
     )
     .option('--latency <ms>', 'delay added before every answer', number(0, 60_000, false, 'milliseconds'), 0)
+    .option(
+      '--slow-outlets-ms <ms>',
+      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000)',
+      number(0, 60_000, false, 'milliseconds'),
+      0,
+    )
     .addOption(
       new Option('--nonce-lifetime <seconds>', 'how long a digest nonce stays valid')
         .argParser(number(1, 86_400, false, 'seconds'))
@@ -128,6 +134,7 @@ interface CliValues {
   sequenceDelay: number;
   rebootSeconds: number;
   latency: number;
+  slowOutletsMs: number;
   nonceLifetime: number;
   tls?: boolean;
   qop?: boolean;
@@ -176,6 +183,7 @@ export function parseCli(args: string[]): CliResult {
     sequenceDelay: values.sequenceDelay,
     rebootSeconds: values.rebootSeconds,
     latency: values.latency,
+    slowOutletsMs: values.slowOutletsMs,
     nonceLifetime: values.nonceLifetime,
     tls: values.tls === true,
     qop: values.qop === true,

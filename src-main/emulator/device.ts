@@ -87,6 +87,8 @@ export interface Device {
   readonly faults: { add(plan: FaultPlan): void; clear(): void; list(): FaultPlan[] };
   /** Milliseconds added before every answer. */
   latency: number;
+  /** Milliseconds added to answers under `relay/outlets/`, after the request was carried out. */
+  slowOutletsMs: number;
   /** Close the listening socket and cut every connection (unplugged). */
   goOffline(): Promise<void>;
   /** Listen again on the same port. */
@@ -115,6 +117,7 @@ export interface DeviceParts {
   lifecycle: Lifecycle;
   releaseHanging: () => void;
   latency: { value: number };
+  slowOutlets: { value: number };
 }
 
 export function createDevice(parts: DeviceParts): Device {
@@ -221,6 +224,13 @@ export function createDevice(parts: DeviceParts): Device {
     set latency(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('latency is milliseconds ≥ 0');
       parts.latency.value = ms;
+    },
+    get slowOutletsMs() {
+      return parts.slowOutlets.value;
+    },
+    set slowOutletsMs(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('slowOutletsMs is milliseconds ≥ 0');
+      parts.slowOutlets.value = ms;
     },
     goOffline: () => lifecycle.goOffline(),
     comeBack: () => lifecycle.comeBack(),

@@ -18,6 +18,8 @@ export interface HandlerDeps {
   stats: StatsRecorder;
   root: Container;
   latency: () => number;
+  /** Milliseconds added to answers under `relay/outlets/` once carried out. */
+  slowOutlets: () => number;
   hang: (res: ServerResponse) => void;
 }
 
@@ -154,6 +156,9 @@ async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     depth,
     representation: /return\s*=\s*representation/i.test(prefer),
   });
+  // A slow unit: the outlets answer late, after the change was made (a client that gave up missed it).
+  const slowOutlets = deps.slowOutlets();
+  if (slowOutlets > 0 && pathname.startsWith(`${API_PREFIX}relay/outlets/`)) await sleep(slowOutlets);
   if (response.after) res.once('finish', () => setImmediate(response.after as () => void));
   const headers = response.headers ?? {};
   if (response.body === undefined) {

@@ -42,6 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     nonceLifetimeMs: resolved.nonceLifetime * 1000,
   });
   const latency = { value: resolved.latency };
+  const slowOutlets = { value: resolved.slowOutletsMs };
   // The reboot call needs the lifecycle, which needs the server, which needs the handler: close the loop late.
   let lifecycle: Lifecycle | null = null;
   const root = rootNode(
@@ -56,6 +57,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     root,
     latency: () => latency.value,
+    slowOutlets: () => slowOutlets.value,
     hang: (res) => front?.hang(res),
   });
   front = new HttpFront(handler, resolved.host, resolved.port, certificate, (status) =>
@@ -76,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     lifecycle,
     latency,
+    slowOutlets,
     releaseHanging: () => running.releaseHanging(),
   });
   const closer = lifecycle;

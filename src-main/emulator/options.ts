@@ -29,6 +29,12 @@ export interface EmulatorOptions {
   rebootSeconds?: number;
   /** Milliseconds added before every answer, default 0. */
   latency?: number;
+  /**
+   * Milliseconds added to every answer under `relay/outlets/`, after the request was carried out (a
+   * switch happens at once, its answer comes late), default 0. Real units take about 5 s to answer
+   * `GET relay/outlets/`.
+   */
+  slowOutletsMs?: number;
   /** HTTPS with a self-signed certificate generated at start. */
   tls?: boolean;
   /** Offer qop="auth" instead of the RFC 2069 challenge. */
@@ -72,6 +78,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     sequenceDelay: options.sequenceDelay ?? 0.5,
     rebootSeconds: options.rebootSeconds ?? 5,
     latency: options.latency ?? 0,
+    slowOutletsMs: options.slowOutletsMs ?? 0,
     tls: options.tls ?? false,
     qop: options.qop ?? false,
     mdns: options.mdns ?? false,
@@ -101,6 +108,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(isNumberIn(resolved.sequenceDelay, 0, 60), 'sequence delay must be between 0 and 60 seconds');
   check(isNumberIn(resolved.rebootSeconds, 0, 600), 'reboot seconds must be between 0 and 600');
   check(isNumberIn(resolved.latency, 0, 60_000), 'latency must be between 0 and 60000 milliseconds');
+  check(
+    isNumberIn(resolved.slowOutletsMs, 0, 60_000),
+    'slow outlets must be between 0 and 60000 milliseconds',
+  );
   check(
     isNumberIn(resolved.nonceLifetime, 0.1, 86_400),
     'nonce lifetime must be between 0.1 and 86400 seconds',
