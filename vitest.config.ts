@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/renderer/**', 'test/e2e/**', 'test/bench/**'],
+          exclude: ['test/renderer/**', 'test/e2e/**', 'test/bench/**', 'test/electron/**'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -36,6 +36,18 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           // One Chromium at a time: these machines have two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'electron',
+          environment: 'node',
+          // The built app (out/, which `npm test` builds first) under the Electron stand-in.
+          include: ['test/electron/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          // Each file starts the app, a Chromium and a keyring: one at a time.
           fileParallelism: false,
         },
       },
