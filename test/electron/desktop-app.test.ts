@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator/index';
 import type { ControllerState, PlugboardApi } from '../../src-preload/contract';
 import type { MenuItemView } from './standin/recorders';
-import { APP_TIMEOUT, appIndex, eventually, startDesktopApp, until, type DesktopApp } from './desktop-app';
+import {
+  APP_TIMEOUT,
+  appIndex,
+  eventually,
+  exitOf,
+  startDesktopApp,
+  until,
+  type DesktopApp,
+} from './desktop-app';
 
 declare global {
   interface Window {
@@ -100,6 +108,25 @@ describe('The desktop app under the Electron stand-in', () => {
         typeof (window as unknown as { process?: unknown }).process,
       ]),
     ).toEqual(['function', 'undefined', 'undefined']);
+  });
+
+  it('loads the page from file:// with its meta CSP in force', async () => {
+    expect(
+      await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'),
+    ).toContain("script-src 'self'");
+    // script-src 'self': an inline script the page adds is refused, with a violation report.
+    const inline = await page.evaluate(async () => {
+      const violation = new Promise<string>((resolve) =>
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), {
+          once: true,
+        }),
+      );
+      const script = document.createElement('script');
+      script.textContent = 'document.body.dataset.inlineRan = "yes"';
+      document.head.append(script);
+      return { ran: document.body.dataset['inlineRan'] ?? 'no', violated: await violation };
+    });
+    expect(inline).toEqual({ ran: 'no', violated: expect.stringMatching(/^script-src/) });
   });
 
   it('adds a controller through the window and switches an outlet on the device', async () => {
@@ -203,16 +230,17 @@ describe('The desktop app under the Electron stand-in', () => {
     expect(notice.body).not.toBe('');
   });
 
-  it('Quit from the tray disposes the Core: the app exits by itself and no request follows', async () => {
+  it('Quit from the tray disposes the Core: no request reaches a controller afterwards', async () => {
     const before = benchA.device.stats.requests;
     await eventually(() => benchA.device.stats.requests).toBeGreaterThan(before);
     await app.clickTray('quit');
-    // The stand-in never calls process.exit: Node ends only once nothing is left running.
-    expect(await app.exited).toBe(0);
-    const quitAt = app.quitAt();
-    expect(quitAt).not.toBeNull();
+    const quitAt = await until(() => app.quitAt(), 'the app to quit');
+    // The process is held open after quit: an undisposed Core would poll (every 500 ms) in this window.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(benchA.device.stats.log.filter((entry) => entry.time >= quitAt)).toEqual([]);
     expect(benchA.device.stats.inFlight).toBe(0);
-    expect(benchA.device.stats.log.filter((entry) => entry.time >= quitAt!)).toEqual([]);
+    await app.release();
+    expect(await exitOf(app)).toBe(0);
   });
 
   it('a second run shows the saved controller, its password read from the keychain', async () => {
@@ -225,6 +253,8 @@ describe('The desktop app under the Electron stand-in', () => {
     expect(benchA.device.stats.requests).toBeGreaterThan(requestsBefore);
     expect((await app.state()).preloadErrors).toEqual([]);
     await app.clickTray('quit');
-    expect(await app.exited).toBe(0);
+    await until(() => app.quitAt(), 'the app to quit');
+    await app.release();
+    expect(await exitOf(app)).toBe(0);
   });
 });

@@ -44,6 +44,27 @@ export function until<T>(
   );
 }
 
+/** The exit code once the process has ended by itself; fails if it is still running after `timeout`. */
+export async function exitOf(app: DesktopApp, timeout = APP_TIMEOUT): Promise<number | string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `The app still runs ${timeout / 1000} s after it quit: something the app started was not stopped.\n${app.output()}`,
+          ),
+        ),
+      timeout,
+    );
+  });
+  try {
+    return await Promise.race([app.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface DesktopApp {
   state(): Promise<StandInState>;
   clickTray(item: string): Promise<void>;
@@ -52,6 +73,8 @@ export interface DesktopApp {
   openWindow(url: string, like: number): Promise<number>;
   /** The page at `url` (the app's own page unless said), driven over CDP. */
   page(url?: string): Promise<Page>;
+  /** After `quit`, the stand-in holds the process until this (see standin/electron.ts). */
+  release(): Promise<void>;
   /** When the app emitted `quit` (epoch ms, this machine's clock), once it has. */
   quitAt(): number | null;
   /** Resolves when the process exits: its exit code, or the signal that ended it. */
@@ -163,6 +186,7 @@ export async function startDesktopApp(options: { home: string; configDir: string
         `a page at ${url}`,
       );
     },
+    release: () => request('release'),
     quitAt: () => quitAt,
     exited,
     output: () => output,

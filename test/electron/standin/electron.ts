@@ -47,9 +47,15 @@ export async function createElectron(options: { appDir: string }) {
   let endpoint: string | null = null;
   let control: Socket | null = null;
 
+  // After `quit` Electron ends the process. The stand-in first closes Chromium, then holds the process
+  // until the test says `release` — a window in which anything the app failed to stop (a poller of an
+  // undisposed Core) would still reach the emulators — and then lets Node end by itself.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
   const app = new StandInApp(options.appDir, async () => {
     push({ event: 'quit', at: Date.now() });
     if (chromium) await (await chromium).close();
+    if (control) await released;
     control?.end();
   });
   setWindowHost({
@@ -114,10 +120,12 @@ export async function createElectron(options: { appDir: string }) {
       return opened.id;
     },
     quit: () => app.quit(),
+    // After the answer is written: the connection ends once released.
+    release: () => void setImmediate(release),
   };
 
   function push(message: object): void {
-    if (control && !control.destroyed) control.write(`${JSON.stringify(message)}\n`);
+    if (control?.writable) control.write(`${JSON.stringify(message)}\n`);
   }
 
   const socketPath = process.env['PLUGBOARD_STANDIN_CONTROL'];
