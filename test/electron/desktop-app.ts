@@ -85,14 +85,24 @@ export interface DesktopApp {
   close(): Promise<void>;
 }
 
-export async function startDesktopApp(options: { home: string; configDir: string }): Promise<DesktopApp> {
-  for (const built of [
-    appIndex,
-    join(repoRoot, 'out', 'main', 'index.js'),
-    join(repoRoot, 'out', 'preload', 'index.cjs'),
-  ])
-    if (!existsSync(built))
-      throw new Error(`${built} is missing: run \`npx electron-vite build\` first (\`npm test\` does).`);
+export interface StartOptions {
+  home: string;
+  configDir: string;
+  /** The app to run (default: this repository, i.e. the built out/main/index.js). */
+  appDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startDesktopApp(options: StartOptions): Promise<DesktopApp> {
+  const appDir = options.appDir ?? repoRoot;
+  if (appDir === repoRoot)
+    for (const built of [
+      appIndex,
+      join(repoRoot, 'out', 'main', 'index.js'),
+      join(repoRoot, 'out', 'preload', 'index.cjs'),
+    ])
+      if (!existsSync(built))
+        throw new Error(`${built} is missing: run \`npx electron-vite build\` first (\`npm test\` does).`);
   const socketDir = await mkdtemp(join(tmpdir(), 'plugboard-stand-in-'));
   const socketPath = join(socketDir, 'control.sock');
   const server = createServer();
@@ -107,21 +117,18 @@ export async function startDesktopApp(options: { home: string; configDir: string
     PLUGBOARD_CONFIG_DIR: options.configDir,
     PLUGBOARD_STANDIN_CONTROL: socketPath,
     DISPLAY: '',
+    ...options.env,
   };
   delete env['ELECTRON_RENDERER_URL'];
   delete env['NODE_OPTIONS'];
   const unlockKeyring =
     'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$0" "$@"';
-  const child = spawn(
-    'dbus-run-session',
-    ['--', 'sh', '-c', unlockKeyring, process.execPath, boot, repoRoot],
-    {
-      cwd: repoRoot,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn('dbus-run-session', ['--', 'sh', '-c', unlockKeyring, process.execPath, boot, appDir], {
+    cwd: repoRoot,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -192,13 +199,15 @@ export async function startDesktopApp(options: { home: string; configDir: string
     output: () => output,
     async close() {
       await browser?.close().catch(() => undefined);
-      if (child.exitCode === null && child.signalCode === null) {
+      // SIGTERM first: playwright closes its Chromium on it (Chromium runs in a process group of its own).
+      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+        if (child.exitCode !== null || child.signalCode !== null) break;
         try {
-          process.kill(-child.pid!, 'SIGKILL');
+          process.kill(-child.pid!, signal);
         } catch {
-          // Already gone.
+          break; // Already gone.
         }
-        await exited;
+        await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000).unref())]);
       }
       socket.destroy();
       server.close();

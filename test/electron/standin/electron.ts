@@ -128,6 +128,13 @@ export async function createElectron(options: { appDir: string }) {
     if (control?.writable) control.write(`${JSON.stringify(message)}\n`);
   }
 
+  // A test that stops the app early: close Chromium and remove its profile before going.
+  process.once('SIGTERM', () => {
+    void (chromium ? chromium.then((running) => running.close()) : Promise.resolve()).finally(() =>
+      process.exit(143),
+    );
+  });
+
   const socketPath = process.env['PLUGBOARD_STANDIN_CONTROL'];
   if (socketPath) {
     control = createConnection(socketPath);
