@@ -108,6 +108,12 @@ describe('The desktop app under the Electron stand-in', () => {
         typeof (window as unknown as { process?: unknown }).process,
       ]),
     ).toEqual(['function', 'undefined', 'undefined']);
+    // Nor the stand-in's own IPC binding: the sandbox takes it off the window before the page runs.
+    expect(
+      await page.evaluate(() =>
+        Object.getOwnPropertyNames(window).filter((n) => n.startsWith('__standInIpc')),
+      ),
+    ).toEqual([]);
   });
 
   it('loads the page from file:// with its meta CSP in force', async () => {
