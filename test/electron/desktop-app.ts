@@ -77,6 +77,8 @@ export interface DesktopApp {
   release(): Promise<void>;
   /** When the app emitted `quit` (epoch ms, this machine's clock), once it has. */
   quitAt(): number | null;
+  /** Run `listener` the moment the test hears that the app emitted `quit`. */
+  onQuit(listener: () => void): void;
   /** Resolves when the process exits: its exit code, or the signal that ended it. */
   exited: Promise<number | string>;
   /** The app's console output so far, for failure messages. */
@@ -143,6 +145,7 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
     }),
   ]);
   let quitAt: number | null = null;
+  const quitListeners: (() => void)[] = [];
   const waiting = new Map<number, { done(value: unknown): void; fail(error: Error): void }>();
   let nextId = 1;
   createInterface({ input: socket }).on('line', (line) => {
@@ -154,7 +157,10 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
       event?: string;
       at?: number;
     };
-    if (message.event === 'quit') quitAt = message.at ?? null;
+    if (message.event === 'quit') {
+      quitAt = message.at ?? null;
+      for (const listener of quitListeners) listener();
+    }
     if (message.id === undefined) return;
     const waiter = waiting.get(message.id);
     waiting.delete(message.id);
@@ -195,6 +201,7 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
     },
     release: () => request('release'),
     quitAt: () => quitAt,
+    onQuit: (listener) => void quitListeners.push(listener),
     exited,
     output: () => output,
     async close() {
