@@ -47,8 +47,10 @@ export default defineConfig({
           include: ['test/electron/**/*.test.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
-          // Each file starts the app, a Chromium and a keyring: one at a time.
+          // Each file starts the app, a Chromium and a keyring: one at a time, and only after the other
+          // projects (group 0) are done — the e2e project rebuilds out/ (`npm run web`) while it runs.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
