@@ -62,11 +62,17 @@ describe('The desktop app under the Electron stand-in', () => {
   let app: DesktopApp;
   let page: Page;
   const apps: DesktopApp[] = [];
+  /** Console errors and uncaught errors of the app's page, from when the test connects to it. */
+  const pageErrors: string[] = [];
 
   const start = async () => {
     app = await startDesktopApp({ home, configDir });
     apps.push(app);
     page = await app.page();
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`));
   };
 
   beforeAll(async () => {
@@ -250,6 +256,9 @@ describe('The desktop app under the Electron stand-in', () => {
     expect(benchA.device.stats.inFlight).toBe(0);
     await app.release();
     expect(await exitOf(app)).toBe(0);
+    // Nothing went wrong in the page but the inline script the CSP test added on purpose.
+    expect(pageErrors.filter((text) => !text.includes('inline script'))).toEqual([]);
+    expect(pageErrors.some((text) => text.includes('inline script'))).toBe(true);
   });
 
   it('a second run shows the saved controller, its password read from the keychain', async () => {
