@@ -14,7 +14,12 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      // CommonJS so the window keeps `sandbox: true` (an ESM preload needs the sandbox off).
+      // A sandboxed preload (the window keeps `sandbox: true`) must be CommonJS, and its `require`
+      // knows only `electron`, `events`, `timers` and `url`: anything else (valibot, via the contract)
+      // has to be bundled into this one file. electron-vite externalises `dependencies` for the
+      // preload too unless `externalizeDeps` is off; `electron` itself stays external (it always is).
+      // test/electron/preload-bundle.test.ts checks the built file.
+      externalizeDeps: false,
       lib: { entry: resolve(root, 'src-preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
     },
   },

@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/renderer/**', 'test/e2e/**', 'test/bench/**'],
+          exclude: ['test/renderer/**', 'test/e2e/**', 'test/bench/**', 'test/electron/**'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -37,6 +37,20 @@ export default defineConfig({
           hookTimeout: 90_000,
           // One Chromium at a time: these machines have two cores.
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'electron',
+          environment: 'node',
+          // The built app (out/, which `npm test` builds first) under the Electron stand-in.
+          include: ['test/electron/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          // Each file starts the app, a Chromium and a keyring: one at a time, and only after the other
+          // projects (group 0) are done — the e2e project rebuilds out/ (`npm run web`) while it runs.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
