@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../src-preload/contract';
 import type { RunningEmulator } from '../../src-main/emulator';
+import { dispatch } from '../../src-main/core/dispatch';
+import { MemorySecretStore } from '../../src-main/secrets';
 import { FakeClock } from './fake-clock';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
 import { nextPoll, outletReads, planned, polls } from './poll-steps';
@@ -350,5 +352,71 @@ describe('the slow parts', () => {
     const slow = paths.filter((p) => p === '/restapi/auth/users/').length;
     expect(slow).toBe(2);
     expect(paths.filter((p) => p === '/restapi/config/ssh_enabled/').length).toBe(slow);
+  });
+});
+
+describe('errors inside Plugboard', () => {
+  /** A keychain whose reads fail the way a bug would: not a PlugboardError. */
+  class BrokenReads extends MemorySecretStore {
+    override get(): Promise<string | null> {
+      return Promise.reject(new TypeError("Cannot read properties of undefined (reading 'secret')"));
+    }
+  }
+
+  it('logs a background read or a poll that failed unexpectedly with its cause, and shows a sentence', async () => {
+    const logged: { message: string; error: unknown }[] = [];
+    const emu = await emulator();
+    const h = newCore({
+      secrets: new BrokenReads(),
+      log: (message, error) => logged.push({ message, error }),
+    });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    // The reads after "add" (scripts, users, SSH) need the stored password: they fail in the background.
+    await vi.waitFor(() =>
+      expect(logged).toContainEqual({
+        message: 'could not read scripts, users and SSH of Bench A',
+        error: expect.any(TypeError),
+      }),
+    );
+    await h.ok('controllers/refresh', { id });
+    const { problem } = await until(h, id, (s) => s.problem !== null);
+    expect(problem).toEqual({
+      code: 'INTERNAL',
+      message: 'Plugboard hit an internal error while trying to poll Bench A; the details are in its log.',
+      action: 'Try again; if it keeps happening, restart Plugboard and report the problem with the log.',
+    });
+    expect(logged).toContainEqual({
+      message: 'internal error while trying to poll Bench A',
+      error: expect.objectContaining({
+        name: 'TypeError',
+        message: expect.stringContaining("reading 'secret'"),
+      }),
+    });
+  });
+
+  it('answers a call whose handler threw unexpectedly with a sentence, and logs the cause', async () => {
+    const logged: { message: string; error: unknown }[] = [];
+    const h = newCore();
+    const cause = new RangeError('Invalid array length');
+    const handlers = {
+      ...h.core.handlers,
+      'controllers/list': () => Promise.reject(cause),
+    };
+    const result = await dispatch(handlers, 'controllers/list', {}, (message, error) =>
+      logged.push({ message, error }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'INTERNAL',
+        message:
+          'Plugboard hit an internal error while trying to handle controllers/list; the details are in its log.',
+        action: 'Try again; if it keeps happening, restart Plugboard and report the problem with the log.',
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain('Invalid array length');
+    expect(logged).toEqual([
+      { message: 'internal error while trying to handle controllers/list', error: cause },
+    ]);
   });
 });
