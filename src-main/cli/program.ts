@@ -3,7 +3,7 @@
  * with one line on stderr, 2 usage error).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { isPlugboardError, type PlugboardError } from '../dli/errors';
+import { errorSentence, isPlugboardError, type PlugboardError } from '../dli/errors';
 import { registerAdminCommands } from './commands-admin';
 import { registerControllerCommands } from './commands-controllers';
 import { registerOutletCommands } from './commands-outlets';
@@ -125,15 +125,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return exit.code;
 }
 
-function hint(error: PlugboardError): string {
+/** What to do, in the CLI's words where they differ from the window's (a flag instead of a button). */
+function cliAction(error: PlugboardError): string | undefined {
   const fingerprint = error.detail?.fingerprint;
   if (error.code === 'TLS_UNTRUSTED' && typeof fingerprint === 'string') {
-    return ` To trust it, run again with --accept-fingerprint ${fingerprint}`;
+    return `Compare it with the controller's. To trust it, run again with --accept-fingerprint ${fingerprint}`;
   }
   if (error.code === 'TLS_CHANGED' && typeof fingerprint === 'string') {
-    return ` If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}`;
+    return `If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}`;
   }
-  return '';
+  return error.action;
 }
 
 /** One line on stderr (JSON with --json); the exit code for it. */
@@ -144,9 +145,10 @@ export function report(error: unknown, terminal: Terminal, json: boolean): numbe
     return EXIT_USAGE;
   }
   if (isPlugboardError(error)) {
-    const message = `${error.message}${hint(error)}`;
-    if (json) terminal.warn(JSON.stringify({ error: { ...error.toContractError(), message } }));
-    else terminal.warn(`plugboard: ${message} [${error.code}]`);
+    const action = cliAction(error);
+    const contract = { ...error.toContractError(), ...(action ? { action } : {}) };
+    if (json) terminal.warn(JSON.stringify({ error: contract }));
+    else terminal.warn(`plugboard: ${errorSentence(contract)} [${error.code}]`);
     return EXIT_CONTROLLER;
   }
   const message = `Plugboard hit an unexpected problem: ${error instanceof Error ? error.message : String(error)}`;
