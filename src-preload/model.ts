@@ -43,8 +43,10 @@ export type ErrorDetail = Record<string, string | number | boolean | null>;
 
 export interface ContractError {
   code: ErrorCode;
-  /** One sentence for a person: what went wrong and what to do next. */
+  /** For a person: what went wrong (one or two sentences). */
   message: string;
+  /** For a person: what to do next, when main knows better than the code's general advice. */
+  action?: string;
   detail?: ErrorDetail;
 }
 

@@ -1,7 +1,7 @@
 /** `info`, `outlets`, `on`, `off`, `cycle`, `switch`. */
 import type { Command } from 'commander';
 import type { OutletActionResult } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError, errorSentence } from '../dli/errors';
 import type { DliClient } from '../dli/client';
 import type { Outlet } from '../dli/types';
 import { EXIT_CONTROLLER, ExitWith } from './io';
@@ -34,7 +34,7 @@ function reportAction(
     terminal.warn(
       context.json
         ? JSON.stringify({ outlet: failure.outlet, error: failure.error })
-        : `plugboard: ${failure.error.message} [${failure.error.code}]`,
+        : `plugboard: ${errorSentence(failure.error)} [${failure.error.code}]`,
     );
   }
   if (result.failed.length) throw new ExitWith(EXIT_CONTROLLER);

@@ -3,7 +3,7 @@
  * with one line on stderr, 2 usage error).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { isPlugboardError, type PlugboardError } from '../dli/errors';
+import { errorSentence, isPlugboardError, type PlugboardError } from '../dli/errors';
 import { registerAdminCommands } from './commands-admin';
 import { registerControllerCommands } from './commands-controllers';
 import { registerOutletCommands } from './commands-outlets';
@@ -147,18 +147,18 @@ function shortQuotes(text: string): string {
   return text.replace(/'([^'\n]{41,})'/g, (_, typed: string) => `'${excerpt(typed)}'`);
 }
 
-function hint(error: PlugboardError, saved: boolean): string {
+/** What to do, in the CLI's words where they differ from the window's (a flag instead of a button). */
+function cliAction(error: PlugboardError, saved: boolean): string | undefined {
   const fingerprint = error.detail?.fingerprint;
-  if (typeof fingerprint !== 'string') return '';
   // A saved controller's password goes to a new certificate only when typed again or confirmed.
   const secret = saved ? ' and --password-stdin (or --reuse-secret to send the saved password)' : '';
-  if (error.code === 'TLS_UNTRUSTED') {
-    return ` To trust it, run again with --accept-fingerprint ${fingerprint}${secret}`;
+  if (error.code === 'TLS_UNTRUSTED' && typeof fingerprint === 'string') {
+    return `Compare it with the controller's. To trust it, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }
-  if (error.code === 'TLS_CHANGED') {
-    return ` If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}${secret}`;
+  if (error.code === 'TLS_CHANGED' && typeof fingerprint === 'string') {
+    return `If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }
-  return '';
+  return error.action;
 }
 
 /** One line on stderr (JSON with --json); the exit code for it. `saved`: the command used --controller. */
@@ -169,9 +169,10 @@ export function report(error: unknown, terminal: Terminal, json: boolean, saved 
     return EXIT_USAGE;
   }
   if (isPlugboardError(error)) {
-    const message = `${error.message}${hint(error, saved)}`;
-    if (json) terminal.warn(JSON.stringify({ error: { ...error.toContractError(), message } }));
-    else terminal.warn(`plugboard: ${message} [${error.code}]`);
+    const action = cliAction(error, saved);
+    const contract = { ...error.toContractError(), ...(action ? { action } : {}) };
+    if (json) terminal.warn(JSON.stringify({ error: contract }));
+    else terminal.warn(`plugboard: ${errorSentence(contract)} [${error.code}]`);
     return EXIT_CONTROLLER;
   }
   const message = `Plugboard hit an unexpected problem: ${error instanceof Error ? error.message : String(error)}`;

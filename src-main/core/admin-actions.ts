@@ -59,7 +59,7 @@ async function recorded<T>(
 
 /** Read again in the background what an action changed; the next poll would catch it anyway. */
 function reread(session: ControllerSession, parts: SlowPart[]): void {
-  void session.readSlow(parts).catch(() => undefined);
+  void session.readSlow(parts).catch(session.loggedAs(`read again what changed (${parts.join(', ')})`));
 }
 
 export async function startScript(

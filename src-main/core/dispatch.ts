@@ -1,5 +1,5 @@
 import { calls, parseInput, type CallName, type Handlers, type Result } from '../../src-preload/contract';
-import { isPlugboardError } from '../dli/errors';
+import { internalError, isPlugboardError } from '../dli/errors';
 
 export type Logger = (message: string, error?: unknown) => void;
 
@@ -37,13 +37,6 @@ export async function dispatch(
     return { ok: true, value: value === undefined ? null : value };
   } catch (error) {
     if (isPlugboardError(error)) return { ok: false, error: error.toContractError() };
-    log(`call ${name} failed unexpectedly`, error);
-    return {
-      ok: false,
-      error: {
-        code: 'INTERNAL',
-        message: `Plugboard hit an internal error while handling ${name}; details are in the log.`,
-      },
-    };
+    return { ok: false, error: internalError(`handle ${name}`, error, log).toContractError() };
   }
 }

@@ -65,9 +65,11 @@ function combined(result: OutletActionResult): ContractError | null {
   const [first, ...rest] = result.failed;
   if (!first) return null;
   if (rest.length === 0) return first.error;
+  const actions = [...new Set(result.failed.flatMap((f) => (f.error.action ? [f.error.action] : [])))];
   return {
     code: first.error.code,
     message: result.failed.map((f) => f.error.message).join(' '),
+    ...(actions.length ? { action: actions.join(' ') } : {}),
     detail: { outlets: result.failed.map((f) => f.outlet).join(',') },
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
-import { PlugboardError, isPlugboardError } from '../dli/errors';
+import { PlugboardError, internalError, isPlugboardError } from '../dli/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './admin-actions';
 import { MeterSeries } from './meter-history';
@@ -93,7 +93,7 @@ export class ControllerSession {
     this.#publisher.now();
     if (description) this.options.hooks.polled(this.#publisher.current, 0);
     this.poller.start(description ? this.options.settings().pollIntervalMs : 0);
-    if (description) void this.#afterConnect(description).catch(() => undefined);
+    if (description) void this.#afterConnect(description).catch(this.loggedAs('read scripts, users and SSH'));
   }
 
   async stop(): Promise<void> {
@@ -163,6 +163,16 @@ export class ControllerSession {
     this.poller.poke(this.options.timing.rebootFirstMs);
   }
 
+  /**
+   * For a background read whose failure only waits for the next schedule: log it with its cause (not
+   * when the session is stopping), and carry on.
+   */
+  loggedAs(what: string): (error: unknown) => void {
+    return (error) => {
+      if (!this.#abort.signal.aborted) this.options.log(`could not ${what} of ${this.summary.name}`, error);
+    };
+  }
+
   /** Re-read scripts and threads, users and SSH (administrators), or some of them; FORBIDDEN empties them. */
   async readSlow(parts: readonly SlowPart[] = SLOW_PARTS): Promise<void> {
     const patch = await readSlowParts(await this.client(), parts, this.signal, this.#live.scripts);
@@ -196,7 +206,9 @@ export class ControllerSession {
       if (this.#abort.signal.aborted) return;
       // A failure of a poll from before a reboot started says nothing about the reboot.
       if (epoch === this.#epoch)
-        this.#failed(isPlugboardError(error) ? error : new PlugboardError('INTERNAL', String(error)));
+        this.#failed(
+          isPlugboardError(error) ? error : internalError(`poll ${this.summary.name}`, error, this.options.log),
+        );
     }
     if (this.#abort.signal.aborted) return;
     this.#expirePending();
@@ -238,9 +250,12 @@ export class ControllerSession {
     const client = await this.client();
     this.#relayTiming = await client.system
       .relayTiming({ signal: this.signal, priority: 'background' })
-      .catch(() => this.#relayTiming);
+      .catch((error: unknown) => {
+        this.loggedAs('read the relay timing')(error);
+        return this.#relayTiming;
+      });
     if (description.capabilities.isAdmin && this.options.visible())
-      await this.readSlow().catch(() => undefined);
+      await this.readSlow().catch(this.loggedAs('read scripts, users and SSH'));
   }
 
   async #poll(startedAt: number, epoch: number): Promise<void> {
@@ -272,8 +287,8 @@ export class ControllerSession {
     this.#live = { ...this.#live, status: 'online', problem: null, lastUpdate: this.options.clock.now() };
     if (plan.meters) this.#applyMeters(read.meters);
     this.#publisher.now();
-    if (plan.slow) await this.readSlow().catch(() => undefined);
-    else if (plan.threads) await this.readSlow(['threads']).catch(() => undefined);
+    if (plan.slow) await this.readSlow().catch(this.loggedAs('read scripts, users and SSH'));
+    else if (plan.threads) await this.readSlow(['threads']).catch(this.loggedAs('read the running scripts'));
   }
 
   async #probeReboot(): Promise<void> {

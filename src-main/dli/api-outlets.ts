@@ -106,7 +106,7 @@ export class OutletsApi {
     }
     if (response.status === 409 || response.status === 403) {
       const refusal = outletRefusal(c, outlet, response.status, 'cycled');
-      throw new PlugboardError(refusal.code, refusal.message, { outlet });
+      throw new PlugboardError(refusal.code, refusal.message, { outlet }, { action: refusal.action });
     }
     throw errorForStatus(response, c.context(action));
   }
@@ -175,13 +175,14 @@ export class OutletsApi {
       if (response.status === 403) {
         throw new PlugboardError(
           'FORBIDDEN',
-          `${c.who} may not rename ${c.outletLabel(outlet)} on ${c.controller}. Ask an administrator to rename it, or log in as one.`,
+          `${c.who} may not rename ${c.outletLabel(outlet)} on ${c.controller}.`,
           { outlet },
+          { action: 'Ask an administrator to rename it, or log in as one.' },
         );
       }
       if (response.status === 409) {
         const refusal = outletRefusal(c, outlet, response.status, 'renamed');
-        throw new PlugboardError(refusal.code, refusal.message, { outlet });
+        throw new PlugboardError(refusal.code, refusal.message, { outlet }, { action: refusal.action });
       }
       if (response.status !== 204 && response.status !== 200)
         throw errorForStatus(response, c.context(action));

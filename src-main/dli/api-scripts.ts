@@ -112,7 +112,8 @@ export class ScriptsApi {
   #context(action: string, extra: Partial<RequestContext> = {}): RequestContext {
     const c = this.#connection;
     return c.context(action, {
-      forbidden: `Only administrators can use scripts on ${c.controller}, and ${c.notAdmin}. Log in as an administrator`,
+      forbidden: `Only administrators can use scripts on ${c.controller}, and ${c.notAdmin}`,
+      forbiddenAction: 'Log in as an administrator.',
       ...extra,
     });
   }

@@ -9,7 +9,7 @@ import { ensureFirmware, getJson, readMeters } from './shared-reads';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
 const ADMIN_ONLY = (c: Connection): string =>
-  `Only administrators can change the configuration of ${c.controller}, and ${c.notAdmin}. Log in as an administrator`;
+  `Only administrators can change the configuration of ${c.controller}, and ${c.notAdmin}`;
 
 export class SystemApi {
   readonly #connection: Connection;
@@ -26,7 +26,10 @@ export class SystemApi {
         scope,
         'config/ssh_enabled/',
         booleanSchema,
-        c.context('read the SSH setting', { forbidden: ADMIN_ONLY(c) }),
+        c.context('read the SSH setting', {
+          forbidden: ADMIN_ONLY(c),
+          forbiddenAction: 'Log in as an administrator.',
+        }),
       ),
     );
   }
@@ -43,7 +46,10 @@ export class SystemApi {
       if (response.status !== 204 && response.status !== 200) {
         throw errorForStatus(
           response,
-          c.context(`${enabled ? 'enable' : 'disable'} SSH`, { forbidden: ADMIN_ONLY(c) }),
+          c.context(`${enabled ? 'enable' : 'disable'} SSH`, {
+            forbidden: ADMIN_ONLY(c),
+            forbiddenAction: 'Log in as an administrator.',
+          }),
         );
       }
     });
@@ -79,7 +85,10 @@ export class SystemApi {
         guard: 'csrf',
       });
       if (response.status !== 204 && response.status !== 200) {
-        throw errorForStatus(response, c.context('reboot', { forbidden: ADMIN_ONLY(c) }));
+        throw errorForStatus(
+          response,
+          c.context('reboot', { forbidden: ADMIN_ONLY(c), forbiddenAction: 'Log in as an administrator.' }),
+        );
       }
     });
   }

@@ -91,7 +91,8 @@ export class UsersApi {
   #context(action: string): RequestContext {
     const c = this.#connection;
     return c.context(action, {
-      forbidden: `Only administrators can manage users on ${c.controller}, and ${c.notAdmin}. Log in as an administrator`,
+      forbidden: `Only administrators can manage users on ${c.controller}, and ${c.notAdmin}`,
+      forbiddenAction: 'Log in as an administrator.',
     });
   }
 }

@@ -68,10 +68,9 @@ export class Connection {
     this.firmware = options.firmware ?? null;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (options.credentials.kind === 'token' && !/^\S+$/.test(options.credentials.token)) {
-      throw new PlugboardError(
-        'BAD_INPUT',
-        'The access token is empty or contains spaces; paste it exactly as issued.',
-      );
+      throw new PlugboardError('BAD_INPUT', 'The access token is empty or contains spaces.', undefined, {
+        action: 'Paste it exactly as issued.',
+      });
     }
     this.#transport = new Transport({
       origin: this.origin,
@@ -164,9 +163,9 @@ export class Connection {
     const unanswered = method !== 'GET';
     return new PlugboardError(
       'TIMEOUT',
-      `${this.controller} did not answer within ${formatSeconds(timeoutMs)}. Check that it is powered and on the network; it may be busy or rebooting.`,
+      `${this.controller} did not answer within ${formatSeconds(timeoutMs)}.`,
       unanswered ? { timeoutMs, unanswered } : { timeoutMs },
-      { cause: error },
+      { cause: error, action: 'Check that it is powered and on the network; it may be busy or rebooting.' },
     );
   }
 
@@ -182,12 +181,16 @@ export class Connection {
     if (looksLikeDli(page)) {
       throw new PlugboardError(
         'API_DISABLED',
-        `The REST-style API is switched off on ${this.controller}. Turn on "Allow REST-style API" on the controller's External APIs page, then try again.`,
+        `The REST-style API is switched off on ${this.controller}.`,
+        undefined,
+        { action: `Turn on "Allow REST-style API" on the controller's External APIs page, then try again.` },
       );
     }
     throw new PlugboardError(
       'NOT_A_CONTROLLER',
-      `${this.origin} answers, but not like a power controller with the REST-style API. Check the address and port.`,
+      `${this.origin} answers, but not like a power controller with the REST-style API.`,
+      undefined,
+      { action: 'Check the address and port.' },
     );
   }
 
@@ -210,9 +213,9 @@ export class Connection {
     ) {
       return new PlugboardError(
         'UNREACHABLE',
-        `${this.controller} did not complete a secure (HTTPS) connection at ${this.origin}. If the controller does not use HTTPS, use an http:// address.`,
+        `${this.controller} did not complete a secure (HTTPS) connection at ${this.origin}.`,
         { reason: codeText || 'tls' },
-        { cause: error },
+        { cause: error, action: 'If the controller does not use HTTPS, use an http:// address.' },
       );
     }
     const words = NETWORK_CODES[codeText];
@@ -221,9 +224,12 @@ export class Connection {
       : '';
     return new PlugboardError(
       'UNREACHABLE',
-      `Cannot reach ${this.#where()}${words ? ` (${words})` : ''}. Check the address and that the controller is powered and on the network.${codeText === 'UND_ERR_SOCKET' ? hint : ''}`,
+      `Cannot reach ${this.#where()}${words ? ` (${words})` : ''}.`,
       { reason: codeText || 'network' },
-      { cause: error },
+      {
+        cause: error,
+        action: `Check the address and that the controller is powered and on the network.${codeText === 'UND_ERR_SOCKET' ? hint : ''}`,
+      },
     );
   }
 }
@@ -259,16 +265,17 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new PlugboardError('BAD_INPUT', `"${text}" is not an address; use one like http://192.168.0.100.`);
+    throw new PlugboardError('BAD_INPUT', `"${text}" is not an address.`, undefined, {
+      action: 'Use one like http://192.168.0.100.',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new PlugboardError('BAD_INPUT', `"${text}" must start with http:// or https://.`);
   }
   if (url.username || url.password) {
-    throw new PlugboardError(
-      'BAD_INPUT',
-      'Put the user name and password in their own fields, not in the address.',
-    );
+    throw new PlugboardError('BAD_INPUT', 'The address contains a user name or password.', undefined, {
+      action: 'Put the user name and password in their own fields, not in the address.',
+    });
   }
   return url;
 }

@@ -1,6 +1,6 @@
 /**
  * Turning what went wrong on the wire into errors a person can act on. Every message names the
- * controller, what Plugboard was doing, and what to do next.
+ * controller and what Plugboard was doing; the error's action says what to do next.
  */
 import * as v from 'valibot';
 import { PlugboardError } from './errors';
@@ -14,8 +14,10 @@ export interface RequestContext {
   action: string;
   /** Who is logged in, for FORBIDDEN messages: `User "bob"` or `The access token`. */
   who: string;
-  /** What a 403 means here, when more specific than "not allowed". */
+  /** What a 403 means here, when more specific than "not allowed" (what went wrong, one sentence). */
   forbidden?: string;
+  /** What to do about that 403, when more specific than asking an administrator. */
+  forbiddenAction?: string;
   /** What a 404 from the API itself means here (e.g. "There is no path x in the API tree."). */
   notFound?: string;
   /** How to read a 409 that is not about a locked outlet (e.g. an unknown script function). */
@@ -56,10 +58,10 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
     );
   }
   if (status === 403) {
-    const sentence =
-      context.forbidden ??
-      `${context.who} may not ${action} on ${controller}. Ask an administrator for access, or log in as one`;
-    return new PlugboardError('FORBIDDEN', withReason(sentence, reason), detail);
+    const sentence = context.forbidden ?? `${context.who} may not ${action} on ${controller}`;
+    return new PlugboardError('FORBIDDEN', withReason(sentence, reason), detail, {
+      action: context.forbiddenAction ?? 'Ask an administrator for access, or log in as one.',
+    });
   }
   if (status === 404) {
     const sentence = context.notFound ?? `${controller} has no such resource (while trying to ${action})`;
@@ -69,8 +71,11 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
     if (said.code === 'locked') {
       return new PlugboardError(
         'LOCKED',
-        `${controller} refused to ${action}: the outlet is locked. Unlock it on the keypad or the controller's own web page.`,
+        `${controller} refused to ${action}: the outlet is locked.`,
         detail,
+        {
+          action: "Unlock it on the keypad or the controller's own web page.",
+        },
       );
     }
     const sentence = context.conflict ?? `${controller} refused to ${action} in its current state`;
@@ -80,18 +85,17 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
     const location = response.headers.get('location');
     return new PlugboardError(
       'DEVICE_ERROR',
-      `${controller} redirected the request to ${location ?? 'another address'} (while trying to ${action}). Check the controller's address (http or https, port).`,
+      `${controller} redirected the request to ${location ?? 'another address'} (while trying to ${action}).`,
       { ...detail, location },
+      { action: "Check the controller's address (http or https, port)." },
     );
   }
   if (status >= 500) {
     return new PlugboardError(
       'DEVICE_ERROR',
-      withReason(
-        `${controller} failed with an internal error (${status}) while trying to ${action}. Try again; if it keeps failing, reboot the controller`,
-        reason,
-      ),
+      withReason(`${controller} failed with an internal error (${status}) while trying to ${action}`, reason),
       detail,
+      { action: 'Try again; if it keeps failing, reboot the controller.' },
     );
   }
   return new PlugboardError(
@@ -133,12 +137,16 @@ export function parseAnswer<S extends v.GenericSchema>(
     if (/html/i.test(response.headers.get('content-type') ?? '') || /^\s*</.test(response.body)) {
       throw new PlugboardError(
         'NOT_A_CONTROLLER',
-        `${context.controller} answered with a web page instead of data while trying to ${context.action}. Check the address: it should be a power controller with the REST-style API.`,
+        `${context.controller} answered with a web page instead of data while trying to ${context.action}.`,
+        undefined,
+        { action: 'Check the address: it should be a power controller with the REST-style API.' },
       );
     }
     throw new PlugboardError(
       'DEVICE_ERROR',
-      `${context.controller} answered with malformed data while trying to ${context.action}. Try again; if it keeps happening, reboot the controller.`,
+      `${context.controller} answered with malformed data while trying to ${context.action}.`,
+      undefined,
+      { action: 'Try again; if it keeps happening, reboot the controller.' },
     );
   }
   const parsed = v.safeParse(schema, value);
@@ -146,7 +154,9 @@ export function parseAnswer<S extends v.GenericSchema>(
     const where = v.getDotPath(parsed.issues[0]!);
     throw new PlugboardError(
       'DEVICE_ERROR',
-      `${context.controller} answered something Plugboard does not understand while trying to ${context.action}${where ? ` (at ${where})` : ''}. Its firmware may be unusual; please report this.`,
+      `${context.controller} answered something Plugboard does not understand while trying to ${context.action}${where ? ` (at ${where})` : ''}; its firmware may be unusual.`,
+      undefined,
+      { action: 'Please report this, with the firmware version.' },
     );
   }
   return parsed.output;

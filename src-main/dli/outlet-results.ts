@@ -18,18 +18,21 @@ export function outletRefusal(
   if (status === 409) {
     return {
       code: 'LOCKED',
-      message: `${capitalise(label)} on ${connection.controller} is locked, so it was not ${verb}. Unlock it on the keypad or the controller's own web page.`,
+      message: `${capitalise(label)} on ${connection.controller} is locked, so it was not ${verb}.`,
+      action: "Unlock it on the keypad or the controller's own web page.",
     };
   }
   if (status === 403) {
     return {
       code: 'FORBIDDEN',
-      message: `${connection.who} may not switch ${label} on ${connection.controller}. Ask an administrator for access to that outlet.`,
+      message: `${connection.who} may not switch ${label} on ${connection.controller}.`,
+      action: 'Ask an administrator for access to that outlet.',
     };
   }
   return {
     code: 'DEVICE_ERROR',
-    message: `${connection.controller} could not switch ${label} (status ${status}). Try again; if it keeps failing, reboot the controller.`,
+    message: `${connection.controller} could not switch ${label} (status ${status}).`,
+    action: 'Try again; if it keeps failing, reboot the controller.',
   };
 }
 

@@ -62,15 +62,20 @@ function pinRefusal(seen: string, pinned: string | null, controller: string): Pl
   if (pinned === null) {
     return new PlugboardError(
       'TLS_UNTRUSTED',
-      `${controller} uses a certificate Plugboard has not seen before (SHA-256 ${seen}). Compare it with the controller's and accept it to connect.`,
+      `${controller} uses a certificate Plugboard has not seen before (SHA-256 ${seen}).`,
       { fingerprint: seen },
+      { action: "Compare it with the controller's and accept it to connect." },
     );
   }
   if (seen !== pinned) {
     return new PlugboardError(
       'TLS_CHANGED',
-      `The HTTPS certificate of ${controller} changed (now SHA-256 ${seen}, accepted ${pinned}). If the controller was reset or got a new certificate, check and accept the new fingerprint; otherwise someone may be intercepting the connection.`,
+      `The HTTPS certificate of ${controller} changed (now SHA-256 ${seen}, accepted ${pinned}).`,
       { fingerprint: seen, pinned },
+      {
+        action:
+          'If the controller was reset or got a new certificate, check and accept the new fingerprint; otherwise someone may be intercepting the connection.',
+      },
     );
   }
   return null;

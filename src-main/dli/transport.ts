@@ -157,26 +157,35 @@ export class Transport {
     const credentials = this.#credentials;
     const challenge = response.headers.get('www-authenticate') ?? '';
     if (credentials.kind === 'token') {
-      return new PlugboardError(
-        'AUTH_FAILED',
-        `${this.#controller} refused the access token. Check that the token (client id, a dot, then the secret) is complete and that the client still exists on the controller.`,
-      );
+      return new PlugboardError('AUTH_FAILED', `${this.#controller} refused the access token.`, undefined, {
+        action:
+          'Check that the token (client id, a dot, then the secret) is complete and that the client still exists on the controller.',
+      });
     }
     if (credentials.kind === 'basic') {
       return new PlugboardError(
         'AUTH_FAILED',
-        `${this.#controller} refused user "${credentials.user}" with Basic authentication. Check the password, or use digest (Basic works only when "Allow legacy plaintext login methods" is on).`,
+        `${this.#controller} refused user "${credentials.user}" with Basic authentication.`,
+        undefined,
+        {
+          action:
+            'Check the password, or use digest (Basic works only when "Allow legacy plaintext login methods" is on).',
+        },
       );
     }
     if (challenge && !/digest/i.test(challenge)) {
       return new PlugboardError(
         'AUTH_FAILED',
-        `${this.#controller} does not offer digest authentication (it asks for ${challenge.split(/\s/)[0]}). Choose the matching login method.`,
+        `${this.#controller} does not offer digest authentication (it asks for ${challenge.split(/\s/)[0]}).`,
+        undefined,
+        { action: 'Choose the matching login method.' },
       );
     }
     return new PlugboardError(
       'AUTH_FAILED',
-      `Wrong user name or password for ${this.#controller} (user "${credentials.user}"). Check both and try again; repeated failures can lock the user out for a while.`,
+      `Wrong user name or password for ${this.#controller} (user "${credentials.user}").`,
+      undefined,
+      { action: 'Check both and try again; repeated failures can lock the user out for a while.' },
     );
   }
 }

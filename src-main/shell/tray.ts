@@ -8,6 +8,7 @@ import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
 import type { Core, Notice } from '../core/index';
 import { dispatch, type Logger } from '../core/dispatch';
+import { errorSentence } from '../dli/errors';
 import {
   buildTrayMenu,
   trayIconState,
@@ -204,7 +205,7 @@ export class PlugboardTray {
     // CANCELLED: the window is asking the person (a critical outlet); nothing failed.
     if (result.error.code === 'CANCELLED') return;
     this.#options.log(`The tray could not ${name}: ${result.error.message}`);
-    this.#options.notify?.({ title: 'Plugboard could not do that', body: result.error.message });
+    this.#options.notify?.({ title: 'Plugboard could not do that', body: errorSentence(result.error) });
   }
 
   #dark(): boolean {

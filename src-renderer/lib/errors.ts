@@ -1,6 +1,6 @@
 import type { ContractError, ErrorCode } from '../../src-preload/model';
 
-/** What a person sees for an error: a headline and the next step. The main process's message goes between. */
+/** What a person sees for an error: a headline and the general next step for its code. Main's message goes between. */
 export interface ErrorAdvice {
   title: string;
   next: string;
@@ -83,12 +83,11 @@ export function adviceFor(error: ContractError): ErrorAdvice {
 }
 
 /**
- * Whether the main process's message already says what to do. Its messages read "What happened. What to
- * do." (the CLI prints them as they are), so a second sentence is the next step and the general advice for
- * the code would only repeat it; a one-sentence message gets the general advice underneath.
+ * What to do next: the place's own step (e.g. a form still being filled in), else what main said for this
+ * error, else the general advice for its code.
  */
-export function saysWhatToDo(message: string): boolean {
-  return /[.!?]\s+["“(]?[A-Z]/.test(message.trim());
+export function nextStep(error: ContractError, placeNext?: string): string {
+  return placeNext ?? error.action ?? adviceFor(error).next;
 }
 
 /** Every code has advice: used by tests and by anything that lists them. */

@@ -1,13 +1,36 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { RunningEmulator } from '../../src-main/emulator';
+import { dispatch } from '../../src-main/core/dispatch';
+import { MemorySecretStore } from '../../src-main/secrets';
+import { FakeClock } from './fake-clock';
+import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import { nextPoll, outletReads, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * After a removal: ten poll intervals pass on the fake clock. The controller that stays is polled each
+ * time (so the schedule did run), the removed one never again, and only one poll is still planned.
+ */
+async function onlyTheOtherIsPolled(
+  h: CoreHarness,
+  clock: FakeClock,
+  removed: RunningEmulator,
+  kept: RunningEmulator,
+) {
+  const requests = removed.device.stats.requests;
+  const events = h.events.length;
+  const keptReads = outletReads(kept);
+  await polls(clock, 10);
+  expect(outletReads(kept) - keptReads).toBe(10);
+  expect(removed.device.stats.requests).toBe(requests);
+  expect(clock.pendingTimers).toBe(1);
+  return h.events.slice(events);
+}
 
 describe('saved controllers', () => {
   it('renames, recolours and reorders, pushing controllers/changed each time', async () => {
@@ -41,20 +64,20 @@ describe('saved controllers', () => {
   });
 
   it('removes a controller: polling stops, its secret and tray favourites go', async () => {
-    const emu = await emulator();
-    const h = newCore();
+    const clock = new FakeClock();
+    const [emu, kept] = [await emulator(), await emulator()];
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu);
+    const other = await addController(h, kept);
     await h.ok('settings/set', { trayFavourites: [{ controllerId: id, outlet: 2 }] });
-    expect(h.secrets.size).toBe(1);
+    expect(h.secrets.size).toBe(2);
+    await polls(clock, 1);
     await h.ok('controllers/remove', { id });
-    expect(h.secrets.size).toBe(0);
-    expect(await h.ok('controllers/list', {})).toEqual([]);
+    expect(h.secrets.size).toBe(1);
+    expect((await h.ok<ControllerSummary[]>('controllers/list', {})).map((c) => c.id)).toEqual([other.id]);
     expect((await h.ok<Settings>('settings/get', {})).trayFavourites).toEqual([]);
-    await pause(200);
-    const requests = emu.device.stats.requests;
-    await pause(1200);
-    expect(emu.device.stats.requests).toBe(requests);
+    await onlyTheOtherIsPolled(h, clock, emu, kept);
     expect(await h.call('controllers/refresh', { id })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND' },
@@ -62,35 +85,43 @@ describe('saved controllers', () => {
   });
 
   it('keeps one session per controller when reconnects overlap, and none once it is removed', async () => {
-    const emu = await emulator();
-    const h = newCore();
+    const clock = new FakeClock();
+    const [emu, kept] = [await emulator(), await emulator()];
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu);
+    await addController(h, kept);
+    await planned(clock);
     // Two certificate acceptances at once: each restarts the session while the other one is stopping.
     const fingerprint = Array(32).fill('AB').join(':');
     await Promise.all([
       h.ok('controllers/trustCertificate', { id, fingerprint }),
       h.ok('controllers/trustCertificate', { id, fingerprint }),
     ]);
-    await until(h, id, (s) => s.status === 'online');
+    await clock.advance(0);
+    await until(h, id, (s) => s.status === 'online' && s.sshEnabled !== null);
     await h.ok('controllers/remove', { id });
-    await pause(200);
-    const requests = emu.device.stats.requests;
-    const events = h.events.length;
-    await pause(1200);
-    expect(emu.device.stats.requests).toBe(requests);
-    expect(h.events.slice(events).filter((e) => e.name === 'state/changed')).toEqual([]);
+    const after = await onlyTheOtherIsPolled(h, clock, emu, kept);
+    expect(
+      after.filter((e) => e.name === 'state/changed' && (e.payload as { id: string }).id === id),
+    ).toEqual([]);
   });
 
   it('polls now on refresh, and applies a new poll interval at once', async () => {
+    const clock = new FakeClock();
     const emu = await emulator();
-    const h = newCore();
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 600_000 });
     const { id } = await addController(h, emu);
     await until(h, id, (s) => s.sshEnabled !== null);
+    expect(await planned(clock)).toBe(600_000);
     emu.device.setOutlet(0, { state: false });
     emu.device.stats.reset();
-    await h.ok('controllers/refresh', { id });
+    const refreshed = h.ok('controllers/refresh', { id });
+    // The refresh does not wait for the planned poll: it runs at once.
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(0));
+    await clock.advance(0);
+    await refreshed;
     expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
     // One full refresh: all outlets and all meters, two requests, no login round trip.
     expect(emu.device.stats.log.map((e) => e.path)).toEqual([
@@ -98,47 +129,51 @@ describe('saved controllers', () => {
       '/restapi/meter/values/',
     ]);
     expect(emu.device.stats.unauthorized).toBe(0);
+    // The next poll is a whole interval after the refresh.
+    expect(await planned(clock)).toBe(600_000);
     emu.device.setOutlet(0, { state: true });
-    await pause(300);
-    expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
     await h.ok('settings/set', { pollIntervalMs: 500 });
-    await until(h, id, (s) => s.outlets[0]!.physicalState, 5000);
     expect(h.all('settings/changed').at(-1)!.pollIntervalMs).toBe(500);
+    expect(clock.nextIn()).toBe(500);
+    await nextPoll(clock);
+    expect(h.state(id)!.outlets[0]!.physicalState).toBe(true);
   });
 
   it('reads only the outlets while hidden, unless a meter threshold watches the controller', async () => {
+    const clock = new FakeClock();
     const emu = await emulator();
-    const h = newCore({ visible: false });
+    const h = newCore({ visible: false, clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu);
-    await pause(300);
+    await polls(clock, 1);
     emu.device.stats.reset();
-    await pause(1600);
+    await polls(clock, 4);
     const paths = () => emu.device.stats.log.map((e) => e.path);
-    expect(paths().filter((p) => p === '/restapi/relay/outlets/').length).toBeGreaterThanOrEqual(2);
-    expect(paths()).not.toContain('/restapi/meter/values/');
-    expect(paths().some((p) => p.startsWith('/restapi/script/'))).toBe(false);
+    expect(paths()).toEqual(Array(4).fill('/restapi/relay/outlets/'));
 
     await h.ok('settings/set', {
       meterThresholds: [{ controllerId: id, key: 'buses.0.voltage', min: null, max: 1 }],
     });
-    await until(h, id, () => h.notices.some((n) => /AC voltage out of range/.test(n.title)), 5000);
+    await nextPoll(clock);
+    expect(h.notices.map((n) => n.title)).toContainEqual(expect.stringMatching(/AC voltage out of range/));
 
     await h.ok('settings/set', { meterThresholds: [] });
     emu.device.stats.reset();
     h.core.setVisible(true);
-    await until(h, id, (s) => s.scripts !== null, 5000);
+    await nextPoll(clock);
+    expect(h.state(id)!.scripts).not.toBeNull();
     expect(paths()).toContain('/restapi/meter/values/');
   });
 
   it('keeps meter history for charts and exports it as CSV', async () => {
+    const clock = new FakeClock();
     const emu = await emulator();
-    const h = newCore();
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     emu.device.setMeter('buses.0.voltage', 118.5);
-    await until(h, id, (s) => s.meters!.find((m) => m.key === 'buses.0.voltage')!.value === 118.5);
-    await pause(600);
+    await polls(clock, 3);
+    expect(h.state(id)!.meters!.find((m) => m.key === 'buses.0.voltage')!.value).toBe(118.5);
     const history = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: 'buses.0.voltage' });
     expect(history.unit).toBe('V');
     expect(history.t.length).toBeGreaterThanOrEqual(3);
@@ -302,19 +337,86 @@ describe('discovery', () => {
 
 describe('the slow parts', () => {
   it('re-reads scripts, users and SSH on their own schedule, not on every poll', async () => {
+    const clock = new FakeClock();
     const emu = await emulator();
-    const h = newCore({ timing: { slowEveryMs: 1500 } });
+    const h = newCore({ clock, timing: { slowEveryMs: 1500 } });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu);
     await until(h, id, (s) => s.sshEnabled !== null);
+    await planned(clock);
     emu.device.stats.reset();
-    await pause(3300);
+    await polls(clock, 6);
     const paths = emu.device.stats.log.map((e) => e.path);
-    const polls = paths.filter((p) => p === '/restapi/relay/outlets/').length;
+    // Six polls over 3 s of the schedule; the slow parts were read at the start and are due every 1.5 s.
+    expect(paths.filter((p) => p === '/restapi/relay/outlets/').length).toBe(6);
     const slow = paths.filter((p) => p === '/restapi/auth/users/').length;
-    expect(polls).toBeGreaterThanOrEqual(5);
-    expect(slow).toBeGreaterThanOrEqual(1);
-    expect(slow).toBeLessThanOrEqual(3);
+    expect(slow).toBe(2);
     expect(paths.filter((p) => p === '/restapi/config/ssh_enabled/').length).toBe(slow);
+  });
+});
+
+describe('errors inside Plugboard', () => {
+  /** A keychain whose reads fail the way a bug would: not a PlugboardError. */
+  class BrokenReads extends MemorySecretStore {
+    override get(): Promise<string | null> {
+      return Promise.reject(new TypeError("Cannot read properties of undefined (reading 'secret')"));
+    }
+  }
+
+  it('logs a background read or a poll that failed unexpectedly with its cause, and shows a sentence', async () => {
+    const logged: { message: string; error: unknown }[] = [];
+    const emu = await emulator();
+    const h = newCore({
+      secrets: new BrokenReads(),
+      log: (message, error) => logged.push({ message, error }),
+    });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    // The reads after "add" (scripts, users, SSH) need the stored password: they fail in the background.
+    await vi.waitFor(() =>
+      expect(logged).toContainEqual({
+        message: 'could not read scripts, users and SSH of Bench A',
+        error: expect.any(TypeError),
+      }),
+    );
+    await h.ok('controllers/refresh', { id });
+    const { problem } = await until(h, id, (s) => s.problem !== null);
+    expect(problem).toEqual({
+      code: 'INTERNAL',
+      message: 'Plugboard hit an internal error while trying to poll Bench A; the details are in its log.',
+      action: 'Try again; if it keeps happening, restart Plugboard and report the problem with the log.',
+    });
+    expect(logged).toContainEqual({
+      message: 'internal error while trying to poll Bench A',
+      error: expect.objectContaining({
+        name: 'TypeError',
+        message: expect.stringContaining("reading 'secret'"),
+      }),
+    });
+  });
+
+  it('answers a call whose handler threw unexpectedly with a sentence, and logs the cause', async () => {
+    const logged: { message: string; error: unknown }[] = [];
+    const h = newCore();
+    const cause = new RangeError('Invalid array length');
+    const handlers = {
+      ...h.core.handlers,
+      'controllers/list': () => Promise.reject(cause),
+    };
+    const result = await dispatch(handlers, 'controllers/list', {}, (message, error) =>
+      logged.push({ message, error }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'INTERNAL',
+        message:
+          'Plugboard hit an internal error while trying to handle controllers/list; the details are in its log.',
+        action: 'Try again; if it keeps happening, restart Plugboard and report the problem with the log.',
+      },
+    });
+    expect(JSON.stringify(result)).not.toContain('Invalid array length');
+    expect(logged).toEqual([
+      { message: 'internal error while trying to handle controllers/list', error: cause },
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControllerState, OutletActionResult } from '../../src-preload/contract';
+import { FakeClock } from './fake-clock';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import { nextPoll, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
 
@@ -12,9 +14,10 @@ function history(h: CoreHarness, id: string, n: number) {
     .map((s) => s.outlets.find((o) => o.number === n)!);
 }
 
-async function online(options: Parameters<typeof emulator>[0] = {}) {
+/** A Core polling one emulator every second; with `clock`, its schedule runs on that fake clock. */
+async function online(options: Parameters<typeof emulator>[0] = {}, clock?: FakeClock) {
   const emu = await emulator(options);
-  const h = newCore();
+  const h = newCore(clock ? { clock } : {});
   await h.ok('settings/set', { pollIntervalMs: 1000 });
   const summary = await addController(h, emu);
   return { emu, h, id: summary.id };
@@ -46,17 +49,15 @@ describe('live state', () => {
   });
 
   it('reads outlets and meters in two requests per steady poll, reusing the login nonce', async () => {
-    const { emu, h, id } = await online();
+    const clock = new FakeClock();
+    const { emu, h, id } = await online({}, clock);
     await until(h, id, (s) => s.scripts !== null);
     // Let the connect reads finish, then count a few steady polls.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await planned(clock);
     emu.device.stats.reset();
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    await polls(clock, 3);
     const paths = emu.device.stats.log.map((entry) => entry.path);
-    const polls = paths.filter((p) => p === '/restapi/relay/outlets/').length;
-    expect(polls).toBeGreaterThanOrEqual(2);
-    expect(paths.filter((p) => p === '/restapi/meter/values/').length).toBe(polls);
-    expect(paths.length).toBe(2 * polls);
+    expect(paths).toEqual(Array(3).fill(['/restapi/relay/outlets/', '/restapi/meter/values/']).flat());
     expect(emu.device.stats.unauthorized).toBe(0);
     expect(emu.device.stats.maxInFlight).toBe(1);
   });
@@ -178,13 +179,15 @@ describe('outlet actions', () => {
   });
 
   it('renames an outlet and shows the new name at once', async () => {
-    const { emu, h, id } = await online();
+    const clock = new FakeClock();
+    const { emu, h, id } = await online({}, clock);
     await h.ok('outlets/rename', { controllerId: id, outlet: 3, name: '  Scope  ' });
     expect(emu.device.outlet(2).name).toBe('Scope');
     expect(h.state(id)!.outlets[2]!.name).toBe('Scope');
     expect(h.activity().at(-1)).toMatchObject({ outlet: 3, action: 'renamed to "Scope"', result: 'ok' });
-    // Plugboard's own rename is not reported as an outside change.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Plugboard's own rename is not reported as an outside change by the polls that read it.
+    await polls(clock, 2);
+    expect(h.state(id)!.outlets[2]!.name).toBe('Scope');
     expect(h.activity().filter((e) => e.source === 'outside')).toEqual([]);
   });
 
@@ -221,11 +224,15 @@ describe('outlet actions', () => {
   });
 
   it('notices outlets changed by someone else and records them as outside, observed', async () => {
-    const { emu, h, id } = await online();
+    const clock = new FakeClock();
+    const { emu, h, id } = await online({}, clock);
     emu.device.setOutlet(0, { state: false });
     emu.device.setOutlet(5, { transientState: true });
-    await until(h, id, (s) => !s.outlets[0]!.physicalState && s.outlets[5]!.transientState);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await nextPoll(clock);
+    expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
+    expect(h.state(id)!.outlets[5]!.transientState).toBe(true);
+    // The next poll reads the same states: nothing new to report.
+    await nextPoll(clock);
     const outside = h.activity().filter((e) => e.source === 'outside');
     expect(outside.map((e) => [e.outlet, e.action, e.result])).toEqual([
       [1, 'off', 'observed'],

@@ -65,7 +65,7 @@ describe('adding a controller', () => {
     });
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'API_DISABLED', message: expect.stringMatching(/Allow REST-style API/) },
+      error: { code: 'API_DISABLED', action: expect.stringMatching(/Allow REST-style API/) },
     });
   });
 
@@ -172,7 +172,7 @@ describe('status while running', () => {
     const summary = await addController(h, emu);
     emu.device.setConfig({ restApiEnabled: false });
     const off = await until(h, summary.id, (s) => s.status === 'api_disabled');
-    expect(off.problem?.message).toMatch(/Allow REST-style API/);
+    expect(off.problem?.action).toMatch(/Allow REST-style API/);
     emu.device.setConfig({ restApiEnabled: true });
     await until(h, summary.id, (s) => s.status === 'online');
   });

@@ -4,7 +4,7 @@
  * 401 for many requests), stale-nonce re-challenge and AUTH_FAILED. (Apache 2.4.71 no longer offers the RFC
  * 2069 form real units use; the emulator tests cover that.)
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DliClient, PlugboardError } from '../../src-main/dli';
 import { startApache, type RunningApache } from './apache-server';
 import { FIXTURE_FILES } from './fixtures';
@@ -31,7 +31,21 @@ async function start(nonceLifetime?: number): Promise<RunningApache> {
   return apache;
 }
 
-function statuses(lines: string[]): string[] {
+/**
+ * The statuses Apache logged for the client's requests. Apache writes a request's line after it sent the
+ * answer, so the last lines can lag behind the client on a busy machine: wait until every request the
+ * client sent (`client.stats.requests`, challenges included) is in the log.
+ */
+async function statuses(server: RunningApache): Promise<string[]> {
+  const sent = client!.stats.requests;
+  const lines = await vi.waitFor(
+    async () => {
+      const logged = await server.log();
+      if (logged.length < sent) throw new Error(`Apache logged ${logged.length} of ${sent} requests so far`);
+      return logged;
+    },
+    { timeout: 10_000, interval: 20 },
+  );
   return lines.map((line) => line.split(' ').at(-1)!);
 }
 
@@ -61,7 +75,7 @@ describe('Apache mod_auth_digest (qop=auth)', () => {
       const outlets = await client.outlets.list();
       expect(outlets).toHaveLength(8);
     }
-    const log = statuses(await server.log());
+    const log = await statuses(server);
     expect(log.filter((s) => s === '401')).toEqual(['401']);
     expect(log[0]).toBe('401');
     expect(log.slice(1).every((s) => s === '200')).toBe(true);
@@ -80,7 +94,7 @@ describe('Apache mod_auth_digest (qop=auth)', () => {
     expect(error).toMatchObject({ code: 'AUTH_FAILED' });
     expect((error as Error).message).toContain('Bench A');
     expect((error as Error).message).not.toContain('wrong');
-    expect(statuses(await server.log())).toEqual(['401', '401']);
+    expect(await statuses(server)).toEqual(['401', '401']);
   });
 });
 
@@ -97,7 +111,7 @@ it('answers a stale nonce with one new challenge and carries on', async () => {
   // Under load the first requests may already outlive a 1 s nonce, so the exact sequence varies; what must
   // hold is: every request succeeded, each challenge was answered by one retry (never two 401s in a row),
   // and the request after the nonce had certainly expired was challenged exactly once.
-  const log = statuses(await server.log());
+  const log = await statuses(server);
   expect(log.filter((s) => s === '200')).toHaveLength(3);
   expect(log.join(' ')).not.toContain('401 401');
   expect(log.slice(-2)).toEqual(['401', '200']);
@@ -112,7 +126,7 @@ it('serializes concurrent calls, so nonce counts reach Apache in order', async (
   const results = await Promise.all(Array.from({ length: 12 }, () => client!.outlets.list()));
   expect(results.every((outlets) => outlets.length === 8)).toBe(true);
   // Out-of-order counts would be refused by the nc check; only the first request is challenged.
-  const log = statuses(await server.log());
+  const log = await statuses(server);
   expect(log.filter((s) => s === '401')).toEqual(['401']);
   expect(log).toHaveLength(13);
 });

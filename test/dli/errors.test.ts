@@ -56,7 +56,8 @@ describe('login', () => {
     const basic = client(unit.url, { credentials: { kind: 'basic', user: 'admin', password: '1234' } });
     const refused = await failure(basic.outlets.list());
     expect(refused.code).toBe('AUTH_FAILED');
-    expect(refused.message).toContain('Allow legacy plaintext login methods');
+    expect(refused.message).toMatch(/refused user "admin" with Basic authentication\.$/);
+    expect(refused.action).toContain('Allow legacy plaintext login methods');
     unit.device.setConfig({ allowPlaintextLogins: true });
     expect(await basic.outlets.list()).toHaveLength(8);
   });
@@ -102,8 +103,11 @@ describe('an unhealthy or wrong controller', () => {
     unit.device.setConfig({ restApiEnabled: false });
     const error = await failure(client(unit.url, { name: 'Bench A' }).outlets.list());
     expect(error.code).toBe('API_DISABLED');
-    expect(error.message).toContain('Allow REST-style API');
-    expect(error.message).toContain('External APIs');
+    // What went wrong and what to do are separate fields, so the window never parses one out of the other.
+    expect(error.toContractError()).toMatchObject({
+      message: expect.not.stringContaining('Allow REST-style API'),
+      action: 'Turn on "Allow REST-style API" on the controller\'s External APIs page, then try again.',
+    });
   });
 
   it('DEVICE_ERROR for a 500 and for malformed JSON', async () => {
@@ -113,11 +117,16 @@ describe('an unhealthy or wrong controller', () => {
     unit.device.faults.add({ kind: 'error500', times: 1 });
     const crashed = await failure(c.outlets.list());
     expect(crashed.code).toBe('DEVICE_ERROR');
-    expect(crashed.message).toMatch(/internal error \(500\)/);
+    expect(crashed.message).toMatch(
+      /internal error \(500\) while trying to read the outlets \(the controller says: [^)]*\)\.$/,
+    );
+    expect(crashed.action).toBe('Try again; if it keeps failing, reboot the controller.');
     unit.device.faults.add({ kind: 'malformedJson', times: 1 });
     const garbled = await failure(c.outlets.list());
     expect(garbled.code).toBe('DEVICE_ERROR');
     expect(garbled.message).toContain('malformed');
+    expect(garbled.message).not.toContain('reboot');
+    expect(garbled.action).toBe('Try again; if it keeps happening, reboot the controller.');
     expect(await c.outlets.list()).toHaveLength(8);
   });
 

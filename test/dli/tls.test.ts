@@ -55,6 +55,6 @@ describe('HTTPS pinning', () => {
       client(unit.url.replace('https:', 'http:')).outlets.list({ timeoutMs: 3000 }),
     );
     expect(error.code).toBe('UNREACHABLE');
-    expect(error.message).toContain('use an https:// address');
+    expect(error.action).toContain('use an https:// address');
   });
 });

@@ -30,7 +30,11 @@ async function savedControllers(lab: Lab) {
   return (await lab.core.handlers['controllers/list']({})).map((c) => c.name);
 }
 
-describe('Adding a controller in Chromium', () => {
+/**
+ * The tests run in order in one window: the first needs an empty Plugboard, and later ones see the controllers
+ * earlier ones added (or failed to add).
+ */
+describe.sequential('Adding a controller in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
 

@@ -21,7 +21,11 @@ import {
   waitForStatus,
 } from './ui';
 
-describe('Errors in Chromium', () => {
+/**
+ * The tests run in order in one window against the same two emulators: each starts from the page and the
+ * controllers' states the one before left.
+ */
+describe.sequential('Errors in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;
@@ -50,9 +54,11 @@ describe('Errors in Chromium', () => {
     await eventually(() => mainText(page)).toContain('Rack 7 is offline.');
     const problem = page.getByRole('main').locator('[data-code]').first();
     expect(await problem.getAttribute('data-code')).toMatch(/^(UNREACHABLE|TIMEOUT)$/);
-    // Main's message says what to do; the general advice for the code does not repeat it.
-    expect(await mainText(page)).toMatch(/Check (the address and )?that (the controller|it) is powered/);
-    expect(await mainText(page)).not.toContain('What to do:');
+    // What to do is main's action for this error, in place of the general advice for the code.
+    expect(await mainText(page)).toMatch(
+      /What to do: Check (the address and )?that (the controller|it) is powered/,
+    );
+    expect(await mainText(page)).not.toMatch(/has power and a network cable|wait a moment and retry/);
     // The last known outlets stay in view, but nothing can be switched until it answers.
     const off = outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'Turn outlet 1 (Outlet 1) off' });
     await eventually(() => off.isDisabled()).toBe(true);
@@ -105,8 +111,10 @@ describe('Errors in Chromium', () => {
       const text = (await alert.innerText()).replace(/\s+/g, ' ');
       expect(text).toContain('outlet 2 (Scope) did not change.');
       expect(text).toContain('The outlet is locked on the controller.');
-      expect(text).toContain("Unlock it on the keypad or the controller's own web page.");
-      expect(text).not.toContain('What to do:');
+      expect(text).toContain("What to do: Unlock it on the keypad or the controller's own web page.");
+      expect(text).not.toContain(
+        'Only the controller’s keypad or its own web page can change a locked outlet.',
+      );
       expect(bench.device.outlet(1)).toMatchObject({ locked: true, state: true, physicalState: true });
       await saveScreenshot(page, 'locked');
       await expectAccessible(page, 'A locked outlet refused');

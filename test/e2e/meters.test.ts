@@ -24,7 +24,10 @@ async function shown(page: Page, name: RegExp): Promise<string> {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-describe('Meters in Chromium', () => {
+/**
+ * The tests run in order in one window: limits and the °F setting made by one test are still set in the next.
+ */
+describe.sequential('Meters in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;

@@ -12,7 +12,11 @@ import { dialog, eventually, openSection, outletRow, physicalShown } from './ui'
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
 
-describe('Outlets in Chromium', () => {
+/**
+ * The tests run in order in one window against one emulator: each starts from the outlet states and the
+ * page the one before left.
+ */
+describe.sequential('Outlets in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

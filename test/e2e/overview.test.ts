@@ -18,7 +18,10 @@ function overviewOutlet(page: Page, controller: string, number: number) {
     .getByRole('button', { name: new RegExp(`^${number} `) });
 }
 
-describe('The Overview in Chromium', () => {
+/**
+ * The tests run in order in one window: the tab order and settings one test changes stay changed for the next.
+ */
+describe.sequential('The Overview in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;

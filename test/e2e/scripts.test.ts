@@ -25,7 +25,11 @@ async function startForm(page: Page, fn: string, numbers: string[]) {
   return form;
 }
 
-describe('Scripts in Chromium', () => {
+/**
+ * The tests run in order against one emulator: "stops one thread…" expects the thread that "starts a
+ * function…" left running.
+ */
+describe.sequential('Scripts in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

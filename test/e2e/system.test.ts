@@ -20,7 +20,10 @@ import {
   waitForStatus,
 } from './ui';
 
-describe('System in Chromium', () => {
+/**
+ * The tests run in order against one saved controller: removing it comes last, every test before needs it.
+ */
+describe.sequential('System in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

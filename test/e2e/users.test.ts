@@ -25,7 +25,10 @@ async function userRow(page: Page, name: string): Promise<string[]> {
     .filter((t) => t === 'yes' || t === 'no');
 }
 
-describe('Users in Chromium', () => {
+/**
+ * The tests run in order against one emulator: "deletes a user" deletes the tech1 that the form test created.
+ */
+describe.sequential('Users in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

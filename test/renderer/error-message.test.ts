@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/svelte';
 import { expect, test } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src-preload/model';
 import ErrorMessage from '../../src-renderer/lib/components/ErrorMessage.svelte';
-import { adviceCodes, adviceFor, saysWhatToDo } from '../../src-renderer/lib/errors';
+import { adviceCodes, adviceFor } from '../../src-renderer/lib/errors';
 
 test('every error code of the contract has its own explanation and next step', () => {
   expect([...adviceCodes].sort()).toEqual([...ERROR_CODES].sort());
@@ -83,42 +83,40 @@ test('old firmware names the version needed', () => {
   expect(screen.getByRole('alert')).toHaveTextContent('Update the firmware to 1.11.6.0 or newer');
 });
 
-test('a message that already says what to do is not followed by the general advice repeating it', () => {
-  const message =
-    'Cannot reach Rack 7 at http://127.0.0.1:35419 (connection refused). Check the address and that the controller is powered and on the network.';
-  render(ErrorMessage, { props: { error: { code: 'UNREACHABLE', message }, context: 'Rack 7 is offline.' } });
+test('what main says to do for this error replaces the general advice for its code', () => {
+  const message = 'Cannot reach Rack 7 at http://127.0.0.1:35419 (connection refused).';
+  const action = 'Check the address and that the controller is powered and on the network.';
+  render(ErrorMessage, {
+    props: { error: { code: 'UNREACHABLE', message, action }, context: 'Rack 7 is offline.' },
+  });
   const alert = screen.getByRole('alert');
   expect(alert).toHaveTextContent('Nothing answered at that address.');
   expect(alert).toHaveTextContent(message);
-  expect(alert).not.toHaveTextContent('What to do:');
+  expect(screen.getByText(/^What to do:/)).toHaveTextContent(`What to do: ${action}`);
   expect(alert).not.toHaveTextContent(/has power and a network cable/);
 });
 
-test('a next step given by the place is shown even when the message has its own', () => {
+test('a message is never read for what to do: without an action, the general advice shows', () => {
+  // Two sentences, the second one sounding like advice: still only what went wrong.
+  const message = 'Bench A did not answer within 5 s. It was rebooting.';
+  render(ErrorMessage, { error: { code: 'TIMEOUT', message } });
+  expect(screen.getByText(/^What to do:/)).toHaveTextContent(
+    'What to do: It may be busy or rebooting: wait a moment and retry.',
+  );
+});
+
+test('a next step given by the place is shown instead of main’s action', () => {
   render(ErrorMessage, {
     error: {
       code: 'AUTH_FAILED',
-      message: 'Wrong password for Bench A (user "admin"). Check both and try again.',
+      message: 'Wrong user name or password for Bench A (user "admin").',
+      action: 'Check both and try again.',
     },
     next: 'Correct the user name or password above.',
   });
-  expect(screen.getByRole('alert')).toHaveTextContent('What to do: Correct the user name or password above.');
-});
-
-test.each([
-  ['Outlet 3 is locked.', false],
-  ['Bench A runs 1.9.2.', false],
-  ['Outlet 9 does not exist on Bench A: it has outlets 1 to 8.', false],
-  ['"x" must start with http:// or https://.', false],
-  [
-    'Bench A answered with an unexpected status 418 while trying to read outlets (the controller says: no).',
-    false,
-  ],
-  ['Bench A did not answer within 5 s. Check that it is powered and on the network.', true],
-  ['Nothing was switched on Bench A: outlet 2 is locked. Unlock it on the keypad, or leave it out.', true],
-  ['Bench A refused the access token. "Client id, a dot, then the secret" must be complete.', true],
-])('saysWhatToDo(%j) is %s', (message, expected) => {
-  expect(saysWhatToDo(message)).toBe(expected);
+  const alert = screen.getByRole('alert');
+  expect(alert).toHaveTextContent('What to do: Correct the user name or password above.');
+  expect(alert).not.toHaveTextContent('Check both and try again.');
 });
 
 test('a standing problem is shown without interrupting the screen reader', () => {

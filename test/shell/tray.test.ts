@@ -46,7 +46,17 @@ describe('PlugboardTray', () => {
   it('rebuilds once for a burst of changes, and not at all when the menu is the same', async () => {
     core = testCore();
     const { electron, trays } = fakeElectron();
-    const window = { visible: false, show: vi.fn(), hide: vi.fn(), isVisible: () => window.visible };
+    // Every rebuild reads the window's visibility once, right before comparing menus: a count of rebuilds.
+    let rebuilds = 0;
+    const window = {
+      visible: false,
+      show: vi.fn(),
+      hide: vi.fn(),
+      isVisible: () => {
+        rebuilds++;
+        return window.visible;
+      },
+    };
     const tray = new PlugboardTray({
       electron,
       core,
@@ -57,16 +67,17 @@ describe('PlugboardTray', () => {
       coalesceMs: 20,
     });
     await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(1));
+    expect(rebuilds).toBe(1);
     expect(trays[0]!.tooltip).toBe('Plugboard: all outlets off');
     const state = { id: 'x' } as ControllerState;
     for (let i = 0; i < 20; i++) core.emit('state/changed', state);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await vi.waitFor(() => expect(rebuilds).toBe(2));
     expect(trays[0]!.menus).toHaveLength(1);
     // A real change: the window is now visible, so the menu offers "Hide".
     window.visible = true;
-    for (let i = 0; i < 5; i++) core.emit('settings/changed', (await core.handlers['settings/get']({}))!);
-    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(2));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const settings = (await core.handlers['settings/get']({}))!;
+    for (let i = 0; i < 5; i++) core.emit('settings/changed', settings);
+    await vi.waitFor(() => expect(rebuilds).toBe(3));
     expect(trays[0]!.menus).toHaveLength(2);
     const labels = (trays[0]!.menus[1] as { label: string }[]).map((item) => item.label);
     expect(labels).toContain('Hide Plugboard');
