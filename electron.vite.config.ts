@@ -35,7 +35,9 @@ export default defineConfig({
       // packages it loads are bundled and minified: one file read and parsed instead of hundreds.
       // The rest (keytar's native module, electron-store, discovery, ws) load from node_modules.
       minify: true,
-      externalizeDeps: { exclude: ['commander', 'conf', 'digest-fetch', 'picocolors', 'undici', 'valibot'] },
+      externalizeDeps: {
+        exclude: ['commander', 'conf', 'digest-fetch', 'picocolors', 'proper-lockfile', 'undici', 'valibot'],
+      },
       rollupOptions: {
         // digest-fetch falls back to node-fetch only where there is no global fetch (not on Node 20+).
         external: ['node-fetch'],

@@ -4,5 +4,5 @@ rem command line as plain Node (ELECTRON_RUN_AS_NODE, allowed by the RunAsNode f
 rem This file is <install folder>\resources\cli\plugboard.cmd; add that folder to PATH.
 setlocal
 set ELECTRON_RUN_AS_NODE=1
-"%~dp0..\..\Plugboard.exe" "%~dp0..\app.asar\out\main\plugboard.js" %*
+"%~dp0..\..\Plugboard.exe" "%~dp0..\app.asar.unpacked\out\main\plugboard.js" %*
 exit /b %ERRORLEVEL%

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { extractAll, extractFile, listPackage, statFile } from '@electron/asar';
+import { extractFile, listPackage, statFile } from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { makeStandInElectronDist, readFuses } from './stand-in-electron';
@@ -201,7 +201,7 @@ describe.runIf(process.platform === 'linux')('electron-builder --dir with a stan
     const { stdout } = await run(launcher, ['outlets', '--json', 'a b'], { env: { PATH: process.env.PATH } });
     expect(stdout.split('\n')).toEqual([
       'ELECTRON_RUN_AS_NODE=1',
-      join(appDir, 'resources', 'app.asar', 'out', 'main', 'plugboard.js'),
+      join(appDir, 'resources', 'app.asar.unpacked', 'out', 'main', 'plugboard.js'),
       'outlets',
       '--json',
       'a b',
@@ -210,14 +210,14 @@ describe.runIf(process.platform === 'linux')('electron-builder --dir with a stan
     expect(listing).toContain('/out/main/plugboard.js');
   });
 
-  describe('the packaged command line, with only what app.asar holds', () => {
+  describe('the packaged command line, from the files the launcher runs', () => {
     let emulator: RunningEmulator | undefined;
     afterAll(async () => emulator?.close());
 
-    it('lists the outlets of a controller', async () => {
-      const extracted = join(temp, 'extracted');
-      extractAll(asarPath, extracted);
-      expect(existsSync(join(extracted, 'node_modules', 'tsx'))).toBe(false);
+    it('lists the outlets of a controller with only the unpacked files (no project node_modules, no tsx)', async () => {
+      const unpacked = join(appDir, 'resources', 'app.asar.unpacked');
+      // Unpacked files are in the archive's index too, marked so.
+      expect(statFile(asarPath, 'out/main/plugboard.js')).toHaveProperty('unpacked', true);
       emulator = await startEmulator({ password: 'pw-4711', outlets: 3 });
       emulator.device.setOutlet(0, { state: false });
       emulator.device.setOutlet(1, { name: 'Lab PSU', state: true });
@@ -225,18 +225,11 @@ describe.runIf(process.platform === 'linux')('electron-builder --dir with a stan
       const { stdout } = await run(
         process.execPath,
         [
-          join(extracted, 'out/main/plugboard.js'),
-          'outlets',
-          '--json',
-          '--url',
-          emulator.url,
-          '--user',
-          'admin',
-          '--password',
-          'pw-4711',
+          join(unpacked, 'out/main/plugboard.js'),
+          ...['outlets', '--json', '--url', emulator.url, '--user', 'admin', '--password', 'pw-4711'],
         ],
-        // Run from the extracted app, so nothing resolves from the project's node_modules.
-        { cwd: extracted, env: { PATH: process.env.PATH, PLUGBOARD_CONFIG_DIR: join(temp, 'config') } },
+        // From a temporary folder, so nothing resolves from the project's node_modules.
+        { cwd: temp, env: { PATH: process.env.PATH, PLUGBOARD_CONFIG_DIR: join(temp, 'config') } },
       );
       const outlets = JSON.parse(stdout) as { number: number; name: string; physical_state: boolean }[];
       expect(outlets.map((o) => [o.number, o.name, o.physical_state])).toEqual([
