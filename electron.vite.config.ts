@@ -27,6 +27,28 @@ const slimUndici: Plugin = {
       : null,
 };
 
+/**
+ * `conf` (with ajv) is needed only by commands that read the saved controllers, yet as an ES module it
+ * would be evaluated at every start. In the build, `conf` is a class that loads it on first use.
+ */
+const LAZY_CONF = '\0plugboard:lazy-conf';
+const lazyConf: Plugin = {
+  name: 'plugboard-lazy-conf',
+  enforce: 'pre',
+  resolveId: (source, importer) => (source === 'conf' && importer !== LAZY_CONF ? LAZY_CONF : null),
+  load: (id) =>
+    id === LAZY_CONF
+      ? [
+          'export default class LazyConf {',
+          '  constructor(options) {',
+          "    const Conf = require('conf').default;",
+          '    return new Conf(options);',
+          '  }',
+          '}',
+        ].join('\n')
+      : null,
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -56,6 +78,7 @@ export default defineConfig({
     },
     plugins: [
       slimUndici,
+      lazyConf,
       {
         name: 'plugboard-cli-executable',
         // `bin` targets must be executable for `./out/main/plugboard.js` and npm link.

@@ -38,6 +38,11 @@ afterAll(async () => {
 });
 
 describe('the plugboard bin', () => {
+  it('reads the saved controllers (the settings file is loaded only by the commands that need it)', async () => {
+    const { stdout } = await run(BIN, ['controllers', 'list', '--json'], { cwd, env: env() });
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
+
   it('is the built file, executable, with a node shebang, and tsx is not a production dependency', () => {
     expect(pkg.bin['plugboard']).toBe('out/main/plugboard.js');
     expect(readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
