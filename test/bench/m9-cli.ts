@@ -4,7 +4,8 @@
  * one `curl --digest` of the outlet collection, on the same emulator (latency 0, 127.0.0.1). Both are
  * timed the same way, from spawning the process to its exit; the two alternate, after warm-up runs, so
  * a busy machine slows both alike. Median of each; the figure is the ratio. Informative baseline: the
- * same command from the source through tsx (`node --import tsx src-main/cli/main.ts`).
+ * same command from the source through tsx (`node --import tsx src-main/cli/main.ts`), and Node's own
+ * start (`node -e 0`), the floor for any command written for Node.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ const TSX_RUNS = 5;
 const WARM_UP = 3;
 
 /** Wall time of one process, spawn to exit; rejects if it fails or prints no outlets. */
-function timed(command: string, args: string[]): Promise<number> {
+function timed(command: string, args: string[], expectOutlets = true): Promise<number> {
   const started = now();
   return new Promise((done, fail) => {
     execFile(command, args, { cwd: repoRoot, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
@@ -29,7 +30,7 @@ function timed(command: string, args: string[]): Promise<number> {
         fail(
           new Error(`${command} ${args.slice(0, 3).join(' ')}… failed: ${stderr.trim() || error.message}`),
         );
-      else if (!stdout.includes('"physical_state"'))
+      else if (expectOutlets && !stdout.includes('"physical_state"'))
         fail(new Error(`${command} printed no outlets: ${stdout.slice(0, 200)}`));
       else done(elapsed);
     });
@@ -59,9 +60,11 @@ export async function measureCli(): Promise<Row[]> {
     }
     const cliTimes: number[] = [];
     const curlTimes: number[] = [];
+    const nodeTimes: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       cliTimes.push(await timed(process.execPath, bin));
       curlTimes.push(await timed('curl', curl));
+      nodeTimes.push(await timed(process.execPath, ['-e', '0'], false));
     }
     const tsxTimes: number[] = [];
     for (let i = 0; i < TSX_RUNS; i++) tsxTimes.push(await timed(process.execPath, viaTsx));
@@ -87,6 +90,7 @@ export async function measureCli(): Promise<Row[]> {
         met: null,
         baselines: [
           { name: 'curl --digest (same emulator)', value: curlMedian },
+          { name: 'node -e 0 (Node start alone)', value: median(nodeTimes) },
           { name: `node --import tsx (source), median of ${TSX_RUNS}`, value: median(tsxTimes) },
         ],
       }),
