@@ -129,6 +129,7 @@ const settingsInput = v.strictObject({
     ),
   ),
   trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
+  startAtLogin: v.optional(v.boolean()),
 });
 
 // ---------- calls ----------

@@ -274,9 +274,11 @@ export interface Settings {
   notifications: { offline: boolean; outsideChanges: boolean; meterThresholds: boolean };
   meterThresholds: MeterThreshold[];
   trayFavourites: OutletRef[];
+  /** Start the desktop app at login (its tray); off by default. */
+  startAtLogin: boolean;
 }
 
-/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned. */
+/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned, not started at login. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   pollIntervalMs: 3000,
   temperatureUnit: 'C',
@@ -284,6 +286,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   notifications: { offline: true, outsideChanges: true, meterThresholds: true },
   meterThresholds: [],
   trayFavourites: [],
+  startAtLogin: false,
 };
 
 export interface AppInfo {

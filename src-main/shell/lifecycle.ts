@@ -15,6 +15,7 @@ import { consoleLogger, type Logger } from '../core/dispatch';
 import { createCore, type Core } from '../core/index';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
+import { syncStartAtLogin } from './autostart';
 import { forwardEvents } from './events';
 import { bindIpc } from './ipc-binding';
 import { electronNotifier } from './notifications';
@@ -118,6 +119,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
     });
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);
+    // Only an installed app registers itself: unpackaged, execPath is a development Electron.
+    if (app.isPackaged) syncStartAtLogin(core, { loginItems: app, log });
     window = openWindow();
     try {
       tray = new PlugboardTray({

@@ -21,7 +21,7 @@ import {
 } from './access';
 import { bridgeCore } from './bridge';
 import { excerpt, limitedLog } from './log-limit';
-import { loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
+import { findAppRoot, loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
 import { webPreloadScript } from './web-preload';
 
 /** Loopback only: the shell has no login beyond the token, so it must never face a network. */
@@ -29,7 +29,8 @@ const HOST = '127.0.0.1';
 const SOCKET_PATH = '/ws';
 /** The largest message a socket may send (a frame, or a fragmented message in total). */
 export const MAX_MESSAGE = 1024 * 1024;
-const repoRoot = resolve(import.meta.dirname, '..', '..');
+/** The source tree, or the folder holding out/ and package.json once built or packaged. */
+const appRoot = (): string => findAppRoot(import.meta.dirname);
 
 export interface WebShellOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -57,7 +58,7 @@ export interface RunningWebShell {
 
 export async function startWebShell(options: WebShellOptions = {}): Promise<RunningWebShell> {
   const log = options.log ?? consoleLogger('[plugboard web]');
-  const files = await loadRenderer(options.rendererDir ?? resolve(repoRoot, 'out', 'renderer'));
+  const files = await loadRenderer(options.rendererDir ?? resolve(appRoot(), 'out', 'renderer'));
   files.set(WEB_PRELOAD_PATH, {
     body: Buffer.from(webPreloadScript(MAX_MESSAGE)),
     type: 'text/javascript; charset=utf-8',
@@ -128,8 +129,9 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
 }
 
 async function createOwnCore(options: WebShellOptions, log: Logger): Promise<Core> {
-  const version = (JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { version: string })
-    .version;
+  const version = (
+    JSON.parse(readFileSync(resolve(appRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const throwaway = options.demo === true || options.ephemeral === true;
   const dir = plugboardConfigDir();
   const core = createCore({

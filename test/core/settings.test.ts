@@ -59,6 +59,7 @@ describe('SettingsStore', () => {
       notifications: { offline: true, outsideChanges: true, meterThresholds: true },
       meterThresholds: [],
       trayFavourites: [],
+      startAtLogin: false,
     });
   });
 
