@@ -272,6 +272,53 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
     });
   });
 
+  describe('queueing', () => {
+    /** A keychain whose next call waits until `release()`: a change that is half-way. */
+    function slowKeychain() {
+      const inner = new MemorySecretStore();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const store: SecretStore = {
+        get: async (account) => (await gate, inner.get(account)),
+        set: async (account, secret) => (await gate, inner.set(account, secret)),
+        delete: async (account) => (await gate, inner.delete(account)),
+        accounts: () => inner.accounts(),
+      };
+      return { store, release };
+    }
+
+    it('runs reorder, saveGroup and removeGroup after the adds, updates and removals asked for before them', async () => {
+      const slow = slowKeychain();
+      build(undefined, { secrets: slow.store });
+      const a = await registry.add(digest('A'), null);
+      const b = await registry.add(digest('B'), null);
+      const g = await registry.saveGroup({ name: 'G', members: [{ controllerId: b.id, outlet: 1 }] });
+      // Each of these waits for the keychain...
+      const adding = registry.add(digest('C'), 'pw');
+      const removing = registry.remove(a.id);
+      const renaming = registry.update(b.id, { name: 'B2' }, 'new');
+      // ...and these, asked for later, must not overtake them.
+      const reordering = registry.reorder([b.id]);
+      const grouping = registry.saveGroup({ name: 'H', members: [{ controllerId: a.id, outlet: 2 }] });
+      const ungrouping = registry.removeGroup(g.id);
+      slow.release();
+      const c = await adding;
+      await removing;
+      await renaming;
+      // The reorder saw C (added before it) and kept it; the rename was not undone.
+      expect((await reordering).map((x) => x.name)).toEqual(['B2', 'C']);
+      expect(registry.list().map((x) => [x.name, x.order])).toEqual([
+        ['B2', 0],
+        ['C', 1],
+      ]);
+      expect(await registry.secretFor(c.id)).toBe('pw');
+      // A was removed before the group naming it was saved.
+      expect((await rejection(grouping)).message).toMatch(/which is not saved/);
+      await ungrouping;
+      expect(registry.listGroups()).toEqual([]);
+    });
+  });
+
   describe('updating', () => {
     it('renames, moves, recolours and keeps the secret when none is given', async () => {
       const a = await registry.add(digest('A'), 'pw1');
