@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -73,4 +73,26 @@ describe('processes sharing config.json and the keychain', () => {
     expect(state.controllers.map((c) => c.name).sort()).toEqual(['new-a-1', 'new-b-1']);
     expectConsistent(state);
   }, 180_000);
+
+  it('a process that dies between the keychain and the file leaves no controller without its secret; the next change sweeps its secret and takes over its lock', async () => {
+    const dir = path.join(scratch, 'crash');
+    const dying = child(['crash-add', dir, 'lost']);
+    await dying.ready;
+    dying.go();
+    await expect(dying.result).rejects.toThrow(/printed no result/);
+    const orphaned = await inspect(dir);
+    expect(orphaned.controllers).toEqual([]);
+    expect(orphaned.accounts).toHaveLength(1);
+    expect(orphaned.journal).toEqual(orphaned.accounts);
+    // It died holding the lock. Past the stale limit (10 s, here by ageing the lock) the next writer takes over.
+    const lock = path.join(dir, 'config.json.lock');
+    expect(existsSync(lock)).toBe(true);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(lock, past, past);
+    const [result] = await together([child(['add', dir, 'next', '1'])]);
+    expect(result).toMatchObject({ errors: [] });
+    const state = await inspect(dir);
+    expect(state.controllers.map((c) => c.name)).toEqual(['next-1']);
+    expectConsistent(state);
+  }, 120_000);
 });
