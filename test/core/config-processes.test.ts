@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,5 +94,19 @@ describe('processes sharing config.json and the keychain', () => {
     const state = await inspect(dir);
     expect(state.controllers.map((c) => c.name)).toEqual(['next-1']);
     expectConsistent(state);
+  }, 120_000);
+
+  it('processes changing different settings at once keep every change', async () => {
+    const dir = path.join(scratch, 'settings');
+    const changes = [
+      { pollIntervalMs: 7000 },
+      { temperatureUnit: 'F' },
+      { theme: 'dark' },
+      { trayFavourites: [{ controllerId: 'c1', outlet: 2 }] },
+    ];
+    const results = await together(changes.map((change) => child(['settings', dir, JSON.stringify(change)])));
+    expect(results.every((r) => !('crashed' in r))).toBe(true);
+    const saved = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as { settings: unknown };
+    expect(saved.settings).toMatchObject(Object.assign({}, ...changes) as object);
   }, 120_000);
 });
