@@ -1,13 +1,12 @@
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Logger } from './dispatch';
 import type { ExternalChange } from './registry-file';
+import { sameConnection } from './registry-records';
 import type { SessionManager } from './sessions';
 
-/** Fields whose change means logging in again (the rest only relabel a running session). */
-const CONNECTION_FIELDS = ['url', 'auth', 'user', 'fingerprint', 'hasSecret'] as const;
-
+/** Whether a change means logging in again (anything else only relabels a running session). */
 function reconnects(before: ControllerSummary, after: ControllerSummary): boolean {
-  return CONNECTION_FIELDS.some((field) => before[field] !== after[field]);
+  return !sameConnection(before, after) || before.hasSecret !== after.hasSecret;
 }
 
 /**

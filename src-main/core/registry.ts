@@ -14,7 +14,7 @@ import {
   groupNotFound,
   newId,
 } from './registry-input';
-import { sameName } from './registry-records';
+import { sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 import { RegistryFile, type ExternalChange } from './registry-file';
 import { journal, sweepJournal } from './registry-secrets';
@@ -170,19 +170,24 @@ export class ControllerRegistry {
       if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
       checkSecret(secret);
       const account = controllerAccount(id);
-      const write = () =>
-        this.#file.writeControllers(all.map((c) => (c.id === id ? next : c))).find((c) => c.id === id)!;
-      if (secret === undefined) return write();
+      const write = (record: ControllerSummary) =>
+        this.#file.writeControllers(all.map((c) => (c.id === id ? record : c))).find((c) => c.id === id)!;
+      if (secret === undefined) return write(next);
       journal(this.#file, account);
       next.hasSecret = secret !== null;
       // Forgetting: the record first; the sweep then deletes the keychain entry.
-      if (secret === null) return write();
-      // Replacing: the keychain first, so the record never claims a secret that is not there.
+      if (secret === null) return write(next);
+      // Replacing: the keychain first, so the record never claims a secret that is not there. With a new
+      // address or login, the record first moves without a secret: a process dying half-way never leaves
+      // the new secret saved for the old address, nor the old secret for the new one.
+      const moves = !sameConnection(current, next);
       const previous = current.hasSecret ? await this.#secrets.get(account) : null;
-      await this.#secrets.set(account, secret);
+      if (moves) write({ ...next, hasSecret: false });
       try {
-        return write();
+        await this.#secrets.set(account, secret);
+        return write(next);
       } catch (error) {
+        if (moves) this.#restore(() => write(current));
         if (previous !== null) await this.#secrets.set(account, previous).catch(() => undefined);
         throw error;
       }
@@ -281,6 +286,15 @@ export class ControllerRegistry {
         'BAD_INPUT',
         `A controller named "${clash.name}" is already saved: choose another name.`,
       );
+  }
+
+  /** Put a record back after a failed change; a second failure is logged, the first one is what the caller hears. */
+  #restore(write: () => unknown): void {
+    try {
+      write();
+    } catch (error) {
+      this.#log('could not put a controller back after a failed change', error);
+    }
   }
 
   /** A change that may touch the keychain: under the lock, and settled by a sweep whether it worked or not. */

@@ -382,6 +382,36 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect((await rejection(registry.update('nope', { name: 'x' }))).code).toBe('NOT_FOUND');
     });
 
+    it('moves a controller to a new address without a secret until the new one is stored', async () => {
+      const inner = new MemorySecretStore();
+      let refuse = false;
+      const fileWhenStoring: unknown[] = [];
+      const watching: SecretStore = {
+        get: (account) => inner.get(account),
+        set: async (account, secret) => {
+          // What the file would say if the process died while the keychain stored this secret.
+          fileWhenStoring.push(registry.list());
+          if (refuse) throw new PlugboardError('INTERNAL', 'The keychain is locked.');
+          return inner.set(account, secret);
+        },
+        delete: (account) => inner.delete(account),
+        accounts: () => inner.accounts(),
+      };
+      build(undefined, { secrets: watching });
+      const a = await registry.add(digest('A', 'http://10.0.0.1'), 'old');
+      fileWhenStoring.length = 0;
+      const moved = await registry.update(a.id, { url: 'http://10.0.0.2' }, 'new');
+      expect(fileWhenStoring).toEqual([[{ ...a, url: 'http://10.0.0.2', hasSecret: false }]]);
+      expect(moved).toEqual({ ...a, url: 'http://10.0.0.2', hasSecret: true });
+      expect(await registry.secretFor(a.id)).toBe('new');
+      // A keychain that refuses the next secret: the controller and its secret are put back.
+      refuse = true;
+      const error = await rejection(registry.update(a.id, { url: 'http://10.0.0.3', user: 'ops' }, 'newer'));
+      expect(error.message).toBe('The keychain is locked.');
+      expect(registry.list()).toEqual([moved]);
+      expect(await registry.secretFor(a.id)).toBe('new');
+    });
+
     it('restores the old secret when the store cannot be written', async () => {
       const inner = build();
       let failWrites = false;
