@@ -9,6 +9,8 @@ import type { RegistryFile } from './registry-file';
  * - add: the account goes into the file's journal, then the secret into the keychain, then the record
  *   into the file;
  * - new secret: journal, keychain, record (the old secret is put back if the record cannot be written);
+ *   with a new address or login as well: journal, the record moved without a secret, keychain, the
+ *   record with its secret — so a secret is never saved for an address it was not typed for;
  * - forget a secret, remove a controller: journal, then the record, then the keychain entry is deleted
  *   by the sweep below.
  *
