@@ -1,22 +1,83 @@
 import Conf from 'conf';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { PlugboardError } from '../dli/errors';
+import { ConfigFileLock } from './config-lock';
 import type { KeyValueStore } from './ports';
 
 /** What both `conf` and electron-store (a `conf` subclass) offer. */
 export interface ConfLike {
+  /** The file's full path. */
+  readonly path: string;
   get(key: string, fallback: unknown): unknown;
   set(key: string, value: unknown): void;
   delete(key: string): void;
 }
 
+/** How long the file must stay quiet before watchers hear of a change (one write is several events). */
+const WATCH_DEBOUNCE_MS = 50;
+
 /**
  * The Core's KeyValueStore over `conf` or electron-store. Keys are taken literally (dot notation is
  * off in both openers) so the desktop app and the web shell read and write one `config.json` alike.
+ *
+ * `conf` reads the whole file on every `get` and rewrites it atomically on every `set`, so a read always
+ * sees the last complete write. What it cannot do is keep two processes from interleaving a
+ * read-modify-write: `exclusive` runs one under {@link ConfigFileLock}, and `watch` tells a running app
+ * that another process wrote.
  */
 export function confKeyValueStore(conf: ConfLike): KeyValueStore {
+  const lock = new ConfigFileLock(conf.path);
+  const folder = path.dirname(conf.path);
+  const fileName = path.basename(conf.path);
+  const listeners = new Set<() => void>();
+  let watcher: FSWatcher | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const notify = () => {
+    timer = null;
+    for (const listener of [...listeners]) listener();
+  };
+  const stopWatching = () => {
+    watcher?.close();
+    watcher = null;
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+
   return {
     get: <T>(key: string, fallback: T) => conf.get(key, fallback) as T,
-    // conf refuses `undefined`; storing "nothing" means forgetting the key.
-    set: (key, value) => (value === undefined ? conf.delete(key) : conf.set(key, value)),
+    set: (key, value) => {
+      if (lock.current?.compromised) {
+        throw new PlugboardError(
+          'INTERNAL',
+          'Plugboard lost its lock on the settings file (the machine was too busy to keep it) and saved nothing. Try again.',
+          undefined,
+          { cause: lock.current.compromised },
+        );
+      }
+      // conf refuses `undefined`; storing "nothing" means forgetting the key.
+      if (value === undefined) conf.delete(key);
+      else conf.set(key, value);
+    },
+    exclusive: (task) => lock.run(task),
+    watch(listener) {
+      listeners.add(listener);
+      if (!watcher) {
+        mkdirSync(folder, { recursive: true });
+        // The folder, not the file: conf replaces the file by renaming a new one over it.
+        watcher = watch(folder, { persistent: false }, (_event, name) => {
+          if (name !== null && name !== fileName) return;
+          if (timer) clearTimeout(timer);
+          timer = setTimeout(notify, WATCH_DEBOUNCE_MS);
+        });
+        watcher.on('error', stopWatching);
+      }
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) stopWatching();
+      };
+    },
   };
 }
 

@@ -201,7 +201,7 @@ export async function removeController(ctx: CoreContext, id: string): Promise<vo
   ctx.registry.getOrThrow(id);
   await ctx.sessions.stop(id);
   await ctx.registry.remove(id);
-  ctx.settings.forgetController(id);
+  await ctx.settings.forgetController(id);
   const demo = ctx.demos.get(id);
   ctx.demos.delete(id);
   await demo?.emulator.close();

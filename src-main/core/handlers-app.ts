@@ -22,7 +22,7 @@ export function appHandlers(ctx: CoreContext, source: Source): AppHandlers {
     'groups/list': async () => ctx.registry.listGroups(),
     'groups/save': async (input) => ctx.registry.saveGroup(input),
     'groups/remove': async ({ id }) => {
-      ctx.registry.removeGroup(id);
+      await ctx.registry.removeGroup(id);
       return null;
     },
     'groups/run': async ({ id, action }) => runGroup(ctx, id, action, source),

@@ -15,6 +15,7 @@ import type { Source } from './outlet-actions';
 import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
 import type { KeyValueStore } from './ports';
 import { ControllerRegistry } from './registry';
+import { followExternalChange } from './registry-follow';
 import { SessionManager } from './sessions';
 import { SettingsStore } from './settings';
 
@@ -81,6 +82,7 @@ export function createCore(options: CoreOptions): Core {
     log,
     onControllersChanged: (list) => events.emit('controllers/changed', list),
     onGroupsChanged: (groups) => events.emit('groups/changed', groups),
+    onExternalChange: (change) => followExternal(change),
   });
   const settings = new SettingsStore({
     store: options.store,
@@ -114,6 +116,9 @@ export function createCore(options: CoreOptions): Core {
     },
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
+  const followExternal = followExternalChange(sessions, log);
+  // Changes the CLI, the web shell or a second app make to the shared file reach this one as events.
+  const stopFollowing = [registry.follow(), settings.follow()];
   const discovery = new DiscoveryService({
     ...options.discovery,
     onProgress: (progress) => events.emit('discovery/progress', progress),
@@ -155,6 +160,8 @@ export function createCore(options: CoreOptions): Core {
         .remove(stale.id)
         .catch((error: unknown) => log(`could not drop demo controller ${stale.name}`, error));
     }
+    // Keychain entries a change that never finished left behind (a process died half-way).
+    await registry.sweepSecrets().catch((error: unknown) => log('could not sweep the keychain', error));
   });
 
   return {
@@ -172,6 +179,7 @@ export function createCore(options: CoreOptions): Core {
     async dispose() {
       if (disposed) return;
       disposed = true;
+      for (const stop of stopFollowing) stop();
       await ready;
       await discovery.dispose();
       await sessions.dispose();

@@ -7,6 +7,13 @@
 export interface KeyValueStore {
   get<T>(key: string, fallback: T): T;
   set(key: string, value: unknown): void;
+  /**
+   * Run a read-modify-write under the store's inter-process lock (a shared file: see conf-store.ts);
+   * `get` inside re-reads what other processes wrote. Absent: the store is private to this process.
+   */
+  exclusive?<T>(task: () => Promise<T>): Promise<T>;
+  /** Call `listener` (debounced) when the stored data may have changed on disk; returns "stop watching". */
+  watch?(listener: () => void): () => void;
 }
 
 /** In-memory store for tests and throwaway runs (the web shell's `--demo`). */

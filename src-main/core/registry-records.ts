@@ -166,6 +166,11 @@ export function uniqueOutletRefs(refs: readonly OutletRef[]): OutletRef[] {
   return result;
 }
 
+/** Whether two records log in to the same place the same way (address, login method, user, pinned certificate). */
+export function sameConnection(a: ControllerSummary, b: ControllerSummary): boolean {
+  return a.url === b.url && a.auth === b.auth && a.user === b.user && a.fingerprint === b.fingerprint;
+}
+
 export function sameName(a: string, b: string): boolean {
   return lowerName(a.trim()) === lowerName(b.trim());
 }

@@ -14,18 +14,13 @@ import {
   groupNotFound,
   newId,
 } from './registry-input';
-import {
-  CONTROLLERS_KEY,
-  GROUPS_KEY,
-  controllerRecords,
-  groupRecords,
-  readControllers,
-  readGroups,
-  sameName,
-} from './registry-records';
+import { sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
+import { RegistryFile, type ExternalChange } from './registry-file';
+import { journal, sweepJournal } from './registry-secrets';
 
 export type { GroupInput } from './registry-groups';
+export type { ExternalChange } from './registry-file';
 
 /** What the person chose when adding a controller (the secret travels separately). */
 export interface ControllerInput {
@@ -56,39 +51,40 @@ export interface ControllerRegistryOptions {
   secrets: SecretStore;
   /** Where problems with the saved data are reported (each distinct problem once). */
   log?: Logger;
-  /** Called after every change to the saved controllers. */
+  /** Called after every change to the saved controllers, this process's or another's. */
   onControllersChanged?: (controllers: ControllerSummary[]) => void;
   /** Called after every change to the saved groups (including outlets dropped with a controller). */
   onGroupsChanged?: (groups: Group[]) => void;
+  /** Called when another process changed the saved controllers (see {@link ControllerRegistry.follow}). */
+  onExternalChange?: (change: ExternalChange) => void;
 }
 
 /**
- * The saved controllers and groups: one list shared by the app (electron-store) and the CLI (conf).
- * Secrets go only to the {@link SecretStore}; the settings file records whether one exists.
+ * The saved controllers and groups: one list shared by the app (electron-store), the web shell and the
+ * CLI (conf). Reads go to the file each time. Every change is a read-modify-write that runs one at a
+ * time, under the file's inter-process lock, re-reading the file inside it (registry-file.ts); a change
+ * that touches the keychain holds the lock across the keychain calls, in the order registry-secrets.ts
+ * describes. Secrets go only to the {@link SecretStore}; the file records whether one exists.
  */
 export class ControllerRegistry {
-  readonly #store: KeyValueStore;
+  readonly #file: RegistryFile;
   readonly #secrets: SecretStore;
   readonly #log: Logger;
-  readonly #options: ControllerRegistryOptions;
-  readonly #reported = new Set<string>();
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: ControllerRegistryOptions) {
-    this.#store = options.store;
     this.#secrets = options.secrets;
     this.#log = options.log ?? consoleLogger();
-    this.#options = options;
+    this.#file = new RegistryFile(options.store, options, this.#log);
   }
 
   /** Saved controllers, sorted by their order. */
   list(): ControllerSummary[] {
-    return this.#readControllers();
+    return this.#file.controllers();
   }
 
   /** The saved controller with this id, or null. */
   get(id: string): ControllerSummary | null {
-    return this.#readControllers().find((c) => c.id === id) ?? null;
+    return this.list().find((c) => c.id === id) ?? null;
   }
 
   /** Like {@link get}, but a missing controller is a NOT_FOUND error. */
@@ -100,15 +96,28 @@ export class ControllerRegistry {
 
   /** A controller by id, or by name (case-insensitive). Null when neither matches. */
   find(nameOrId: string): ControllerSummary | null {
-    const all = this.#readControllers();
+    const all = this.list();
     const needle = nameOrId.trim();
     return all.find((c) => c.id === needle) ?? all.find((c) => sameName(c.name, needle)) ?? null;
   }
 
+  /**
+   * Hear of changes other processes make to the file as they happen (events, and
+   * `onExternalChange`). Returns "stop following".
+   */
+  follow(): () => void {
+    return this.#file.follow();
+  }
+
+  /** Delete keychain entries left behind by a change that did not finish (see registry-secrets.ts). */
+  sweepSecrets(): Promise<string[]> {
+    return this.#file.exclusive(() => sweepJournal(this.#file, this.#secrets, this.#log));
+  }
+
   /** Save a new controller (its secret, if any, in the keychain first). */
   add(input: ControllerInput, secret: string | null): Promise<ControllerSummary> {
-    return this.#exclusive(async () => {
-      const all = this.#readControllers();
+    return this.#changeSecrets(async () => {
+      const all = this.list();
       const name = cleanName(input.name, 'controller');
       this.#checkUniqueName(all, name, null);
       const { auth, user } = cleanAuth(input.auth, input.user);
@@ -128,13 +137,13 @@ export class ControllerRegistry {
         order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
         demo: input.demo === true,
       };
-      if (secret !== null) await this.#secrets.set(controllerAccount(record.id), secret);
-      try {
-        return this.#writeControllers([...all, record]).at(-1)!;
-      } catch (error) {
-        if (secret !== null) await this.#secrets.delete(controllerAccount(record.id)).catch(() => false);
-        throw error;
+      const account = controllerAccount(record.id);
+      if (secret !== null) {
+        journal(this.#file, account);
+        await this.#secrets.set(account, secret);
       }
+      // Should this write fail, the sweep that ends every change deletes the secret again.
+      return this.#file.writeControllers([...all, record]).at(-1)!;
     });
   }
 
@@ -143,8 +152,8 @@ export class ControllerRegistry {
    * replaces it. Either everything changes or nothing does.
    */
   update(id: string, patch: ControllerPatch, secret?: string | null): Promise<ControllerSummary> {
-    return this.#exclusive(async () => {
-      const all = this.#readControllers();
+    return this.#changeSecrets(async () => {
+      const all = this.list();
       const current = all.find((c) => c.id === id);
       if (!current) throw controllerNotFound(id);
       const next: ControllerSummary = { ...current };
@@ -161,17 +170,25 @@ export class ControllerRegistry {
       if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
       checkSecret(secret);
       const account = controllerAccount(id);
-      const previousSecret =
-        secret !== undefined && current.hasSecret ? await this.#secrets.get(account) : null;
-      if (secret !== undefined) {
-        if (secret !== null) await this.#secrets.set(account, secret);
-        else if (current.hasSecret) await this.#secrets.delete(account);
-        next.hasSecret = secret !== null;
-      }
+      const write = (record: ControllerSummary) =>
+        this.#file.writeControllers(all.map((c) => (c.id === id ? record : c))).find((c) => c.id === id)!;
+      if (secret === undefined) return write(next);
+      journal(this.#file, account);
+      next.hasSecret = secret !== null;
+      // Forgetting: the record first; the sweep then deletes the keychain entry.
+      if (secret === null) return write(next);
+      // Replacing: the keychain first, so the record never claims a secret that is not there. With a new
+      // address or login, the record first moves without a secret: a process dying half-way never leaves
+      // the new secret saved for the old address, nor the old secret for the new one.
+      const moves = !sameConnection(current, next);
+      const previous = current.hasSecret ? await this.#secrets.get(account) : null;
+      if (moves) write({ ...next, hasSecret: false });
       try {
-        return this.#writeControllers(all.map((c) => (c.id === id ? next : c))).find((c) => c.id === id)!;
+        await this.#secrets.set(account, secret);
+        return write(next);
       } catch (error) {
-        if (secret !== undefined) await this.#restoreSecret(account, previousSecret);
+        if (moves) this.#restore(() => write(current));
+        if (previous !== null) await this.#secrets.set(account, previous).catch(() => undefined);
         throw error;
       }
     });
@@ -179,42 +196,42 @@ export class ControllerRegistry {
 
   /** Forget a controller, its secret, and its outlets in groups. */
   remove(id: string): Promise<RemoveResult> {
-    return this.#exclusive(async () => {
-      const all = this.#readControllers();
+    return this.#changeSecrets(async () => {
+      const all = this.list();
       const removed = all.find((c) => c.id === id);
       if (!removed) throw controllerNotFound(id);
-      try {
-        await this.#secrets.delete(controllerAccount(id));
-      } catch (error) {
-        // Without a stored secret there is nothing to leak, so an unreachable keychain must not block removal.
-        if (removed.hasSecret) throw error;
-      }
-      const remaining = all.filter((c) => c.id !== id);
-      const pruned = withoutController(this.#readGroups(new Set(all.map((c) => c.id))), id);
-      this.#writeControllers(remaining);
-      if (pruned.changed) this.#writeGroups(pruned.groups);
+      const account = controllerAccount(id);
+      // A keychain that cannot be reached now refuses the removal before anything changes.
+      if (removed.hasSecret) await this.#secrets.get(account);
+      journal(this.#file, account);
+      const pruned = withoutController(this.#file.groups(all), id);
+      this.#file.writeControllers(all.filter((c) => c.id !== id));
+      if (pruned.changed) this.#file.writeGroups(pruned.groups);
       return { removed, groupsChanged: pruned.changed };
     });
   }
 
   /** Put the listed controllers first, in this order; any not listed keep their relative order after them. */
-  reorder(ids: readonly string[]): ControllerSummary[] {
-    const all = this.#readControllers();
-    const seen = new Set<string>();
-    for (const id of ids) {
-      if (seen.has(id)) throw new PlugboardError('BAD_INPUT', `The new order names controller ${id} twice.`);
-      if (!all.some((c) => c.id === id))
-        throw new PlugboardError(
-          'NOT_FOUND',
-          `The new order names ${JSON.stringify(id).slice(0, 80)}, which is not a saved controller.`,
-        );
-      seen.add(id);
-    }
-    const ordered = [
-      ...ids.map((id) => all.find((c) => c.id === id)!),
-      ...all.filter((c) => !seen.has(c.id)),
-    ];
-    return this.#writeControllers(ordered);
+  reorder(ids: readonly string[]): Promise<ControllerSummary[]> {
+    return this.#file.exclusive(async () => {
+      const all = this.list();
+      const seen = new Set<string>();
+      for (const id of ids) {
+        if (seen.has(id))
+          throw new PlugboardError('BAD_INPUT', `The new order names controller ${id} twice.`);
+        if (!all.some((c) => c.id === id))
+          throw new PlugboardError(
+            'NOT_FOUND',
+            `The new order names ${JSON.stringify(id).slice(0, 80)}, which is not a saved controller.`,
+          );
+        seen.add(id);
+      }
+      const ordered = [
+        ...ids.map((id) => all.find((c) => c.id === id)!),
+        ...all.filter((c) => !seen.has(c.id)),
+      ];
+      return this.#file.writeControllers(ordered);
+    });
   }
 
   /** The stored password or token of a controller; null when it has none. */
@@ -226,29 +243,33 @@ export class ControllerRegistry {
 
   /** Saved groups, in the order they were created. */
   listGroups(): Group[] {
-    return this.#readGroups(new Set(this.#readControllers().map((c) => c.id)));
+    return this.#file.groups();
   }
 
   /** Create (no id) or replace a group. Names are unique (case-insensitive); outlets are 1-based. */
-  saveGroup(input: GroupInput): Group {
-    const controllers = this.#readControllers();
-    const groups = this.#readGroups(new Set(controllers.map((c) => c.id)));
-    const valid = validateGroupInput(input, controllers, groups);
-    const group: Group = {
-      id: valid.id ?? newId('g', (id) => groups.some((g) => g.id === id)),
-      name: valid.name,
-      members: valid.members,
-    };
-    const next = valid.id ? groups.map((g) => (g.id === valid.id ? group : g)) : [...groups, group];
-    this.#writeGroups(next);
-    return group;
+  saveGroup(input: GroupInput): Promise<Group> {
+    return this.#file.exclusive(async () => {
+      const controllers = this.list();
+      const groups = this.#file.groups(controllers);
+      const valid = validateGroupInput(input, controllers, groups);
+      const group: Group = {
+        id: valid.id ?? newId('g', (id) => groups.some((g) => g.id === id)),
+        name: valid.name,
+        members: valid.members,
+      };
+      const next = valid.id ? groups.map((g) => (g.id === valid.id ? group : g)) : [...groups, group];
+      this.#file.writeGroups(next);
+      return group;
+    });
   }
 
   /** Forget a group. */
-  removeGroup(id: string): void {
-    const groups = this.listGroups();
-    if (!groups.some((g) => g.id === id)) throw groupNotFound(id);
-    this.#writeGroups(groups.filter((g) => g.id !== id));
+  removeGroup(id: string): Promise<void> {
+    return this.#file.exclusive(async () => {
+      const groups = this.listGroups();
+      if (!groups.some((g) => g.id === id)) throw groupNotFound(id);
+      this.#file.writeGroups(groups.filter((g) => g.id !== id));
+    });
   }
 
   /** The saved group with this id (its outlets all belong to saved controllers); NOT_FOUND when there is none. */
@@ -267,57 +288,25 @@ export class ControllerRegistry {
       );
   }
 
-  async #restoreSecret(account: string, previous: string | null): Promise<void> {
-    await (previous === null ? this.#secrets.delete(account) : this.#secrets.set(account, previous)).catch(
-      () => undefined,
-    );
-  }
-
-  #problem = (reason: string): void => {
-    if (this.#reported.has(reason)) return;
-    this.#reported.add(reason);
-    this.#log(`settings file: ${reason}`);
-  };
-
-  #read(key: string): unknown {
+  /** Put a record back after a failed change; a second failure is logged, the first one is what the caller hears. */
+  #restore(write: () => unknown): void {
     try {
-      return this.#store.get<unknown>(key, undefined);
+      write();
     } catch (error) {
-      throw new PlugboardError(
-        'INTERNAL',
-        `Plugboard could not read its settings file (${error instanceof Error ? error.message : String(error)}). Fix or delete config.json in the Plugboard settings folder.`,
-        undefined,
-        { cause: error },
-      );
+      this.#log('could not put a controller back after a failed change', error);
     }
   }
 
-  #readControllers(): ControllerSummary[] {
-    return readControllers(this.#read(CONTROLLERS_KEY), this.#problem);
-  }
-
-  #readGroups(controllerIds: ReadonlySet<string>): Group[] {
-    return readGroups(this.#read(GROUPS_KEY), controllerIds, this.#problem);
-  }
-
-  /** Write the list with orders renumbered 0…n-1 (explicit fields only: nothing else can slip in). */
-  #writeControllers(list: readonly ControllerSummary[]): ControllerSummary[] {
-    const records = controllerRecords(list);
-    this.#store.set(CONTROLLERS_KEY, records);
-    this.#options.onControllersChanged?.(structuredClone(records));
-    return records;
-  }
-
-  #writeGroups(groups: readonly Group[]): void {
-    const records = groupRecords(groups);
-    this.#store.set(GROUPS_KEY, records);
-    this.#options.onGroupsChanged?.(structuredClone(records));
-  }
-
-  /** Mutations that await the keychain run one at a time, so two adds cannot both claim a name. */
-  #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  /** A change that may touch the keychain: under the lock, and settled by a sweep whether it worked or not. */
+  #changeSecrets<T>(task: () => Promise<T>): Promise<T> {
+    return this.#file.exclusive(async () => {
+      try {
+        return await task();
+      } finally {
+        await sweepJournal(this.#file, this.#secrets, this.#log).catch((error: unknown) =>
+          this.#log('could not settle the keychain journal', error),
+        );
+      }
+    });
   }
 }

@@ -10,6 +10,7 @@ import { PlugboardError } from '../dli/errors';
 import { consoleLogger, type Logger } from './dispatch';
 import type { KeyValueStore } from './ports';
 import { uniqueOutletRefs } from './registry-records';
+import { sameJson } from './same-json';
 
 export const SETTINGS_KEY = 'settings';
 
@@ -33,7 +34,12 @@ export interface SettingsStoreOptions {
   onChange?: (settings: Settings) => void;
 }
 
-/** App settings in the shared settings file, with defaults for anything missing or broken. */
+/**
+ * App settings in the shared settings file, with defaults for anything missing or broken. Kept in
+ * memory (the pollers ask several times per poll); a change is a read-modify-write under the file's
+ * inter-process lock that re-reads the file first, and {@link SettingsStore.follow} picks up what
+ * another process (the CLI, the web shell, a second app) saved.
+ */
 export class SettingsStore {
   readonly #store: KeyValueStore;
   readonly #log: Logger;
@@ -44,6 +50,7 @@ export class SettingsStore {
    * app's store (electron-store/conf) reads and parses the whole file on every access.
    */
   #cached: Settings | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: SettingsStoreOptions) {
     this.#store = options.store;
@@ -55,6 +62,30 @@ export class SettingsStore {
   get(): Settings {
     this.#cached ??= this.#read();
     return structuredClone(this.#cached);
+  }
+
+  /** Re-read the file whenever it changes, and announce settings another process changed. Returns "stop". */
+  follow(): () => void {
+    return (
+      this.#store.watch?.(() => {
+        try {
+          this.#reload();
+        } catch (error) {
+          this.#log('could not re-read the settings after another process changed them', error);
+        }
+      }) ?? (() => undefined)
+    );
+  }
+
+  /** Read the file again; announce the settings if they are not what this process last knew. */
+  #reload(): Settings {
+    const fresh = this.#read();
+    if (this.#cached !== null && !sameJson(this.#cached, fresh)) {
+      this.#cached = fresh;
+      this.#onChange?.(structuredClone(fresh));
+    }
+    this.#cached = fresh;
+    return structuredClone(fresh);
   }
 
   #read(): Settings {
@@ -76,40 +107,46 @@ export class SettingsStore {
   }
 
   /** Validate and apply a partial change; nothing is saved if any part is wrong. */
-  update(patch: unknown): Settings {
+  update(patch: unknown): Promise<Settings> {
     const parsed = parseInput('settings/set', patch);
-    if (!parsed.ok) throw new PlugboardError('BAD_INPUT', parsed.message);
+    if (!parsed.ok) return Promise.reject(new PlugboardError('BAD_INPUT', parsed.message));
     const change = parsed.value;
     for (const threshold of change.meterThresholds ?? []) {
       if (threshold.min !== null && threshold.max !== null && threshold.min > threshold.max) {
-        throw new PlugboardError(
-          'BAD_INPUT',
-          `The threshold for meter ${threshold.key} has its minimum (${threshold.min}) above its maximum (${threshold.max}).`,
+        return Promise.reject(
+          new PlugboardError(
+            'BAD_INPUT',
+            `The threshold for meter ${threshold.key} has its minimum (${threshold.min}) above its maximum (${threshold.max}).`,
+          ),
         );
       }
     }
-    const next: Settings = { ...this.get() };
-    for (const key of settingsKeys) {
-      if (change[key] !== undefined) Object.assign(next, { [key]: change[key] });
-    }
-    next.trayFavourites = uniqueOutletRefs(next.trayFavourites);
-    return this.#write(next);
+    return this.#exclusive(async () => {
+      const next: Settings = { ...this.#reload() };
+      for (const key of settingsKeys) {
+        if (change[key] !== undefined) Object.assign(next, { [key]: change[key] });
+      }
+      next.trayFavourites = uniqueOutletRefs(next.trayFavourites);
+      return this.#write(next);
+    });
   }
 
   /** Drop a removed controller's tray favourites and meter thresholds. */
-  forgetController(controllerId: string): Settings {
-    const current = this.get();
-    const next: Settings = {
-      ...current,
-      trayFavourites: current.trayFavourites.filter((f) => f.controllerId !== controllerId),
-      meterThresholds: current.meterThresholds.filter((t) => t.controllerId !== controllerId),
-    };
-    if (
-      next.trayFavourites.length === current.trayFavourites.length &&
-      next.meterThresholds.length === current.meterThresholds.length
-    )
-      return current;
-    return this.#write(next);
+  forgetController(controllerId: string): Promise<Settings> {
+    return this.#exclusive(async () => {
+      const current = this.#reload();
+      const next: Settings = {
+        ...current,
+        trayFavourites: current.trayFavourites.filter((f) => f.controllerId !== controllerId),
+        meterThresholds: current.meterThresholds.filter((t) => t.controllerId !== controllerId),
+      };
+      if (
+        next.trayFavourites.length === current.trayFavourites.length &&
+        next.meterThresholds.length === current.meterThresholds.length
+      )
+        return current;
+      return this.#write(next);
+    });
   }
 
   #write(settings: Settings): Settings {
@@ -117,6 +154,14 @@ export class SettingsStore {
     this.#cached = structuredClone(settings);
     this.#onChange?.(structuredClone(settings));
     return settings;
+  }
+
+  /** One change at a time in this process; over a shared file, also under its inter-process lock. */
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const locked = () => (this.#store.exclusive ? this.#store.exclusive(task) : task());
+    const run = this.#queue.then(locked, locked);
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   #problem(reason: string): void {

@@ -56,4 +56,14 @@ export class KeytarSecretStore implements SecretStore {
       throw keychainError('delete', error);
     }
   }
+
+  /** keytar can only list accounts together with their secrets; the secrets are dropped at once. */
+  async accounts(): Promise<string[]> {
+    const keytar = await loadKeytar();
+    try {
+      return (await keytar.findCredentials(this.service)).map((credential) => credential.account);
+    } catch (error) {
+      throw keychainError('read', error);
+    }
+  }
 }

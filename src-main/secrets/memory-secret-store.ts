@@ -16,6 +16,10 @@ export class MemorySecretStore implements SecretStore {
     return this.#secrets.delete(account);
   }
 
+  async accounts(): Promise<string[]> {
+    return [...this.#secrets.keys()];
+  }
+
   /** How many secrets are held (tests check that removals really forget). */
   get size(): number {
     return this.#secrets.size;

@@ -9,6 +9,8 @@ export interface SecretStore {
   set(account: string, secret: string): Promise<void>;
   /** Forget the secret under `account`; true when one was there. */
   delete(account: string): Promise<boolean>;
+  /** Every account this store holds a secret under (its own service only), in no particular order. */
+  accounts(): Promise<string[]>;
 }
 
 /** The keychain account that holds a saved controller's password or token. */

@@ -1,8 +1,8 @@
-import Conf from 'conf';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { openConfStore } from '../../src-main/core/conf-store';
 import { ControllerRegistry, type ControllerRegistryOptions } from '../../src-main/core/registry';
 import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
 import { CONTROLLER_PALETTE } from '../../src-main/core/colour-palette';
@@ -34,11 +34,11 @@ const kinds: StoreKind[] = [
     },
   },
   {
-    name: 'conf (real file)',
+    name: 'conf (real file, locked)',
     make(initial) {
       const cwd = mkdtempSync(path.join(scratch, 'conf-'));
       if (initial) writeFileSync(path.join(cwd, 'config.json'), initial);
-      const store = new Conf({ cwd, configName: 'config' });
+      const store = openConfStore(cwd);
       return { store, raw: () => readFileSync(path.join(cwd, 'config.json'), 'utf8') };
     },
   },
@@ -211,6 +211,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
           throw new PlugboardError('INTERNAL', 'No Secret Service is running.');
         },
         delete: async () => false,
+        accounts: async () => [],
       };
       build(undefined, { secrets: failing });
       const error = await rejection(registry.add(digest('A'), 'pw'));
@@ -259,15 +260,62 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
         await registry.add(digest('B'), null),
         await registry.add(digest('C'), null),
       ];
-      const reordered = registry.reorder([c.id, a.id]);
+      const reordered = await registry.reorder([c.id, a.id]);
       expect(reordered.map((x) => x.name)).toEqual(['C', 'A', 'B']);
       expect(registry.list().map((x) => [x.name, x.order])).toEqual([
         ['C', 0],
         ['A', 1],
         ['B', 2],
       ]);
-      expect(() => registry.reorder([b.id, b.id])).toThrow(/twice/);
-      expect(() => registry.reorder(['ghost'])).toThrow(/not a saved controller/);
+      await expect(registry.reorder([b.id, b.id])).rejects.toThrow(/twice/);
+      await expect(registry.reorder(['ghost'])).rejects.toThrow(/not a saved controller/);
+    });
+  });
+
+  describe('queueing', () => {
+    /** A keychain whose next call waits until `release()`: a change that is half-way. */
+    function slowKeychain() {
+      const inner = new MemorySecretStore();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const store: SecretStore = {
+        get: async (account) => (await gate, inner.get(account)),
+        set: async (account, secret) => (await gate, inner.set(account, secret)),
+        delete: async (account) => (await gate, inner.delete(account)),
+        accounts: () => inner.accounts(),
+      };
+      return { store, release };
+    }
+
+    it('runs reorder, saveGroup and removeGroup after the adds, updates and removals asked for before them', async () => {
+      const slow = slowKeychain();
+      build(undefined, { secrets: slow.store });
+      const a = await registry.add(digest('A'), null);
+      const b = await registry.add(digest('B'), null);
+      const g = await registry.saveGroup({ name: 'G', members: [{ controllerId: b.id, outlet: 1 }] });
+      // Each of these waits for the keychain...
+      const adding = registry.add(digest('C'), 'pw');
+      const removing = registry.remove(a.id);
+      const renaming = registry.update(b.id, { name: 'B2' }, 'new');
+      // ...and these, asked for later, must not overtake them.
+      const reordering = registry.reorder([b.id]);
+      const grouping = registry.saveGroup({ name: 'H', members: [{ controllerId: a.id, outlet: 2 }] });
+      const ungrouping = registry.removeGroup(g.id);
+      slow.release();
+      const c = await adding;
+      await removing;
+      await renaming;
+      // The reorder saw C (added before it) and kept it; the rename was not undone.
+      expect((await reordering).map((x) => x.name)).toEqual(['B2', 'C']);
+      expect(registry.list().map((x) => [x.name, x.order])).toEqual([
+        ['B2', 0],
+        ['C', 1],
+      ]);
+      expect(await registry.secretFor(c.id)).toBe('pw');
+      // A was removed before the group naming it was saved.
+      expect((await rejection(grouping)).message).toMatch(/which is not saved/);
+      await ungrouping;
+      expect(registry.listGroups()).toEqual([]);
     });
   });
 
@@ -334,6 +382,36 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect((await rejection(registry.update('nope', { name: 'x' }))).code).toBe('NOT_FOUND');
     });
 
+    it('moves a controller to a new address without a secret until the new one is stored', async () => {
+      const inner = new MemorySecretStore();
+      let refuse = false;
+      const fileWhenStoring: unknown[] = [];
+      const watching: SecretStore = {
+        get: (account) => inner.get(account),
+        set: async (account, secret) => {
+          // What the file would say if the process died while the keychain stored this secret.
+          fileWhenStoring.push(registry.list());
+          if (refuse) throw new PlugboardError('INTERNAL', 'The keychain is locked.');
+          return inner.set(account, secret);
+        },
+        delete: (account) => inner.delete(account),
+        accounts: () => inner.accounts(),
+      };
+      build(undefined, { secrets: watching });
+      const a = await registry.add(digest('A', 'http://10.0.0.1'), 'old');
+      fileWhenStoring.length = 0;
+      const moved = await registry.update(a.id, { url: 'http://10.0.0.2' }, 'new');
+      expect(fileWhenStoring).toEqual([[{ ...a, url: 'http://10.0.0.2', hasSecret: false }]]);
+      expect(moved).toEqual({ ...a, url: 'http://10.0.0.2', hasSecret: true });
+      expect(await registry.secretFor(a.id)).toBe('new');
+      // A keychain that refuses the next secret: the controller and its secret are put back.
+      refuse = true;
+      const error = await rejection(registry.update(a.id, { url: 'http://10.0.0.3', user: 'ops' }, 'newer'));
+      expect(error.message).toBe('The keychain is locked.');
+      expect(registry.list()).toEqual([moved]);
+      expect(await registry.secretFor(a.id)).toBe('new');
+    });
+
     it('restores the old secret when the store cannot be written', async () => {
       const inner = build();
       let failWrites = false;
@@ -357,14 +435,14 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
     it('removes the controller, its secret and its outlets in groups', async () => {
       const a = await registry.add(digest('A'), 'pw');
       const b = await registry.add(digest('B'), 'pw');
-      const mixed = registry.saveGroup({
+      const mixed = await registry.saveGroup({
         name: 'Bench 3',
         members: [
           { controllerId: a.id, outlet: 1 },
           { controllerId: b.id, outlet: 2 },
         ],
       });
-      registry.saveGroup({ name: 'Only A', members: [{ controllerId: a.id, outlet: 5 }] });
+      await registry.saveGroup({ name: 'Only A', members: [{ controllerId: a.id, outlet: 5 }] });
       groupEvents = 0;
       const result = await registry.remove(a.id);
       expect(result).toEqual({ removed: a, groupsChanged: true });
@@ -383,26 +461,45 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect((await registry.remove(a.id)).groupsChanged).toBe(false);
     });
 
-    it('keeps the controller when its secret cannot be removed from the keychain', async () => {
+    it('keeps the controller when the keychain cannot be reached, and sweeps a secret it could not delete later', async () => {
       const inner = new MemorySecretStore();
-      let keychainDown = false;
-      const flaky: SecretStore = {
-        get: (account) => inner.get(account),
-        set: (account, secret) => inner.set(account, secret),
-        delete: async (account) => {
-          if (keychainDown) throw new PlugboardError('INTERNAL', 'No Secret Service is running.');
-          return inner.delete(account);
-        },
+      let keychain: 'up' | 'down' | 'refuses deletes' = 'up';
+      const refuse = () => {
+        throw new PlugboardError('INTERNAL', 'No Secret Service is running.');
       };
-      build(undefined, { secrets: flaky });
+      const flaky: SecretStore = {
+        get: async (account) => (keychain === 'down' ? refuse() : inner.get(account)),
+        set: (account, secret) => inner.set(account, secret),
+        delete: async (account) => (keychain === 'up' ? inner.delete(account) : refuse()),
+        accounts: () => inner.accounts(),
+      };
+      const store = build(undefined, { secrets: flaky });
       const withSecret = await registry.add(digest('A'), 'pw');
       const without = await registry.add(digest('B'), null);
-      keychainDown = true;
+      keychain = 'down';
       expect((await rejection(registry.remove(withSecret.id))).message).toMatch(/No Secret Service/);
       expect(registry.get(withSecret.id)).not.toBeNull();
       // Nothing secret to leak: removal goes ahead.
       await registry.remove(without.id);
       expect(registry.get(without.id)).toBeNull();
+      // The record goes first; the secret the keychain would not delete is kept in the journal...
+      keychain = 'refuses deletes';
+      await registry.remove(withSecret.id);
+      expect(registry.list()).toEqual([]);
+      expect(await inner.accounts()).toEqual([`controller:${withSecret.id}`]);
+      // (B's account too: the keychain was down when B went, so nobody could check it was empty.)
+      expect(store.get('keychainJournal', [])).toEqual([
+        `controller:${without.id}`,
+        `controller:${withSecret.id}`,
+      ]);
+      // ...and swept once the keychain deletes again.
+      keychain = 'up';
+      expect(await registry.sweepSecrets()).toEqual([
+        `controller:${without.id}`,
+        `controller:${withSecret.id}`,
+      ]);
+      expect(await inner.accounts()).toEqual([]);
+      expect(store.get('keychainJournal', 'none')).toEqual([]);
     });
 
     it('reports NOT_FOUND for an unknown id', async () => {
@@ -414,7 +511,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
     it('creates, replaces, lists and removes groups with unique names', async () => {
       const a = await registry.add(digest('A'), null);
       const b = await registry.add(digest('B'), null);
-      const g = registry.saveGroup({
+      const g = await registry.saveGroup({
         name: ' Bench 3 ',
         members: [
           { controllerId: a.id, outlet: 1 },
@@ -430,49 +527,50 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
           { controllerId: b.id, outlet: 8 },
         ],
       });
-      const h = registry.saveGroup({ name: 'Scope', members: [{ controllerId: b.id, outlet: 3 }] });
-      expect(() =>
+      const h = await registry.saveGroup({ name: 'Scope', members: [{ controllerId: b.id, outlet: 3 }] });
+      await expect(
         registry.saveGroup({ name: 'bench 3', members: [{ controllerId: a.id, outlet: 2 }] }),
-      ).toThrow('A group named "Bench 3" already exists: choose another name.');
-      const replaced = registry.saveGroup({
+      ).rejects.toThrow('A group named "Bench 3" already exists: choose another name.');
+      const replaced = await registry.saveGroup({
         id: g.id,
         name: 'BENCH 3',
         members: [{ controllerId: b.id, outlet: 4 }],
       });
       expect(replaced).toEqual({ id: g.id, name: 'BENCH 3', members: [{ controllerId: b.id, outlet: 4 }] });
       expect(registry.listGroups()).toEqual([replaced, h]);
-      registry.removeGroup(g.id);
+      await registry.removeGroup(g.id);
       expect(registry.listGroups()).toEqual([h]);
-      expect(() => registry.removeGroup(g.id)).toThrow(/No group has the id/);
+      await expect(registry.removeGroup(g.id)).rejects.toThrow(/No group has the id/);
       expect(groupEvents).toBe(4);
     });
 
     it('refuses unknown controllers, bad outlet numbers, empty groups and unknown ids', async () => {
       const a = await registry.add(digest('A'), null);
-      const err = (fn: () => unknown) => {
-        try {
-          fn();
-        } catch (error) {
-          return error as PlugboardError;
-        }
-        throw new Error('expected an error');
-      };
+      const err = (fn: () => Promise<unknown>) => rejection(fn);
       expect(
-        err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: 'ghost', outlet: 1 }] })).message,
+        (await err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: 'ghost', outlet: 1 }] })))
+          .message,
       ).toMatch(/names controller "ghost", which is not saved/);
       expect(
-        err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 0 }] })).message,
+        (await err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 0 }] })))
+          .message,
       ).toMatch(/0 is not an outlet number of A \(outlets are numbered from 1\)/);
       expect(
-        err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 1.5 }] })).code,
+        (await err(() => registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 1.5 }] })))
+          .code,
       ).toBe('BAD_INPUT');
-      expect(err(() => registry.saveGroup({ name: 'G', members: [] })).message).toMatch(/has no outlets/);
+      expect((await err(() => registry.saveGroup({ name: 'G', members: [] }))).message).toMatch(
+        /has no outlets/,
+      );
       expect(
-        err(() => registry.saveGroup({ name: '', members: [{ controllerId: a.id, outlet: 1 }] })).message,
+        (await err(() => registry.saveGroup({ name: '', members: [{ controllerId: a.id, outlet: 1 }] })))
+          .message,
       ).toMatch(/group name is empty/);
       expect(
-        err(() =>
-          registry.saveGroup({ id: 'gnope', name: 'G', members: [{ controllerId: a.id, outlet: 1 }] }),
+        (
+          await err(() =>
+            registry.saveGroup({ id: 'gnope', name: 'G', members: [{ controllerId: a.id, outlet: 1 }] }),
+          )
         ).code,
       ).toBe('NOT_FOUND');
       expect(registry.listGroups()).toEqual([]);
@@ -480,7 +578,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
 
     it('returns a group by id, with its members, and NOT_FOUND for an unknown id', async () => {
       const a = await registry.add(digest('A'), null);
-      const g = registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 2 }] });
+      const g = await registry.saveGroup({ name: 'G', members: [{ controllerId: a.id, outlet: 2 }] });
       expect(registry.getGroupOrThrow(g.id)).toEqual(g);
       expect(registry.getGroupOrThrow(g.id).members).toEqual([{ controllerId: a.id, outlet: 2 }]);
       const missing = await rejection(() => registry.getGroupOrThrow('gnope'));

@@ -20,9 +20,9 @@ function make(initial?: unknown) {
   return { store, settings, logged, changes };
 }
 
-function badInput(fn: () => unknown): string {
+async function badInput(fn: () => unknown): Promise<string> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(PlugboardError);
     expect((error as PlugboardError).code).toBe('BAD_INPUT');
@@ -32,7 +32,7 @@ function badInput(fn: () => unknown): string {
 }
 
 describe('SettingsStore', () => {
-  it('reads the settings file once, not on every poll, and keeps up with its own changes', () => {
+  it('reads the settings file once, not on every poll, re-reads it only to change it, and keeps up with its own changes', async () => {
     const file = new Conf<Record<string, unknown>>({ cwd: scratch, configName: 'cached' });
     let reads = 0;
     const store = {
@@ -45,9 +45,9 @@ describe('SettingsStore', () => {
     const settings = new SettingsStore({ store });
     for (let i = 0; i < 100; i++) expect(settings.get().pollIntervalMs).toBe(3000);
     expect(reads).toBe(1);
-    settings.update({ temperatureUnit: 'F' });
+    await settings.update({ temperatureUnit: 'F' });
     expect(settings.get().temperatureUnit).toBe('F');
-    expect(reads).toBe(1);
+    expect(reads).toBe(2);
     expect(new SettingsStore({ store: file }).get().temperatureUnit).toBe('F');
   });
 
@@ -72,11 +72,11 @@ describe('SettingsStore', () => {
     expect(defaultSettings().meterThresholds).toEqual([]);
   });
 
-  it('applies and persists partial updates, leaving other fields alone', () => {
+  it('applies and persists partial updates, leaving other fields alone', async () => {
     const { settings, store, changes } = make();
-    const after = settings.update({ pollIntervalMs: 5000, theme: 'dark' });
+    const after = await settings.update({ pollIntervalMs: 5000, theme: 'dark' });
     expect(after).toMatchObject({ pollIntervalMs: 5000, theme: 'dark', temperatureUnit: 'C' });
-    settings.update({
+    await settings.update({
       temperatureUnit: 'F',
       trayFavourites: [
         { controllerId: 'c1', outlet: 2 },
@@ -94,18 +94,18 @@ describe('SettingsStore', () => {
     expect(changes[1]).toEqual(reread);
   });
 
-  it('refuses invalid updates with the contract’s messages and changes nothing', () => {
+  it('refuses invalid updates with the contract’s messages and changes nothing', async () => {
     const { settings, changes } = make();
-    expect(badInput(() => settings.update({ pollIntervalMs: 100 }))).toMatch(
+    expect(await badInput(() => settings.update({ pollIntervalMs: 100 }))).toMatch(
       /pollIntervalMs must be at least 500 ms/,
     );
-    expect(badInput(() => settings.update({ theme: 'neon', pollIntervalMs: 4000 }))).toMatch(/theme/);
-    expect(badInput(() => settings.update({ trayFavourites: [{ controllerId: 'c1', outlet: 0 }] }))).toMatch(
-      /outlets are numbered from 1/,
-    );
-    expect(badInput(() => settings.update({ colour: 'red' }))).toMatch(/colour/);
+    expect(await badInput(() => settings.update({ theme: 'neon', pollIntervalMs: 4000 }))).toMatch(/theme/);
     expect(
-      badInput(() =>
+      await badInput(() => settings.update({ trayFavourites: [{ controllerId: 'c1', outlet: 0 }] })),
+    ).toMatch(/outlets are numbered from 1/);
+    expect(await badInput(() => settings.update({ colour: 'red' }))).toMatch(/colour/);
+    expect(
+      await badInput(() =>
         settings.update({
           meterThresholds: [{ controllerId: 'c1', key: 'buses.0.voltage', min: 130, max: 110 }],
         }),
@@ -144,22 +144,22 @@ describe('SettingsStore', () => {
     expect(logged).toEqual(['settings file: the saved settings are not an object; using the defaults']);
   });
 
-  it('forgets a removed controller’s favourites and thresholds', () => {
+  it('forgets a removed controller’s favourites and thresholds', async () => {
     const { settings } = make();
-    settings.update({
+    await settings.update({
       trayFavourites: [
         { controllerId: 'c1', outlet: 1 },
         { controllerId: 'c2', outlet: 1 },
       ],
       meterThresholds: [{ controllerId: 'c1', key: 'k', min: null, max: 3 }],
     });
-    const after = settings.forgetController('c1');
+    const after = await settings.forgetController('c1');
     expect(after.trayFavourites).toEqual([{ controllerId: 'c2', outlet: 1 }]);
     expect(after.meterThresholds).toEqual([]);
     expect(settings.get()).toEqual(after);
   });
 
-  it('persists through conf in the shared config.json, beside the controllers', () => {
+  it('persists through conf in the shared config.json, beside the controllers', async () => {
     const cwd = mkdtempSync(path.join(scratch, 'conf-'));
     writeFileSync(
       path.join(cwd, 'config.json'),
@@ -170,7 +170,7 @@ describe('SettingsStore', () => {
       log: () => undefined,
     });
     expect(settings.get()).toMatchObject({ theme: 'light', pollIntervalMs: 3000 });
-    settings.update({ pollIntervalMs: 10_000 });
+    await settings.update({ pollIntervalMs: 10_000 });
     const file = JSON.parse(readFileSync(path.join(cwd, 'config.json'), 'utf8')) as {
       controllers: unknown;
       settings: Settings;
