@@ -6,19 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { markAnswered, resolvePending, type PendingOutlet } from '../../src-main/core/pending';
 import { expirePending, settlePending } from '../../src-main/core/session-outlets';
 import type { ControllerSummary } from '../../src-preload/model';
-import type { Outlet } from '../../src-main/dli/types';
-
-const outlet = (patch: Partial<Outlet> = {}): Outlet => ({
-  number: 3,
-  name: 'Scope',
-  state: false,
-  transientState: false,
-  physicalState: false,
-  locked: false,
-  critical: false,
-  cycleDelay: null,
-  ...patch,
-});
+import { outlet } from './outlet-fixture';
 
 /** Sent at 1000 with 12 s for its lag and slack; no answer yet. */
 const sent = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outsideChanges } from '../../src-main/core/outside-changes';
 import { pendingDeadline, resolvePending, type PendingOutlet } from '../../src-main/core/pending';
-import type { Outlet } from '../../src-main/dli/types';
-
-const outlet = (patch: Partial<Outlet> = {}): Outlet => ({
-  number: 3,
-  name: 'Scope',
-  state: false,
-  transientState: false,
-  physicalState: false,
-  locked: false,
-  critical: false,
-  cycleDelay: null,
-  ...patch,
-});
+import { outlet } from './outlet-fixture';
 
 const pending = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({
   kind: 'state',
