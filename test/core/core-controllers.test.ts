@@ -7,7 +7,15 @@ import type { RunningEmulator } from '../../src-main/emulator';
 import { dispatch } from '../../src-main/core/dispatch';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import {
+  addController,
+  cleanUp,
+  emulator,
+  keychainSecret,
+  newCore,
+  until,
+  type CoreHarness,
+} from './harness';
 import { nextPoll, outletReads, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
@@ -286,7 +294,7 @@ describe('secrets', () => {
       ]) {
         expect(text).not.toContain(password);
       }
-      expect(await h.secrets.get(`controller:${summary.id}`)).toBe(password);
+      expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe(password);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

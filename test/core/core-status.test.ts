@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerState, ControllerSummary, Result } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { addController, cleanUp, emulator, keychainSecret, newCore, until } from './harness';
 
 afterEach(cleanUp);
 
@@ -150,7 +150,7 @@ describe('status while running', () => {
       auth: { kind: 'digest', user: 'admin', password: 'changed' },
     });
     await until(h, summary.id, (s) => s.status === 'online');
-    expect(await h.secrets.get(`controller:${summary.id}`)).toBe('changed');
+    expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe('changed');
   });
 
   it('refuses a password change the controller rejects and keeps the old one', async () => {
@@ -162,7 +162,7 @@ describe('status while running', () => {
       auth: { kind: 'digest', user: 'admin', password: 'nope' },
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED' } });
-    expect(await h.secrets.get(`controller:${summary.id}`)).toBe('1234');
+    expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe('1234');
   });
 
   it('shows api_disabled when the REST-style API is switched off, and online when it is back', async () => {
