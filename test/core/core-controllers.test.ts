@@ -20,6 +20,9 @@ import { nextPoll, outletReads, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
 
+/** Real HTTP runs underneath: on a busy machine it may take more than vi.waitFor's default second. */
+const LOADED = { timeout: 15_000, interval: 10 };
+
 /**
  * After a removal: ten poll intervals pass on the fake clock. The controller that stays is polled each
  * time (so the schedule did run), the removed one never again, and only one poll is still planned.
@@ -380,11 +383,13 @@ describe('errors inside Plugboard', () => {
     });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     // The reads after "add" (scripts, users, SSH) need the stored password: they fail in the background.
-    await vi.waitFor(() =>
-      expect(logged).toContainEqual({
-        message: 'could not read scripts, users and SSH of Bench A',
-        error: expect.any(TypeError),
-      }),
+    await vi.waitFor(
+      () =>
+        expect(logged).toContainEqual({
+          message: 'could not read scripts, users and SSH of Bench A',
+          error: expect.any(TypeError),
+        }),
+      LOADED,
     );
     await h.ok('controllers/refresh', { id });
     const { problem } = await until(h, id, (s) => s.problem !== null);
