@@ -12,7 +12,8 @@ import { KeytarSecretStore } from '../secrets';
 import { openConfStore } from '../core/conf-store';
 import type { ControllerSummary } from '../../src-preload/model';
 import { normaliseControllerUrl } from '../core/controller-address';
-import { checkSecretPlace } from '../core/secret-binding';
+import { boundPlaceChanges } from '../core/registry-envelope';
+import { checkSecretPlace, type SecretPlace } from '../core/secret-binding';
 import { UsageError, excerpt, type Terminal } from './io';
 
 /** The global options, as commander hands them over. */
@@ -153,13 +154,17 @@ async function connectSaved(
   const given = await credentialsFrom(options, terminal, saved.user || null);
   let credentials: Credentials;
   if (given === null) {
-    checkSavedSecretPlace(saved, options, pinned);
-    const secret = await registry.secretFor(saved.id);
-    if (secret === null) {
+    const stored = await registry.storedSecret(saved.id);
+    if (stored === null) {
       throw new UsageError(
         `No password or token is saved for "${saved.name}"; give --password-stdin or --token.`,
       );
     }
+    checkSavedSecretPlace(saved, stored.place, options, pinned);
+    // Confirmed for a record changed outside Plugboard's checks: the secret is bound to it from now on.
+    if (boundPlaceChanges(stored.place, saved).length > 0)
+      await registry.update(saved.id, {}, undefined, { rebindSecret: true });
+    const secret = stored.secret;
     credentials =
       saved.auth === 'token'
         ? { kind: 'token', token: secret }
@@ -178,10 +183,12 @@ async function connectSaved(
 
 /**
  * The saved secret goes only where it was saved for: another user (--user) or another certificate
- * (--accept-fingerprint) needs it typed again (--password-stdin) or --reuse-secret.
+ * (--accept-fingerprint), or a saved record changed outside Plugboard's checks (its secret is bound to
+ * the place it was saved for: registry-envelope.ts), needs it typed again (--password-stdin) or --reuse-secret.
  */
 function checkSavedSecretPlace(
   saved: ControllerSummary,
+  bound: SecretPlace,
   options: GlobalOptions,
   pinned: string | null,
 ): void {
@@ -191,7 +198,7 @@ function checkSavedSecretPlace(
     fingerprint: pinned ?? saved.fingerprint,
   };
   try {
-    checkSecretPlace(saved.name, saved, next, options.reuseSecret === true, {
+    checkSecretPlace(saved.name, bound, next, options.reuseSecret === true, {
       retype: `give the ${saved.auth === 'token' ? 'token with --token' : 'password with --password-stdin'}`,
       confirm: 'add --reuse-secret to send the saved one',
     });

@@ -12,6 +12,7 @@ import type { ControllerDescription, Credentials } from '../dli/types';
 import { hostPortKey, normaliseControllerUrl } from './controller-address';
 import type { CoreContext } from './core-context';
 import type { ControllerPatch } from './registry';
+import { boundPlaceChanges } from './registry-envelope';
 import { checkSecretPlace } from './secret-binding';
 
 type AuthInput = CallParsed<'controllers/add'>['auth'];
@@ -140,22 +141,29 @@ export async function updateController(
     }
   }
   const next = { ...current, ...patch } as ControllerSummary;
-  if (secret === undefined && (current.hasSecret || demo)) {
-    // The stored secret would go to the changed place: only when the person said so.
-    const word = current.auth === 'token' ? 'token' : 'password';
-    checkSecretPlace(current.name, current, next, input.reuseSecret === true, {
-      retype: `type the ${word} again`,
-      confirm: 'confirm that the stored one may be sent there',
-    });
-  }
+  // The stored secret is bound to where it was saved or last confirmed for, which the record no longer
+  // names when the settings file was changed outside these checks (registry-envelope.ts).
+  const stored =
+    secret === undefined && current.hasSecret && !demo ? await ctx.registry.storedSecret(current.id) : null;
+  const boundTo = stored?.place ?? current;
+  const recordMoved = stored !== null && boundPlaceChanges(stored.place, current).length > 0;
   const reconnect =
     next.url !== current.url ||
     next.auth !== current.auth ||
     next.user !== current.user ||
     (patch.fingerprint !== undefined && (patch.fingerprint ?? null) !== current.fingerprint) ||
-    secret !== undefined;
+    secret !== undefined ||
+    (recordMoved && input.reuseSecret === true);
+  if (reconnect && secret === undefined && (current.hasSecret || demo)) {
+    // The stored secret would go to the changed place: only when the person said so.
+    const word = current.auth === 'token' ? 'token' : 'password';
+    checkSecretPlace(current.name, boundTo, next, input.reuseSecret === true, {
+      retype: `type the ${word} again`,
+      confirm: 'confirm that the stored one may be sent there',
+    });
+  }
   if (reconnect && !demo) {
-    const known = secret ?? (await ctx.registry.secretFor(current.id)) ?? '';
+    const known = secret ?? stored?.secret ?? '';
     try {
       const pin = patch.fingerprint === undefined ? current.fingerprint : patch.fingerprint;
       await verify(ctx, next.url, credentials({ kind: next.auth, user: next.user }, known), pin ?? null);
@@ -164,7 +172,9 @@ export async function updateController(
     }
   }
   if (demo && secret !== undefined) demo.password = secret;
-  const saved = await ctx.registry.update(current.id, patch, demo ? undefined : secret);
+  const saved = await ctx.registry.update(current.id, patch, demo ? undefined : secret, {
+    rebindSecret: reconnect && secret === undefined && !demo,
+  });
   if (reconnect) await ctx.sessions.start(saved);
   else ctx.sessions.rename(saved);
   return saved;

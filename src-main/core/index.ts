@@ -112,7 +112,8 @@ export function createCore(options: CoreOptions): Core {
     secret: async (summary) => {
       const demo = demos.get(summary.id);
       if (demo) return demo.password;
-      return summary.hasSecret ? registry.secretFor(summary.id) : null;
+      // Checked against the place this session sends to, not only the record (registry-envelope.ts).
+      return summary.hasSecret ? registry.secretFor(summary.id, summary) : null;
     },
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });

@@ -17,10 +17,13 @@ import {
 import { sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 import { RegistryFile, type ExternalChange } from './registry-file';
-import { journal, sweepJournal } from './registry-secrets';
+import { journal, readStoredSecret, rebindSecret, sweepJournal, type BoundSecret } from './registry-secrets';
+import { boundPlaceChanges, sealSecret, secretElsewhere } from './registry-envelope';
+import type { SecretPlace } from './secret-binding';
 
 export type { GroupInput } from './registry-groups';
 export type { ExternalChange } from './registry-file';
+export type { BoundSecret } from './registry-secrets';
 
 /** What the person chose when adding a controller (the secret travels separately). */
 export interface ControllerInput {
@@ -39,6 +42,14 @@ export interface ControllerInput {
 
 /** Fields `update` may change; absent fields stay as they are. */
 export type ControllerPatch = Partial<Omit<ControllerInput, 'demo'>>;
+
+export interface UpdateOptions {
+  /**
+   * With no new secret: bind the stored one to the changed place. Only after the person confirmed that
+   * it may go there (secret-binding.ts); without it, a moved record's secret is sent nowhere.
+   */
+  rebindSecret?: boolean;
+}
 
 export interface RemoveResult {
   removed: ControllerSummary;
@@ -140,7 +151,7 @@ export class ControllerRegistry {
       const account = controllerAccount(record.id);
       if (secret !== null) {
         journal(this.#file, account);
-        await this.#secrets.set(account, secret);
+        await this.#secrets.set(account, sealSecret(secret, record));
       }
       // Should this write fail, the sweep that ends every change deletes the secret again.
       return this.#file.writeControllers([...all, record]).at(-1)!;
@@ -151,7 +162,12 @@ export class ControllerRegistry {
    * Change a saved controller. `secret`: undefined keeps the stored one, null forgets it, a string
    * replaces it. Either everything changes or nothing does.
    */
-  update(id: string, patch: ControllerPatch, secret?: string | null): Promise<ControllerSummary> {
+  update(
+    id: string,
+    patch: ControllerPatch,
+    secret?: string | null,
+    options: UpdateOptions = {},
+  ): Promise<ControllerSummary> {
     return this.#changeSecrets(async () => {
       const all = this.list();
       const current = all.find((c) => c.id === id);
@@ -172,7 +188,10 @@ export class ControllerRegistry {
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
         this.#file.writeControllers(all.map((c) => (c.id === id ? record : c))).find((c) => c.id === id)!;
-      if (secret === undefined) return write(next);
+      if (secret === undefined) {
+        if (!options.rebindSecret || !current.hasSecret) return write(next);
+        return rebindSecret(this.#secrets, current, next, write, () => this.#restore(() => write(current)));
+      }
       journal(this.#file, account);
       next.hasSecret = secret !== null;
       // Forgetting: the record first; the sweep then deletes the keychain entry.
@@ -184,7 +203,7 @@ export class ControllerRegistry {
       const previous = current.hasSecret ? await this.#secrets.get(account) : null;
       if (moves) write({ ...next, hasSecret: false });
       try {
-        await this.#secrets.set(account, secret);
+        await this.#secrets.set(account, sealSecret(secret, next));
         return write(next);
       } catch (error) {
         if (moves) this.#restore(() => write(current));
@@ -234,11 +253,29 @@ export class ControllerRegistry {
     });
   }
 
-  /** The stored password or token of a controller; null when it has none. */
-  async secretFor(id: string): Promise<string | null> {
+  /**
+   * The stored password or token of a controller, to be sent to `place` (by default: the saved record);
+   * null when it has none. Refused (AUTH_FAILED, detail.confirmSecret) when the secret is bound to
+   * another place: the settings file changed outside Plugboard's checks (registry-envelope.ts).
+   */
+  async secretFor(id: string, place?: SecretPlace): Promise<string | null> {
     const controller = this.getOrThrow(id);
     if (!controller.hasSecret) return null;
-    return this.#secrets.get(controllerAccount(id));
+    const stored = await readStoredSecret(this.#file, this.#secrets, id);
+    if (stored === null) return null;
+    const target = place ?? controller;
+    if (boundPlaceChanges(stored.place, target).length > 0)
+      throw secretElsewhere(controller, stored.place, target);
+    return stored.secret;
+  }
+
+  /**
+   * The stored secret with the place it is bound to, unchecked: for code that checks the place itself
+   * against what the person confirmed (secret-binding.ts). Null when there is none.
+   */
+  async storedSecret(id: string): Promise<BoundSecret | null> {
+    if (!this.getOrThrow(id).hasSecret) return null;
+    return readStoredSecret(this.#file, this.#secrets, id);
   }
 
   /** Saved groups, in the order they were created. */

@@ -7,10 +7,21 @@ import type { RunningEmulator } from '../../src-main/emulator';
 import { dispatch } from '../../src-main/core/dispatch';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import {
+  addController,
+  cleanUp,
+  emulator,
+  keychainSecret,
+  newCore,
+  until,
+  type CoreHarness,
+} from './harness';
 import { nextPoll, outletReads, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
+
+/** Real HTTP runs underneath: on a busy machine it may take more than vi.waitFor's default second. */
+const LOADED = { timeout: 15_000, interval: 10 };
 
 /**
  * After a removal: ten poll intervals pass on the fake clock. The controller that stays is polled each
@@ -286,7 +297,7 @@ describe('secrets', () => {
       ]) {
         expect(text).not.toContain(password);
       }
-      expect(await h.secrets.get(`controller:${summary.id}`)).toBe(password);
+      expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe(password);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -372,11 +383,13 @@ describe('errors inside Plugboard', () => {
     });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     // The reads after "add" (scripts, users, SSH) need the stored password: they fail in the background.
-    await vi.waitFor(() =>
-      expect(logged).toContainEqual({
-        message: 'could not read scripts, users and SSH of Bench A',
-        error: expect.any(TypeError),
-      }),
+    await vi.waitFor(
+      () =>
+        expect(logged).toContainEqual({
+          message: 'could not read scripts, users and SSH of Bench A',
+          error: expect.any(TypeError),
+        }),
+      LOADED,
     );
     await h.ok('controllers/refresh', { id });
     const { problem } = await until(h, id, (s) => s.problem !== null);

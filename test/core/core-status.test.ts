@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerState, ControllerSummary, Result } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { FakeClock } from './fake-clock';
+import { addController, cleanUp, emulator, keychainSecret, newCore, until } from './harness';
+import { nextPoll, outletReads, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('connecting to a saved controller', () => {
   it('shows the live outlets after four requests, before the identity strings are read', async () => {
@@ -131,26 +131,34 @@ describe('adding a controller', () => {
 
 describe('status while running', () => {
   it('shows auth_failed after the password changes on the controller, stops trying, and recovers with a new password', async () => {
-    const emu = await emulator();
-    const h = newCore();
+    const clock = new FakeClock();
+    const [emu, other] = [await emulator(), await emulator()];
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const summary = await addController(h, emu);
+    await addController(h, other);
     emu.device.setPassword('admin', 'changed');
     emu.device.expireNonces();
+    await clock.advance(await planned(clock));
     const failed = await until(h, summary.id, (s) => s.status === 'auth_failed');
     expect(failed.problem?.code).toBe('AUTH_FAILED');
-    // Paused: repeated wrong logins could lock the user out.
-    await pause(300);
+    // Paused: repeated wrong logins could lock the user out. Ten poll intervals pass on the fake clock:
+    // the other controller is polled each time (the schedule ran), this one never, and has nothing planned.
+    await nextPoll(clock);
     const requests = emu.device.stats.requests;
-    await pause(1500);
+    const otherReads = outletReads(other);
+    await polls(clock, 10);
+    expect(outletReads(other) - otherReads).toBe(10);
     expect(emu.device.stats.requests).toBe(requests);
+    expect(clock.pendingTimers).toBe(1);
 
     await h.ok('controllers/update', {
       id: summary.id,
       auth: { kind: 'digest', user: 'admin', password: 'changed' },
     });
+    await clock.advance(0);
     await until(h, summary.id, (s) => s.status === 'online');
-    expect(await h.secrets.get(`controller:${summary.id}`)).toBe('changed');
+    expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe('changed');
   });
 
   it('refuses a password change the controller rejects and keeps the old one', async () => {
@@ -162,7 +170,7 @@ describe('status while running', () => {
       auth: { kind: 'digest', user: 'admin', password: 'nope' },
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED' } });
-    expect(await h.secrets.get(`controller:${summary.id}`)).toBe('1234');
+    expect(await keychainSecret(h.secrets, `controller:${summary.id}`)).toBe('1234');
   });
 
   it('shows api_disabled when the REST-style API is switched off, and online when it is back', async () => {

@@ -16,6 +16,7 @@ import { dispatch } from '../../src-main/core/dispatch';
 import { MemoryStore } from '../../src-main/core/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
+import { openSecret } from '../../src-main/core/registry-envelope';
 
 export interface Recorded {
   name: EventName;
@@ -129,4 +130,13 @@ export async function until(
 export async function cleanUp(): Promise<void> {
   await Promise.all(running.cores.splice(0).map((core) => core.dispose()));
   await Promise.all(running.emulators.splice(0).map((emu) => emu.close()));
+}
+
+/** The secret the keychain holds under `account` (its envelope opened: registry-envelope.ts), or null. */
+export async function keychainSecret(
+  secrets: { get(account: string): Promise<string | null> },
+  account: string,
+): Promise<string | null> {
+  const raw = await secrets.get(account);
+  return raw === null ? null : openSecret(raw).secret;
 }

@@ -8,6 +8,7 @@ import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
 import { CONTROLLER_PALETTE } from '../../src-main/core/colour-palette';
 import { PlugboardError } from '../../src-main/dli/errors';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets';
+import { keychainSecret } from './harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-registry-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -110,7 +111,12 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       });
       expect(added.id).toMatch(/^c[0-9a-f]{8}$/);
       expect(registry.list()).toEqual([added]);
-      expect(await secrets.get(`controller:${added.id}`)).toBe('s3cret-pw');
+      // The keychain holds the secret bound to the place it was saved for (registry-envelope.ts).
+      expect(JSON.parse((await secrets.get(`controller:${added.id}`))!)).toEqual({
+        v: 1,
+        secret: 's3cret-pw',
+        for: { origin: 'http://pdu-3.lab', auth: 'digest', user: 'admin', fingerprint: null },
+      });
       expect(await registry.secretFor(added.id)).toBe('s3cret-pw');
       expect(raw()).toContain('pdu-3.lab');
       expect(raw()).not.toContain('s3cret-pw');
@@ -320,7 +326,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
   });
 
   describe('updating', () => {
-    it('renames, moves, recolours and keeps the secret when none is given', async () => {
+    it('renames, moves, recolours and keeps the secret when none is given, bound to its place until a confirmed move', async () => {
       const a = await registry.add(digest('A'), 'pw1');
       const updated = await registry.update(a.id, {
         name: 'Rack 2',
@@ -334,8 +340,21 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
         colour: '#123456',
         hasSecret: true,
       });
-      expect(await registry.secretFor(a.id)).toBe('pw1');
       expect(registry.list()).toEqual([updated]);
+      // Kept, but still bound to the old address: not handed out for the new one.
+      const refused = await rejection(registry.secretFor(a.id));
+      expect(refused).toMatchObject({ code: 'AUTH_FAILED', detail: { confirmSecret: true } });
+      expect(refused.message).toContain('http://192.168.0.100');
+      expect(await registry.storedSecret(a.id)).toMatchObject({
+        secret: 'pw1',
+        place: { url: 'http://192.168.0.100' },
+      });
+      // A confirmed move binds it to the new place.
+      await registry.update(a.id, {}, undefined, { rebindSecret: true });
+      expect(await registry.secretFor(a.id)).toBe('pw1');
+      await expect(registry.secretFor(a.id, { ...updated, url: 'https://10.1.1.2' })).rejects.toThrow(
+        /saved for https:\/\/10\.1\.1\.1/,
+      );
     });
 
     it('replaces or forgets the secret', async () => {
@@ -412,6 +431,26 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect(await registry.secretFor(a.id)).toBe('new');
     });
 
+    it('binds a bare secret saved by 0.1 to the record as it is at the first read, and saves it as an envelope', async () => {
+      const a = await registry.add(digest('A', 'http://10.0.0.1'), null);
+      // As 0.1 left it: the record claims a secret, the keychain holds it bare.
+      const store = build(raw(), { secrets });
+      store.set('controllers', [{ ...a, hasSecret: true }]);
+      await secrets.set(`controller:${a.id}`, 'legacy-pw');
+      expect(await registry.secretFor(a.id)).toBe('legacy-pw');
+      expect(JSON.parse((await secrets.get(`controller:${a.id}`))!)).toEqual({
+        v: 1,
+        secret: 'legacy-pw',
+        for: { origin: 'http://10.0.0.1', auth: 'digest', user: 'admin', fingerprint: null },
+      });
+      // From now on a record moved outside Plugboard's checks gets nothing.
+      store.set('controllers', [{ ...a, hasSecret: true, url: 'http://10.0.0.66' }]);
+      expect(await rejection(registry.secretFor(a.id))).toMatchObject({
+        code: 'AUTH_FAILED',
+        detail: { confirmSecret: true, changed: 'the address (10.0.0.1 → 10.0.0.66)' },
+      });
+    });
+
     it('restores the old secret when the store cannot be written', async () => {
       const inner = build();
       let failWrites = false;
@@ -426,7 +465,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       const a = await registry.add(digest('A'), 'old');
       failWrites = true;
       await expect(registry.update(a.id, { name: 'B' }, 'new')).rejects.toThrow('disk full');
-      expect(await secrets.get(`controller:${a.id}`)).toBe('old');
+      expect(await keychainSecret(secrets, `controller:${a.id}`)).toBe('old');
       expect(registry.list()[0]!.name).toBe('A');
     });
   });
@@ -448,7 +487,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
       expect(result).toEqual({ removed: a, groupsChanged: true });
       expect(registry.list().map((c) => c.name)).toEqual(['B']);
       expect(await secrets.get(`controller:${a.id}`)).toBeNull();
-      expect(await secrets.get(`controller:${b.id}`)).toBe('pw');
+      expect(await keychainSecret(secrets, `controller:${b.id}`)).toBe('pw');
       expect(registry.listGroups()).toEqual([
         { id: mixed.id, name: 'Bench 3', members: [{ controllerId: b.id, outlet: 2 }] },
       ]);

@@ -4,6 +4,9 @@ import { FakeClock } from './fake-clock';
 
 afterEach(cleanUp);
 
+/** Real HTTP runs underneath: on a busy machine it may take more than vi.waitFor's default second. */
+const LOADED = { timeout: 15_000, interval: 10 };
+
 /**
  * A real session against a real emulator, with the schedule on a fake clock: time moves only when the
  * test advances it, one planned poll at a time, while the HTTP underneath runs for real.
@@ -16,7 +19,7 @@ describe('the schedule of a real session', () => {
     await h.ok('settings/set', { pollIntervalMs: 1000 });
     const summary = await addController(h, emu);
     // Wait for the first planned poll (connect reads run in the background first).
-    await vi.waitFor(() => expect(clock.nextIn()).toBe(1000));
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(1000), LOADED);
     await emu.device.goOffline();
 
     /** Let the planned poll run and return the wait the session then plans. */
@@ -47,12 +50,12 @@ describe('the schedule of a real session', () => {
     const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 3000 });
     const summary = await addController(h, emu);
-    await vi.waitFor(() => expect(clock.nextIn()).toBe(3000));
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(3000), LOADED);
     await h.ok('outlets/set', { controllerId: summary.id, outlets: [1], on: true });
     // The answer asks for a poll right away; until it confirms, polls come every 250 ms.
     expect(clock.nextIn()).toBe(0);
     await clock.advance(0);
-    await vi.waitFor(() => expect(h.state(summary.id)?.outlets[0]?.pending).toBeNull());
-    await vi.waitFor(() => expect(clock.nextIn()).toBe(3000));
+    await vi.waitFor(() => expect(h.state(summary.id)?.outlets[0]?.pending).toBeNull(), LOADED);
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(3000), LOADED);
   });
 });

@@ -11,12 +11,18 @@ import { addController, cleanUp, emulator, newCore, type CoreHarness } from './h
 
 afterEach(cleanUp);
 
+/** Real HTTP runs underneath: on a busy machine it may take more than vi.waitFor's default second. */
+const LOADED = { timeout: 15_000, interval: 10 };
+
 const POLL_MS = 60_000;
 
 /** A Core on a fake clock, hidden (a poll is one request: the outlets), with a slow controller added. */
 async function slowSetUp(options: { slowOutletsMs?: number; requestTimeoutMs?: number }) {
   const clock = new FakeClock();
-  const emu = await emulator({ initialStates: Array(8).fill(false), slowOutletsMs: options.slowOutletsMs ?? 0 });
+  const emu = await emulator({
+    initialStates: Array(8).fill(false),
+    slowOutletsMs: options.slowOutletsMs ?? 0,
+  });
   const h = newCore({
     clock,
     visible: false,
@@ -25,11 +31,11 @@ async function slowSetUp(options: { slowOutletsMs?: number; requestTimeoutMs?: n
   await h.ok('settings/set', { pollIntervalMs: POLL_MS });
   const summary = await addController(h, emu);
   // The first poll is planned, and the reads after connecting (relay timing) are done.
-  await vi.waitFor(() => expect(clock.nextIn()).toBe(POLL_MS));
+  await vi.waitFor(() => expect(clock.nextIn()).toBe(POLL_MS), LOADED);
   await vi.waitFor(() => {
     expect(emu.device.stats.log.some((e) => e.path.includes('cycle_delay'))).toBe(true);
     expect(emu.device.stats.inFlight).toBe(0);
-  });
+  }, LOADED);
   return { clock, emu, h, id: summary.id };
 }
 
@@ -82,7 +88,11 @@ describe('switching a slow unit', () => {
     const { clock, emu, h, id } = await slowSetUp({ slowOutletsMs: 600, requestTimeoutMs: 1000 });
     const from = h.events.length;
     const poll = clock.advance(POLL_MS);
-    const result = await h.call<OutletActionResult>('outlets/set', { controllerId: id, outlets: [4], on: true });
+    const result = await h.call<OutletActionResult>('outlets/set', {
+      controllerId: id,
+      outlets: [4],
+      on: true,
+    });
     await poll;
     expect(result).toEqual({ ok: true, value: { requested: [4], failed: [] } });
     await pollUntil(clock, () => pendingOf(h, id, 4) === null);
@@ -160,7 +170,7 @@ describe('rebooting a slow unit', () => {
     emu.device.latency = 100;
     const from = h.events.length;
     const reboot = h.ok('system/reboot', { controllerId: id });
-    await vi.waitFor(() => expect(emu.device.stats.inFlight).toBe(1));
+    await vi.waitFor(() => expect(emu.device.stats.inFlight).toBe(1), LOADED);
     const poll = clock.advance(POLL_MS);
     await reboot;
     await poll;
@@ -191,7 +201,7 @@ describe('rebooting a slow unit', () => {
     await vi.waitFor(() => {
       expect(emu.device.stats.unauthorized).toBeGreaterThan(unauthorized);
       expect(emu.device.stats.inFlight).toBe(1);
-    });
+    }, LOADED);
     emu.device.slowOutletsMs = 0;
     await idle(clock, 20_000);
     expect(h.state(id)?.status).toBe('online');

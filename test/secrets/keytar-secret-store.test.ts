@@ -95,7 +95,12 @@ describe('KeytarSecretStore under a real Secret Service', () => {
   it('keeps controller secrets in the keychain and never in the settings file', async () => {
     const result = await runChild('registry');
     expect(result.secretAfterAdd).toBe('correct horse battery staple');
-    expect(result.inKeychain).toBe('correct horse battery staple');
+    // The real keychain holds the secret bound to the place it was saved for (registry-envelope.ts).
+    expect(JSON.parse(result.inKeychain as string)).toEqual({
+      v: 1,
+      secret: 'correct horse battery staple',
+      for: { origin: 'http://127.0.0.1:8080', auth: 'digest', user: 'admin', fingerprint: null },
+    });
     expect(result.secretAfterUpdate).toBe('tr0ub4dor&3');
     expect(result.added).toMatchObject({ name: 'Bench A', url: 'http://127.0.0.1:8080', hasSecret: true });
     for (const file of [result.fileAfterAdd, result.fileAfterUpdate] as string[]) {
