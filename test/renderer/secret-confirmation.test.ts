@@ -103,3 +103,55 @@ describe('the stored secret in the window', () => {
     expect(calls[1]).toEqual([FINGERPRINT, { secret: 'typed-again' }]);
   });
 });
+
+describe('a saved controller whose place changed outside Plugboard', () => {
+  const moved = (confirmSecret: boolean) =>
+    controllerState({
+      status: 'auth_failed',
+      problem: {
+        code: 'AUTH_FAILED',
+        message: 'The stored password of "Bench A" was saved for another place: Plugboard sent it nowhere.',
+        detail: { confirmSecret, changed: 'address' },
+      },
+    });
+
+  function renderHeader(confirmSecret: boolean) {
+    const patches: ConnectionPatch[] = [];
+    render(ControllerHeader, {
+      summary: summary(),
+      live: moved(confirmSecret),
+      pollIntervalMs: 2000,
+      actions: {
+        refresh: async () => ({ ok: true, value: null }),
+        trustCertificate: async () => saved(),
+        update: async (patch: ConnectionPatch) => (patches.push(patch), saved()),
+      },
+    });
+    return patches;
+  }
+
+  test('sends the stored password to the new place only when confirmed, or the one typed again', async () => {
+    const user = userEvent.setup();
+    const patches = renderHeader(true);
+    const form = screen.getByRole('form', { name: 'Send the stored password to the new place' });
+    const submit = within(form).getByRole('button', { name: 'Send and connect' });
+    expect(submit).toBeDisabled();
+
+    await user.click(within(form).getByRole('checkbox', { name: 'Send the stored password' }));
+    await user.click(submit);
+    expect(patches).toEqual([{ reuseSecret: true }]);
+
+    await user.click(within(form).getByRole('checkbox', { name: 'Send the stored password' }));
+    await user.type(within(form).getByLabelText('Password'), 'typed-again');
+    await user.click(submit);
+    const s = summary();
+    expect(patches[1]).toEqual({ auth: { kind: s.auth, user: s.user, password: 'typed-again' } });
+  });
+
+  test('offers no confirmation where the stored password may not go (digest to Basic)', () => {
+    renderHeader(false);
+    const form = screen.getByRole('form', { name: 'Send the stored password to the new place' });
+    expect(within(form).queryByRole('checkbox')).toBeNull();
+    expect(within(form).getByText(/never sent as Basic/)).toBeVisible();
+  });
+});
