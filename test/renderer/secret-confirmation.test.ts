@@ -84,6 +84,8 @@ describe('the stored secret in the window', () => {
           calls.push([fingerprint, confirm]),
           saved()
         ),
+
+        update: async () => saved(),
       },
     });
     await user.click(screen.getByRole('button', { name: 'Trust the new certificate…' }));
