@@ -11,7 +11,7 @@ import type {
   OutletActionResult,
   OutletFailure,
 } from '../../src-preload/model';
-import { isPlugboardError } from '../dli/errors';
+import { isPlugboardError } from '../shared/errors';
 import type { OutletSelection } from '../dli/types';
 import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import type { ControllerSession } from './session';

@@ -1,5 +1,5 @@
 import { controllerAccount, type SecretStore } from '../secrets';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 import type { RegistryFile } from './registry-file';
 
 /**

@@ -6,8 +6,9 @@ import type {
   OutletState,
 } from '../../src-preload/model';
 import { DliClient } from '../dli/client';
-import { PlugboardError } from '../dli/errors';
-import type { Credentials, Outlet } from '../dli/types';
+import { PlugboardError } from '../shared/errors';
+import type { Outlet } from '../dli/types';
+import type { Credentials } from '../shared/credentials';
 import { pendingChange, type PendingOutlet } from './pending';
 
 export function initialState(id: string): ControllerState {

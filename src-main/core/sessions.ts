@@ -2,7 +2,7 @@ import type { ControllerState, ControllerSummary, Settings } from '../../src-pre
 import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
