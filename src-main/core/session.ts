@@ -7,6 +7,7 @@ import type { ControllerState, ControllerSummary, Identity } from '../../src-pre
 import type { DliClient } from '../dli/client';
 import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
+import { outletLabel } from '../shared/outlet-words';
 import { MeterSeries } from './meter-history';
 import { outsideChanges } from './outside-changes';
 import type { PendingOutlet } from './pending';
@@ -15,7 +16,7 @@ import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import { expirePending, observedEntry, settlePending } from './session-outlets';
 import type { SessionOptions } from './session-ports';
-import { initialState, newClient, outletLabel, outletStates, statusForError } from './session-state';
+import { initialState, newClient, outletStates, statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
 import { StatePublisher } from './state-publisher';
 
