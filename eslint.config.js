@@ -7,11 +7,6 @@ import ts from 'typescript-eslint';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-const noElectron = {
-  paths: [{ name: 'electron', message: 'Only src-main/shell may import electron: the Core knows nothing of its shell.' }],
-  patterns: [{ group: ['electron/*'], message: 'Only src-main/shell may import electron.' }],
-};
-
 const ipcOnlyInShell = [
   {
     selector: "MemberExpression[object.name='ipcMain'], MemberExpression[object.name='ipcRenderer']",
@@ -24,6 +19,8 @@ const rawOpenExternal = {
   message: 'Open links only through openExternalSafely() in src-main/shell/external-links.ts.',
 };
 
+// What src-main and src-preload may import (the layers, no cycles, electron only in the shell) is checked
+// by dependency-cruiser: .dependency-cruiser.cjs, `npm run lint:layers`. The renderer's imports are checked here.
 export default ts.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -58,11 +55,6 @@ export default ts.config(
         },
       ],
     },
-  },
-  // Layers below the shell never touch electron.
-  {
-    files: ['src-main/core/**', 'src-main/dli/**', 'src-main/emulator/**', 'src-main/discovery/**', 'src-main/secrets/**', 'src-main/web/**', 'src-main/cli/**'],
-    rules: { 'no-restricted-imports': ['error', noElectron] },
   },
   // The shell and the preload are where IPC lives.
   {

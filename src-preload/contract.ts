@@ -7,6 +7,10 @@
  *
  * Outlet numbers are 1-based everywhere in the contract (as on the hardware label).
  * Secrets travel only towards main: the UI can set a password or token, never read one.
+ *
+ * Shared by both sides: the renderer, the preload and every layer of src-main import this file and
+ * model.ts (the top-level layout keeps them here, beside the preload that binds them). They import
+ * nothing of Plugboard's but each other; .dependency-cruiser.cjs checks it. See src-preload/README.md.
  */
 import * as v from 'valibot';
 import type {

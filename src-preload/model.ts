@@ -1,6 +1,9 @@
 /**
  * Data shapes that cross the contract (main → renderer). Plain JSON: no classes, no functions,
  * never a password or token. Outlet numbers here are always 1-based, as printed on the hardware.
+ *
+ * Shared by both sides, like contract.ts: the renderer and every layer of src-main import it; it imports
+ * nothing. See src-preload/README.md.
  */
 
 /** Every error code a result can carry. Each one names something a person can act on. */

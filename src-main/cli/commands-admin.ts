@@ -1,10 +1,11 @@
 /** `users`, `user add`, `user delete`, `ssh`, `reboot`, `tree`. */
 import type { Command } from 'commander';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
-import { leaf, withController, type Runner } from './program';
+import { withController, type Runner } from './command-context';
+import { leaf } from './global-options';
 import { renderTable } from './table';
 
 export function registerAdminCommands(program: Command, run: Runner): void {

@@ -5,10 +5,11 @@
 import type { Command } from 'commander';
 import type { ControllerSummary } from '../../src-preload/model';
 import { DliClient } from '../dli/client';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { checkedFingerprint, checkedUrl, openRegistry, requiredCredentials, urlSource } from './connect';
 import { UsageError, excerpt } from './io';
-import { leaf, type Runner } from './program';
+import type { Runner } from './command-context';
+import { leaf } from './global-options';
 import { renderTable } from './table';
 
 function summaryJson(c: ControllerSummary): Record<string, unknown> {

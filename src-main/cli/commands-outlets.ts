@@ -1,12 +1,13 @@
 /** `info`, `outlets`, `on`, `off`, `cycle`, `switch`. */
 import type { Command } from 'commander';
 import type { OutletActionResult } from '../../src-preload/model';
-import { PlugboardError, errorSentence } from '../dli/errors';
+import { PlugboardError, errorSentence } from '../shared/errors';
 import type { DliClient } from '../dli/client';
 import type { Outlet } from '../dli/types';
 import { EXIT_CONTROLLER, ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
-import { leaf, withController, type CommandContext, type Runner } from './program';
+import { withController, type CommandContext, type Runner } from './command-context';
+import { leaf } from './global-options';
 import { renderPairs, renderTable } from './table';
 
 async function outletNumbers(client: DliClient, text: string): Promise<number[] | 'all'> {

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { celsiusToFahrenheit } from '../dli/meters';
 import type { MeterReading } from '../dli/types';
 import { parseScriptArgs } from './outlet-spec';
-import { leaf, withController, type Runner } from './program';
+import { withController, type Runner } from './command-context';
+import { leaf } from './global-options';
 import { renderTable } from './table';
 
 const DECIMALS: Record<string, number> = { V: 1, A: 2, kWh: 3, W: 1, '°C': 1, '°F': 1, '%': 1 };

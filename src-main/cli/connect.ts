@@ -5,13 +5,13 @@
 import { plugboardConfigDir } from '../core/config-dir';
 import { ControllerRegistry } from '../core/registry';
 import { DliClient } from '../dli/client';
-import { PlugboardError, isPlugboardError } from '../dli/errors';
+import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
-import type { Credentials } from '../dli/types';
+import type { Credentials } from '../shared/credentials';
 import { KeytarSecretStore } from '../secrets';
 import { openConfStore } from '../core/conf-store';
 import type { ControllerSummary } from '../../src-preload/model';
-import { normaliseControllerUrl } from '../core/controller-address';
+import { normaliseControllerUrl } from '../shared/controller-address';
 import { boundPlaceChanges } from '../core/registry-envelope';
 import { checkSecretPlace, type SecretPlace } from '../core/secret-binding';
 import { UsageError, excerpt, type Terminal } from './io';

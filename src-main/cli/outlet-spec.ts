@@ -2,7 +2,7 @@
  * What people type for outlets: `3`, `1,4,7`, `all`, or an outlet name (names need the controller's
  * list, so they are resolved after connecting). Also `switch` pairs (`1=on`) and script `--args`.
  */
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import type { Outlet, ScriptArgument } from '../dli/types';
 import { UsageError, excerpt } from './io';
 

@@ -2,13 +2,15 @@
  * The `plugboard` command line: global options, commands, and the exit codes (0 ok, 1 controller error
  * with one line on stderr, 2 usage error).
  */
-import { Command, CommanderError, Option } from 'commander';
-import { errorSentence, isPlugboardError, type PlugboardError } from '../dli/errors';
+import { Command, CommanderError } from 'commander';
+import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
 import { registerAdminCommands } from './commands-admin';
 import { registerControllerCommands } from './commands-controllers';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
-import { connect, type GlobalOptions, type Target } from './connect';
+import type { CommandContext, Runner } from './command-context';
+import type { GlobalOptions } from './connect';
+import { globalOptions } from './global-options';
 import {
   EXIT_CONTROLLER,
   EXIT_OK,
@@ -19,69 +21,6 @@ import {
   excerpt,
   type CliIo,
 } from './io';
-
-/** What a command's action gets. */
-export interface CommandContext {
-  terminal: Terminal;
-  /** Global options merged with the command's own (the command's win). */
-  options: GlobalOptions & Record<string, unknown>;
-  /** The command's own options only (e.g. `user add --password-stdin`, the new user's password). */
-  local: Record<string, unknown>;
-  /** The options given before the command name. */
-  globals: GlobalOptions;
-  json: boolean;
-}
-
-export type Runner = (
-  work: (context: CommandContext, ...args: unknown[]) => Promise<void>,
-) => (...args: unknown[]) => Promise<void>;
-
-/** Run `work` against the chosen controller and always close the connection. */
-export async function withController(
-  context: CommandContext,
-  work: (target: Target) => Promise<void>,
-): Promise<void> {
-  const target = await connect(context.options, context.terminal);
-  try {
-    await work(target);
-  } finally {
-    await target.client.close();
-  }
-}
-
-function globalOptions(): Option[] {
-  return [
-    new Option('--url <url>', 'controller address, http[s]://host[:port] (env PLUGBOARD_URL)'),
-    new Option('--controller <name>', 'a saved controller (see: controllers list)'),
-    new Option('--user <name>', 'user name (env PLUGBOARD_USER; default admin)'),
-    new Option(
-      '--password <password>',
-      'password (env PLUGBOARD_PASSWORD); every user of the machine can read it in the process list: prefer --password-stdin, the variable, or a saved controller (keychain)',
-    ),
-    new Option('--password-stdin', 'read the password from the first line of standard input'),
-    new Option('--token <token>', 'access token <client_id>.<secret> instead of a password'),
-    new Option('--json', 'machine-readable output on stdout'),
-    new Option(
-      '--accept-fingerprint <sha256>',
-      "trust this HTTPS certificate fingerprint (the controller's self-signed certificate)",
-    ),
-    new Option(
-      '--reuse-secret',
-      'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
-    ),
-  ];
-}
-
-/** Leaf commands accept the global options after their name too (`outlets --json`); hidden from their help. */
-export function leaf(command: Command, except: readonly string[] = []): Command {
-  for (const option of globalOptions()) {
-    if (!except.includes(option.long ?? '')) command.addOption(option.hideHelp());
-  }
-  return command.addHelpText(
-    'after',
-    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --reuse-secret) go before the command, or after it: see plugboard --help.',
-  );
-}
 
 export function buildProgram(terminal: Terminal, exit: { code: number }): Command {
   const program = new Command('plugboard')

@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
 import type { Clock, TimerHandle } from './clock';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 
 export type NewActivity = Omit<ActivityEntry, 'id' | 'time'> & { time?: number };
 

@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { ConfigFileLock } from './config-lock';
 import type { KeyValueStore } from './ports';
 

@@ -7,9 +7,10 @@
  */
 import type { AuthKind, CallParsed, ControllerSummary } from '../../src-preload/contract';
 import { DliClient } from '../dli/client';
-import { PlugboardError, isPlugboardError } from '../dli/errors';
-import type { ControllerDescription, Credentials } from '../dli/types';
-import { hostPortKey, normaliseControllerUrl } from './controller-address';
+import { PlugboardError, isPlugboardError } from '../shared/errors';
+import type { ControllerDescription } from '../dli/types';
+import type { Credentials } from '../shared/credentials';
+import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
 import type { CoreContext } from './core-context';
 import type { ControllerPatch } from './registry';
 import { boundPlaceChanges } from './registry-envelope';

@@ -2,7 +2,7 @@ import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
 import type { DiscoveryService } from '../discovery/discovery-service';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { RunningDemo } from './demo';
 import type { ControllerRegistry } from './registry';

@@ -1,13 +1,6 @@
 import { calls, parseInput, type CallName, type Handlers, type Result } from '../../src-preload/contract';
-import { internalError, isPlugboardError } from '../dli/errors';
-
-export type Logger = (message: string, error?: unknown) => void;
-
-/** The console, for whoever is given no logger: a warning, or an error with what was thrown. */
-export function consoleLogger(prefix = '[plugboard]'): Logger {
-  return (message, error) =>
-    error === undefined ? console.warn(`${prefix} ${message}`) : console.error(`${prefix} ${message}`, error);
-}
+import { internalError, isPlugboardError } from '../shared/errors';
+import { consoleLogger, type Logger } from '../shared/logging';
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);

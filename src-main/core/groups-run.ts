@@ -9,7 +9,7 @@
  * without a confirmation.
  */
 import type { ContractError, GroupRunResult, OutletActionResult } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import type { CoreContext } from './core-context';
 import { contractError, cycleOutlets, setOutlets, type Source } from './outlet-actions';
 

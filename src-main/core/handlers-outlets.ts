@@ -1,12 +1,12 @@
 /** The contract's outlet, script, user, system and meter calls, on one controller each. */
 import type { Handlers } from '../../src-preload/contract';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
+import { outletLabel } from '../shared/outlet-words';
 import { createUser, deleteUser, readTree, reboot, setSsh, startScript, stopScripts } from './admin-actions';
 import type { CoreContext } from './core-context';
 import { meterCsv, meterCsvFilename } from './meter-csv';
 import { cycleOutlets, renameOutlet, setOutlets, switchOutlets, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';
-import { outletLabel } from './session-state';
 
 type OutletHandlers = Pick<
   Handlers,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ActivityLog } from './activity-log';
 import { systemClock, type Clock } from './clock';
 import type { CoreContext } from './core-context';
-import { consoleLogger, type Logger } from './dispatch';
+import { consoleLogger, type Logger } from '../shared/logging';
 import { EventHub } from './event-hub';
 import { appHandlers } from './handlers-app';
 import { controllerHandlers } from './handlers-controllers';

@@ -11,11 +11,11 @@ import type {
   OutletActionResult,
   OutletFailure,
 } from '../../src-preload/model';
-import { isPlugboardError } from '../dli/errors';
+import { isPlugboardError } from '../shared/errors';
 import type { OutletSelection } from '../dli/types';
+import { capitalise, outletLabel } from '../shared/outlet-words';
 import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import type { ControllerSession } from './session';
-import { capitalise, outletLabel } from './session-state';
 
 export type Source = ActivityEntry['source'];
 

@@ -9,7 +9,7 @@
  * bare secret); it is bound to the record as it is when first read, and saved again as an envelope.
  */
 import type { AuthKind, ControllerSummary } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { isBasicDowngrade, listWords, placeChanges, secretWord, type SecretPlace } from './secret-binding';
 
 const ENVELOPE_VERSION = 1;

@@ -1,6 +1,6 @@
 import type { ControllerSummary, Group } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
-import type { Logger } from './dispatch';
+import { PlugboardError } from '../shared/errors';
+import type { Logger } from '../shared/logging';
 import type { KeyValueStore } from './ports';
 import {
   CONTROLLERS_KEY,

@@ -1,5 +1,5 @@
 import type { ControllerSummary } from '../../src-preload/model';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 import type { ExternalChange } from './registry-file';
 import { sameConnection } from './registry-records';
 import type { SessionManager } from './sessions';

@@ -1,5 +1,5 @@
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { groupNotFound } from './registry-input';
 import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, sameName, uniqueOutletRefs } from './registry-records';
 

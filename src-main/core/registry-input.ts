@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthKind } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { MAX_NAME_LENGTH } from './registry-records';
 
 /** Checks on what a person typed for a controller, and the registry's errors: each says what is wrong and what to do. */

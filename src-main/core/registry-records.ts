@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { fingerprint } from '../../src-preload/contract';
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
-import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
+import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 
 /**

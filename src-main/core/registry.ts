@@ -1,9 +1,9 @@
 import type { AuthKind, ControllerSummary, Group } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { controllerAccount, type SecretStore } from '../secrets';
-import { consoleLogger, type Logger } from './dispatch';
+import { consoleLogger, type Logger } from '../shared/logging';
 import type { KeyValueStore } from './ports';
-import { normaliseControllerUrl, normaliseFingerprint } from './controller-address';
+import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { pickDefaultColour } from './colour-palette';
 import {
   checkSecret,

@@ -5,8 +5,8 @@
  * that the stored one may go there; a password saved for digest is never sent as Basic.
  */
 import type { AuthKind } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
-import { hostPortKey, normaliseFingerprint } from './controller-address';
+import { PlugboardError } from '../shared/errors';
+import { hostPortKey, normaliseFingerprint } from '../shared/controller-address';
 
 /** Everything a stored secret is bound to. */
 export interface SecretPlace {

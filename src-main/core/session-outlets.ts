@@ -5,10 +5,10 @@
  */
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
+import { capitalise, outletLabel } from '../shared/outlet-words';
 import type { NewActivity } from './activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';
-import { capitalise, outletLabel } from './session-state';
 
 /** An activity entry for a change the controller accepted but did not carry out in time. */
 export function unconfirmedEntry(

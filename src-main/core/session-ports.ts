@@ -1,7 +1,7 @@
 import type { ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
 import type { NewActivity } from './activity-log';
 import type { Clock } from './clock';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
 import type { ObservedChange } from './outside-changes';
 import type { PollTiming } from './poll-policy';
 

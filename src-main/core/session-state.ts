@@ -6,8 +6,9 @@ import type {
   OutletState,
 } from '../../src-preload/model';
 import { DliClient } from '../dli/client';
-import { PlugboardError } from '../dli/errors';
-import type { Credentials, Outlet } from '../dli/types';
+import { PlugboardError } from '../shared/errors';
+import type { Outlet } from '../dli/types';
+import type { Credentials } from '../shared/credentials';
 import { pendingChange, type PendingOutlet } from './pending';
 
 export function initialState(id: string): ControllerState {
@@ -64,19 +65,6 @@ export function statusForError(error: PlugboardError): { status: ControllerStatu
     default:
       return { status: 'error', pause: false };
   }
-}
-
-/** "outlet 3 (Scope)", or "outlet 3" when the name is the default. */
-export function outletLabel(number: number, name: string | undefined): string {
-  const clean = name?.trim();
-  return !clean || clean.toLowerCase() === `outlet ${number}`
-    ? `outlet ${number}`
-    : `outlet ${number} (${clean})`;
-}
-
-/** The first letter upper-case: an outlet label that starts a sentence ("Outlet 3 (Scope) on …"). */
-export function capitalise(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** The client's credentials for a saved controller and its secret; AUTH_FAILED when there is no secret. */

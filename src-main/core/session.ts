@@ -5,9 +5,9 @@
  */
 import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
-import { PlugboardError, internalError, isPlugboardError } from '../dli/errors';
+import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
-import { SLOW_PARTS, readSlowParts, type SlowPart } from './admin-actions';
+import { outletLabel } from '../shared/outlet-words';
 import { MeterSeries } from './meter-history';
 import { outsideChanges } from './outside-changes';
 import type { PendingOutlet } from './pending';
@@ -16,7 +16,8 @@ import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import { expirePending, observedEntry, settlePending } from './session-outlets';
 import type { SessionOptions } from './session-ports';
-import { initialState, newClient, outletLabel, outletStates, statusForError } from './session-state';
+import { initialState, newClient, outletStates, statusForError } from './session-state';
+import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
 import { StatePublisher } from './state-publisher';
 
 export type { SessionHooks, SessionOptions } from './session-ports';

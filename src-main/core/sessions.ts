@@ -2,13 +2,14 @@ import type { ControllerState, ControllerSummary, Settings } from '../../src-pre
 import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
-import type { Logger } from './dispatch';
+import type { Logger } from '../shared/logging';
+import { capitalise } from '../shared/outlet-words';
 import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
 import { controllerNotFound } from './registry-input';
 import { ControllerSession } from './session';
-import { capitalise, initialState } from './session-state';
+import { initialState } from './session-state';
 
 export interface SessionManagerOptions {
   clock: Clock;

@@ -6,8 +6,8 @@ import {
   type CallParsed,
   type Settings,
 } from '../../src-preload/contract';
-import { PlugboardError } from '../dli/errors';
-import { consoleLogger, type Logger } from './dispatch';
+import { PlugboardError } from '../shared/errors';
+import { consoleLogger, type Logger } from '../shared/logging';
 import type { KeyValueStore } from './ports';
 import { uniqueOutletRefs } from './registry-records';
 import { sameJson } from './same-json';

@@ -1,4 +1,4 @@
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 
 /** The most addresses one probe may touch: a /24. Anything larger is a scan, not a search. */
 export const MAX_PROBE_ADDRESSES = 256;

@@ -5,7 +5,7 @@ import type {
   DiscoveredController,
   DiscoveryProgress,
 } from '../../src-preload/model';
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 import { parseAddressRange, type AddressRange } from './address-range';
 import { browseMdns } from './mdns';
 import { probeRange } from './probe';

@@ -1,5 +1,5 @@
 import type { ControllerSummary, DiscoveredController, DiscoverySource } from '../../src-preload/model';
-import { hostPortKey } from '../core/controller-address';
+import { hostPortKey } from '../shared/controller-address';
 
 /** One sighting of a controller by one source, before merging. */
 export interface Sighting {

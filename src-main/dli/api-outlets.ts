@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import type { OutletFailure } from '../../src-preload/model';
 import type { Connection, Scope } from './connection';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { supports } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';

@@ -1,6 +1,6 @@
 /** Scripts (admin only): user functions, running threads, start with typed arguments, stop. */
 import type { Connection, Scope } from './connection';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { threadIdSchema, threadsSchema, userFunctionsSchema } from './schemas';
 import { callExpression } from './script-source';

@@ -1,7 +1,7 @@
 /** Configuration and system: SSH, reboot (firmware-gated), the API tree, meters. */
 import * as v from 'valibot';
 import type { Connection } from './connection';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { requireFeature } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { booleanSchema } from './schemas';

@@ -1,6 +1,6 @@
 /** Users on the controller (admin only): list, create, delete by name. Passwords are never read back. */
 import type { Connection, Scope } from './connection';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { errorForStatus, type RequestContext } from './http-errors';
 import { ensureOutletCount, getJson } from './shared-reads';
 import { usersSchema } from './schemas';

@@ -9,7 +9,7 @@ import { ScriptsApi } from './api-scripts';
 import { SystemApi } from './api-system';
 import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
-import { PlugboardError, isPlugboardError } from './errors';
+import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { firmwareCapabilities } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { credSchema, textSchema } from './schemas';

@@ -4,7 +4,7 @@
  * mapping of network failures to errors.
  */
 import { DeadlineExceeded } from './deadline';
-import { PlugboardError, isPlugboardError } from './errors';
+import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { requireFeature } from './firmware';
 import { isJsonBody, looksLikeDli, type RequestContext } from './http-errors';
 import { queueFor } from './request-queue';

@@ -3,7 +3,7 @@
  * the controller's queue), so time spent waiting behind other requests never counts against it; each
  * send (a digest challenge's retry too) gets its own.
  */
-import type { HttpMethod } from './transport';
+import type { HttpMethod } from './types';
 
 /** One send got no (complete) answer within its deadline. */
 export class DeadlineExceeded extends Error {

@@ -1,4 +1,4 @@
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 
 /** Features that depend on the controller's firmware, and the first version that has each. */
 export const FIRMWARE_GATES = {

@@ -3,7 +3,7 @@
  * controller and what Plugboard was doing; the error's action says what to do next.
  */
 import * as v from 'valibot';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { withoutControlCharacters } from './text';
 import type { HttpResponse } from './transport';
 

@@ -1,7 +1,7 @@
 /** The controller client: see client.ts. Outlet numbers in and out are 1-based. */
 export { DliClient } from './client';
 export type { SetStateOptions } from './api-outlets';
-export { PlugboardError, isPlugboardError } from './errors';
+export { PlugboardError, isPlugboardError } from '../shared/errors';
 export { FIRMWARE_GATES, compareFirmware, firmwareCapabilities, parseFirmware, supports } from './firmware';
 export type { GatedFeature } from './firmware';
 export {

@@ -2,7 +2,7 @@
  * The one place where outlet numbers change base. People and the hardware label count outlets 1, 2, …;
  * the REST-style API counts from 0. Everything outside this file speaks 1-based numbers.
  */
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import type { OutletSelection } from './types';
 
 /** API index (0-based) → outlet number (1-based). */

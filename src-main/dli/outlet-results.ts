@@ -1,7 +1,7 @@
 /** Reading per-outlet outcomes out of the controller's answers (207 Multi-Status, 409 bodies). */
 import type { ContractError, OutletFailure } from '../../src-preload/model';
 import type { Connection } from './connection';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { outletNumbersOf } from './outlet-numbers';
 import { multiStatusSchema, refusedOutletsSchema } from './schemas';

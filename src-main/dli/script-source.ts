@@ -3,7 +3,7 @@
  * turned into Lua literals — numbers, escaped strings, booleans — so nothing a person types can become
  * code on the controller.
  */
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import type { ScriptArgument } from './types';
 
 const LUA_KEYWORDS = new Set(

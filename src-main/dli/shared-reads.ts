@@ -1,7 +1,7 @@
 /** Reads that several parts of the client share: a JSON GET, the outlet list, the firmware version, meters. */
 import type * as v from 'valibot';
 import type { Connection, Scope } from './connection';
-import { isPlugboardError } from './errors';
+import { isPlugboardError } from '../shared/errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { meterReadings } from './meters';
 import { outletNumberOf } from './outlet-numbers';

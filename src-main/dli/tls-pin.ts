@@ -5,7 +5,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 
 /** Upper-case hex pairs joined by colons, the form Node and browsers print. */
 export function normalizeFingerprint(fingerprint: string): string {

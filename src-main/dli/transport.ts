@@ -7,11 +7,10 @@
 import { fetch, type Agent } from 'undici';
 import { withDeadline } from './deadline';
 import { DigestAuth } from './digest-auth';
-import { PlugboardError } from './errors';
+import { PlugboardError } from '../shared/errors';
 import { createDispatcher } from './tls-pin';
-import type { ClientStats, Credentials } from './types';
-
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+import type { Credentials } from '../shared/credentials';
+import type { ClientStats, HttpMethod } from './types';
 
 export interface HttpRequest {
   method: HttpMethod;

@@ -12,6 +12,7 @@ import type {
   ScriptsState,
   ScriptThread,
 } from '../../src-preload/model';
+import type { Credentials } from '../shared/credentials';
 
 export type {
   Capabilities,
@@ -23,12 +24,11 @@ export type {
   ScriptThread,
 };
 
-/** How the client logs in. Basic is sent only when chosen explicitly (it needs plaintext logins allowed). */
-export type Credentials =
-  | { kind: 'digest'; user: string; password: string }
-  | { kind: 'basic'; user: string; password: string }
-  /** An access token `<client_id>.<secret>` (firmware ≥ 1.10), sent as `Authorization: Bearer …`. */
-  | { kind: 'token'; token: string };
+/** How the client logs in (shared: the Core and the CLI build them from saved controllers). */
+export type { Credentials };
+
+/** The HTTP methods the client sends. */
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
 
 /** Interactive calls (a person clicked) go ahead of queued background polls. */
 export type Priority = 'interactive' | 'background';

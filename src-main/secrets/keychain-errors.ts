@@ -1,4 +1,4 @@
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from '../shared/errors';
 
 type Operation = 'read' | 'store' | 'delete';
 

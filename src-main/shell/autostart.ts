@@ -9,7 +9,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Settings } from '../../src-preload/model';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 export const AUTOSTART_FILE_NAME = 'plugboard.desktop';
 

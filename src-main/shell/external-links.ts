@@ -1,5 +1,5 @@
 import { shell } from 'electron';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 /**
  * The only place Plugboard hands a URL to the operating system. `shell.openExternal` launches

@@ -1,6 +1,7 @@
 import type { IpcMain } from 'electron';
 import { callNames, type CallName, type Handlers, type Result } from '../../src-preload/contract';
-import { dispatch, type Logger } from '../core/dispatch';
+import { dispatch } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 /** The part of an `IpcMainInvokeEvent` the sender check reads (a fake in tests). */
 export interface InvokeEventLike {

@@ -11,7 +11,7 @@ import {
   session,
 } from 'electron';
 import { plugboardConfigDir } from '../core/config-dir';
-import { consoleLogger, type Logger } from '../core/dispatch';
+import { consoleLogger, type Logger } from '../shared/logging';
 import { createCore, type Core } from '../core/index';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';

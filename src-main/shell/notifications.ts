@@ -1,5 +1,5 @@
 import type { Notice } from '../core/index';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 /** What the notifier needs of Electron's Notification class (a fake in tests). */
 export interface NotificationClass {

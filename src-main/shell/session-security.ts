@@ -1,7 +1,7 @@
 import type { Session } from 'electron';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 import type { AppPage } from './app-page';
-import { contentSecurityPolicy } from './csp';
+import { contentSecurityPolicy } from '../shared/csp';
 
 /**
  * Permissions the page may use. Only writing plain text to the clipboard (a "copy" button); the

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
 import type { Core, Notice } from '../core/index';
-import { dispatch, type Logger } from '../core/dispatch';
-import { errorSentence } from '../dli/errors';
+import { dispatch } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
+import { errorSentence } from '../shared/errors';
 import {
   buildTrayMenu,
   trayIconState,

@@ -1,5 +1,5 @@
 import { BrowserWindow, type WebContents, type WebPreferences } from 'electron';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 import type { AppPage } from './app-page';
 import { openExternalSafely } from './external-links';
 

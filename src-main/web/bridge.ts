@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Core } from '../core/index';
-import { dispatch, type Logger } from '../core/dispatch';
+import { dispatch } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 /**
  * The web shell's wire protocol, one JSON text message per frame:

@@ -1,5 +1,5 @@
 import { systemClock, type Clock, type TimerHandle } from '../core/clock';
-import type { Logger } from '../core/dispatch';
+import type { Logger } from '../shared/logging';
 
 /** The longest line a refusal or a closed socket may write; what a client sent is cut well before this. */
 export const MAX_LINE = 300;

@@ -5,12 +5,12 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { plugboardConfigDir } from '../core/config-dir';
-import { consoleLogger, type Logger } from '../core/dispatch';
+import { consoleLogger, type Logger } from '../shared/logging';
 import { openConfStore } from '../core/conf-store';
 import { createCore, type Core } from '../core/index';
 import { MemoryStore } from '../core/ports';
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
-import { contentSecurityPolicy } from '../shell/csp';
+import { contentSecurityPolicy } from '../shared/csp';
 import {
   checkPageRequest,
   checkUpgrade,

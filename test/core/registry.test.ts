@@ -6,7 +6,7 @@ import { openConfStore } from '../../src-main/core/conf-store';
 import { ControllerRegistry, type ControllerRegistryOptions } from '../../src-main/core/registry';
 import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
 import { CONTROLLER_PALETTE } from '../../src-main/core/colour-palette';
-import { PlugboardError } from '../../src-main/dli/errors';
+import { PlugboardError } from '../../src-main/shared/errors';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets';
 import { keychainSecret } from './harness';
 

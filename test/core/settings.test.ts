@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src-preload/model';
 import { MemoryStore } from '../../src-main/core/ports';
 import { SettingsStore, defaultSettings } from '../../src-main/core/settings';
-import { PlugboardError } from '../../src-main/dli/errors';
+import { PlugboardError } from '../../src-main/shared/errors';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-settings-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PROBE_ADDRESSES, parseAddressRange } from '../../src-main/discovery';
-import { PlugboardError } from '../../src-main/dli/errors';
+import { PlugboardError } from '../../src-main/shared/errors';
 
 function badInput(text: string): string {
   try {

@@ -4,7 +4,7 @@ import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DiscoveryProgress } from '../../src-preload/model';
 import { DiscoveryService, discover, dliRealm, recogniseController } from '../../src-main/discovery';
-import { PlugboardError } from '../../src-main/dli/errors';
+import { PlugboardError } from '../../src-main/shared/errors';
 import {
   dliChallenge,
   hang,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../src-main/shell/csp';
+import { contentSecurityPolicy } from '../../src-main/shared/csp';
 import { forwardEvents, type EventTarget } from '../../src-main/shell/events';
 import type { EventSink } from '../../src-preload/contract';
 

@@ -1,4 +1,4 @@
-import { PlugboardError } from '../dli/errors';
+import { PlugboardError } from './errors';
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 

@@ -1,0 +1,118 @@
+/**
+ * The layers of the main process, checked by `npm run lint:layers` (part of `npm test`). README.md's
+ * "Architecture" section has the same table in words. From the bottom up, each layer may import only
+ * itself and the layers listed for it (and npm packages and Node's built-ins):
+ *
+ *   src-main/shared     —                         errors, logging, credentials, addresses, outlet words, CSP
+ *   src-main/dli        shared                    the controller's REST client
+ *   src-main/secrets    shared                    the keychain
+ *   src-main/discovery  shared, dli               finding controllers on the network
+ *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
+ *   src-main/core       all of the above          the app
+ *   src-main/shell, web, cli   core and below, never each other: the three doors into the Core
+ *
+ * `src-preload/contract.ts` and `src-preload/model.ts` are the contract shared by both processes: every
+ * layer may import them, and they import nothing of Plugboard's but each other. Only the Electron shell
+ * and the preload import `electron`. What the renderer may import is checked by eslint.config.js; here it
+ * is cruised for cycles only.
+ *
+ * Type-only imports count (tsPreCompilationDeps): a cycle through `import type` still ties files together.
+ */
+
+/** Everything in src-main outside the given layers. */
+const mainExcept = (...layers) => `^src-main/(?!(${layers.join('|')})/)`;
+
+/** One rule per layer: it may not import from src-main outside `allowed` (its own folder included). */
+const layer = (name, allowed, why) => ({
+  name: `layer-${name}`,
+  comment: why,
+  severity: 'error',
+  from: { path: `^src-main/${name}/` },
+  to: { path: mainExcept(name, ...allowed) },
+});
+
+const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core'];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only ones included: split the shared part into a lower file.',
+      severity: 'error',
+      from: {},
+      // A Svelte component may render itself (JsonTree draws a tree of JsonTrees): a cycle of one file.
+      to: { circular: true, via: { pathNot: '^src-renderer/lib/components/JsonTree\\.svelte$' } },
+    },
+    layer('shared', [], 'src-main/shared is the bottom layer: it imports only the contract (src-preload).'),
+    layer('dli', ['shared'], 'The REST client knows only shared things, never the Core or a shell.'),
+    layer('secrets', ['shared'], 'The keychain knows only shared things.'),
+    layer(
+      'discovery',
+      ['shared', 'dli'],
+      'Discovery may use the REST client and shared things, nothing above.',
+    ),
+    layer(
+      'emulator',
+      ['shared'],
+      'The emulator stands in for hardware: it shares no code with the client it tests.',
+    ),
+    layer(
+      'core',
+      ['shared', 'dli', 'secrets', 'discovery', 'emulator'],
+      'The Core knows nothing of its shells.',
+    ),
+    layer('shell', doors, 'The Electron shell uses the Core and below, never the other shells.'),
+    layer('web', doors, 'The web shell uses the Core and below, never the other shells.'),
+    layer('cli', doors, 'The CLI uses the Core and below, never the other shells.'),
+    {
+      name: 'contract-is-self-contained',
+      comment:
+        "src-preload/contract.ts and model.ts are imported by both processes: they import only each other (and valibot), never main's or the renderer's code.",
+      severity: 'error',
+      from: { path: '^src-preload/(contract|model)\\.ts$' },
+      to: { path: '^src-', pathNot: '^src-preload/(contract|model)\\.ts$' },
+    },
+    {
+      name: 'only-the-contract-from-preload',
+      comment:
+        "Of src-preload, main may import only the contract and the model; index.ts is the window's preload.",
+      severity: 'error',
+      from: { path: '^src-main/' },
+      to: { path: '^src-preload/', pathNot: '^src-preload/(contract|model)\\.ts$' },
+    },
+    {
+      name: 'preload-imports-no-main',
+      comment:
+        "The preload runs in the page's sandbox: it imports the contract and electron, nothing of main.",
+      severity: 'error',
+      from: { path: '^src-preload/' },
+      to: { path: '^src-(main|renderer)/' },
+    },
+    {
+      name: 'electron-only-in-shell',
+      comment:
+        'Only src-main/shell and the preload import electron: the Core, the CLI and the web shell run without it.',
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^(src-main/shell/|src-preload/index\\.ts$)' },
+      to: { path: '^(node_modules/)?electron(/|$)' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing (a mistyped path, a package not installed).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'svelte', 'default'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,36 @@
+/** The options every command accepts: before the command name, or after a leaf command's name. */
+import { Option, type Command } from 'commander';
+
+export function globalOptions(): Option[] {
+  return [
+    new Option('--url <url>', 'controller address, http[s]://host[:port] (env PLUGBOARD_URL)'),
+    new Option('--controller <name>', 'a saved controller (see: controllers list)'),
+    new Option('--user <name>', 'user name (env PLUGBOARD_USER; default admin)'),
+    new Option(
+      '--password <password>',
+      'password (env PLUGBOARD_PASSWORD); every user of the machine can read it in the process list: prefer --password-stdin, the variable, or a saved controller (keychain)',
+    ),
+    new Option('--password-stdin', 'read the password from the first line of standard input'),
+    new Option('--token <token>', 'access token <client_id>.<secret> instead of a password'),
+    new Option('--json', 'machine-readable output on stdout'),
+    new Option(
+      '--accept-fingerprint <sha256>',
+      "trust this HTTPS certificate fingerprint (the controller's self-signed certificate)",
+    ),
+    new Option(
+      '--reuse-secret',
+      'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
+    ),
+  ];
+}
+
+/** Leaf commands accept the global options after their name too (`outlets --json`); hidden from their help. */
+export function leaf(command: Command, except: readonly string[] = []): Command {
+  for (const option of globalOptions()) {
+    if (!except.includes(option.long ?? '')) command.addOption(option.hideHelp());
+  }
+  return command.addHelpText(
+    'after',
+    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --reuse-secret) go before the command, or after it: see plugboard --help.',
+  );
+}
