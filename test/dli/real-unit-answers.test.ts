@@ -1,0 +1,53 @@
+/**
+ * Answers real units give that the emulator does not model (reference §13), from a fixture server on
+ * 127.0.0.1: a matrix write whose failed element carries `error` without `status`, and a meter map with
+ * `false` values, internal entries and fields Plugboard does not know.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { cleanEnv, cli } from '../cli/run-cli';
+import { fixtureUnit, type FixtureHandler } from './fixture-unit';
+import { client } from './helpers';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+/** `all;` switched on, except outlet 8 (API index 7), which answers `{"error":"locked"}` and no status. */
+const lockedEighth: FixtureHandler = (method, path) => {
+  if (method !== 'PUT' || !/^relay\/outlets\/(all;|=[\d,]+)\/state\/$/.test(path)) return undefined;
+  return { status: 207, body: [...Array.from({ length: 7 }, () => null), { error: 'locked' }] };
+};
+
+describe('a matrix write whose failed element has no status', () => {
+  it('counts the element with `error` as failed, naming the outlet and the reason', async () => {
+    const unit = await fixtureUnit({}, lockedEighth);
+    const result = await client(unit.url).outlets.setState('all', true);
+    expect(result.requested).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0]?.outlet).toBe(8);
+    expect(result.failed[0]?.error.code).toBe('LOCKED');
+    expect(result.failed[0]?.error.message).toMatch(/outlet 8|Outlet 8/);
+    expect(result.failed[0]?.error.message).toContain('locked');
+  });
+
+  it('keeps an unknown error word as the reason', async () => {
+    const unit = await fixtureUnit({}, (method, path) =>
+      method === 'PUT' && path.startsWith('relay/outlets/=')
+        ? { status: 207, body: [null, { error: 'relay fault' }] }
+        : undefined,
+    );
+    const result = await client(unit.url).outlets.setState([2, 5], false);
+    expect(result.failed.map((f) => f.outlet)).toEqual([5]);
+    expect(result.failed[0]?.error.code).toBe('DEVICE_ERROR');
+    expect(result.failed[0]?.error.message).toContain('relay fault');
+  });
+
+  it('plugboard on all prints outlets 1–7 as switched, names outlet 8 and exits 1', async () => {
+    const unit = await fixtureUnit({}, lockedEighth);
+    const result = await cli(['--url', unit.url, '--user', 'admin', 'on', 'all'], {
+      env: cleanEnv({ PLUGBOARD_PASSWORD: '1234' }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('outlets 1, 2, 3, 4, 5, 6, 7 on');
+    expect(result.stdout).not.toMatch(/\b8\b/);
+    expect(result.stderr).toMatch(/outlet 8.*locked/i);
+  });
+});
