@@ -5,6 +5,7 @@ import { PlugboardError } from './errors';
 import { requireFeature } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { booleanSchema } from './schemas';
+import type { MeterReadOptions } from './meters';
 import { ensureFirmware, getJson, readMeters } from './shared-reads';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
@@ -124,11 +125,11 @@ export class SystemApi {
 
   /**
    * Every meter value in one request (`GET meter/values/`), converted to V, A, kWh, W, °C, %.
-   * null: the controller has no meters.
+   * null: the controller has no meters. Entries marked `internal` only with `internal: true`.
    */
-  meters(options?: CallOptions): Promise<MeterReading[] | null> {
+  meters(options?: CallOptions & MeterReadOptions): Promise<MeterReading[] | null> {
     const c = this.#connection;
-    return c.run(options, (scope) => readMeters(c, scope));
+    return c.run(options, (scope) => readMeters(c, scope, { internal: options?.internal }));
   }
 }
 

@@ -51,3 +51,71 @@ describe('a matrix write whose failed element has no status', () => {
     expect(result.stderr).toMatch(/outlet 8.*locked/i);
   });
 });
+
+/** An object-model meter map (LPC9 guide, DLI object model): platform ids, `false` values, internal entries. */
+const OBJECT_MODEL_METERS = {
+  power_voltage: {
+    name: 'Voltage',
+    value: 119.8,
+    quantity: 'voltage',
+    bus: null,
+    custom: false,
+    internal: false,
+    log_history: true,
+    history_time_step: 60,
+    alarm_high: 130,
+  },
+  'sensors.1.temperature': false,
+  'sensors.0.temperature': {
+    name: 'Probe',
+    value: false,
+    quantity: 'temperature',
+    bus: null,
+    custom: false,
+    internal: false,
+  },
+  reference_voltage: { name: 'Reference', value: 3.3, quantity: 'voltage', bus: null, internal: true },
+  mains_current: { name: 'Current', value: 0.42, quantity: 'current', bus: null, internal: false },
+};
+
+describe('a meter map with odd entries', () => {
+  it('reads every entry: no reading for `false`, internal ones hidden unless asked, other fields kept', async () => {
+    const unit = await fixtureUnit({ 'meter/values/': OBJECT_MODEL_METERS });
+    const readings = (await client(unit.url).meters())!;
+    expect(readings.map((r) => r.key)).toEqual([
+      'mains_current',
+      'power_voltage',
+      'sensors.0.temperature',
+      'sensors.1.temperature',
+    ]);
+    const byKey = Object.fromEntries(readings.map((r) => [r.key, r]));
+    expect(byKey['power_voltage']).toMatchObject({ value: 119.8, unit: 'V', quantity: 'voltage', bus: null });
+    expect(byKey['power_voltage']!.fields).toEqual({
+      custom: false,
+      log_history: true,
+      history_time_step: 60,
+      alarm_high: 130,
+    });
+    expect(byKey['sensors.0.temperature']).toMatchObject({ value: null, unit: '°C', name: 'Probe' });
+    expect(byKey['sensors.1.temperature']).toMatchObject({ value: null, quantity: 'temperature' });
+    const all = (await client(unit.url).meters({ internal: true }))!;
+    expect(all.find((r) => r.key === 'reference_voltage')).toMatchObject({ internal: true, value: 3.3 });
+  });
+
+  it('plugboard meters shows "no reading" and the rest, and --all adds internal meters', async () => {
+    const unit = await fixtureUnit({ 'meter/values/': OBJECT_MODEL_METERS });
+    const env = cleanEnv({ PLUGBOARD_PASSWORD: '1234' });
+    const login = ['--url', unit.url, '--user', 'admin'];
+    const table = await cli([...login, 'meters'], { env });
+    expect(table.stderr).toBe('');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/Probe\s+no reading/);
+    expect(table.stdout).toMatch(/Voltage\s+119\.8/);
+    expect(table.stdout).not.toContain('Reference');
+    const all = await cli([...login, '--json', 'meters', '--all'], { env });
+    expect(all.code).toBe(0);
+    const rows = all.json<{ key: string; internal?: boolean; value: number | null }[]>();
+    expect(rows.find((r) => r.key === 'reference_voltage')).toMatchObject({ internal: true, value: 3.3 });
+    expect(rows.find((r) => r.key === 'sensors.1.temperature')).toMatchObject({ value: null });
+  });
+});
