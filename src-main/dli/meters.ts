@@ -36,13 +36,13 @@ const BY_SUFFIX: [RegExp, MeterQuantity][] = [
   [/(^|[._])(relative_)?humidity$/i, 'humidity'],
 ];
 
-function quantityOf(key: string, stated: string | null): MeterQuantity {
+export function quantityOf(key: string, stated: string | null): MeterQuantity {
   const text = (stated ?? '').toLowerCase();
   for (const [pattern, quantity] of BY_SUFFIX) if (pattern.test(text) || pattern.test(key)) return quantity;
   return 'other';
 }
 
-const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
+export const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
   voltage: 'V',
   current: 'A',
   energy: 'kWh',
@@ -52,7 +52,7 @@ const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
   other: '',
 };
 
-function busOf(key: string, stated: number | null): number | null {
+export function busOf(key: string, stated: number | null): number | null {
   if (stated !== null) return stated;
   const match = /^bus(?:es)?\.(\d+)\./.exec(key);
   return match?.[1] ? Number(match[1]) : null;
