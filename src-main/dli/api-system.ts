@@ -7,6 +7,7 @@ import { errorForStatus, parseAnswer } from './http-errors';
 import { booleanSchema } from './schemas';
 import type { MeterReadOptions } from './meters';
 import { ensureFirmware, getJson, readMeters } from './shared-reads';
+import { absoluteTreeRefs } from './tree-refs';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
 const ADMIN_ONLY = (c: Connection): string =>
@@ -119,7 +120,9 @@ export class SystemApi {
         const error = errorForStatus(response, context);
         throw response.status === 404 ? new PlugboardError('BAD_INPUT', error.message, error.detail) : error;
       }
-      return { path: apiPath, depth, value: parseAnswer(response, v.unknown(), context) };
+      // `$ref` leaves come back relative to the resource read on real units: hand them on absolute.
+      const value = absoluteTreeRefs(apiPath, parseAnswer(response, v.unknown(), context));
+      return { path: apiPath, depth, value };
     });
   }
 

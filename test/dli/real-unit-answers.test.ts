@@ -119,3 +119,28 @@ describe('a meter map with odd entries', () => {
     expect(rows.find((r) => r.key === 'sensors.1.temperature')).toMatchObject({ value: null });
   });
 });
+
+describe('a depth read whose $ref leaves are relative to the resource read', () => {
+  it('hands every ref on absolute, resolved against the path read, and the refs can be followed', async () => {
+    const unit = await fixtureUnit({
+      'config/': {
+        hostname: { $ref: 'hostname/' },
+        ssh: { port: { $ref: 'ssh/port/' } },
+        up: { $ref: '../relay/' },
+      },
+      'config/hostname/': 'lpc9-bench',
+      '': { config: { $ref: 'config/' }, relay: { $ref: '/restapi/relay/' } },
+    });
+    const c = client(unit.url);
+    const config = await c.system.tree('config', 2);
+    expect(config.value).toEqual({
+      hostname: { $ref: '/restapi/config/hostname/' },
+      ssh: { port: { $ref: '/restapi/config/ssh/port/' } },
+      up: { $ref: '/restapi/relay/' },
+    });
+    const root = await c.system.tree('', 1);
+    expect(root.value).toEqual({ config: { $ref: '/restapi/config/' }, relay: { $ref: '/restapi/relay/' } });
+    const followed = (config.value as { hostname: { $ref: string } }).hostname.$ref;
+    expect((await c.system.tree(followed, 1)).value).toBe('lpc9-bench');
+  });
+});
