@@ -160,8 +160,13 @@ export interface MeterReading {
   name: string;
   quantity: MeterQuantity;
   bus: number | null;
+  /** null: no reading (the controller sent `false`, null or no number). */
   value: number | null;
   unit: 'V' | 'A' | 'kWh' | 'W' | '°C' | '%' | '';
+  /** The controller marks it internal (hidden unless asked for). */
+  internal?: true;
+  /** The entry's other fields (history, alarms, calibration…), kept as the controller sent them. */
+  fields?: Record<string, unknown>;
 }
 
 export interface ScriptThread {

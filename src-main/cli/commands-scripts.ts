@@ -17,7 +17,8 @@ function forOutput(
   return readings.map((r) => {
     const toF = fahrenheit && r.unit === '°C';
     const value = toF && r.value !== null ? celsiusToFahrenheit(r.value) : r.value;
-    return { key: r.key, name: r.name, value, unit: toF ? '°F' : r.unit };
+    const extra = { ...(r.internal ? { internal: true } : {}), ...(r.fields ? { fields: r.fields } : {}) };
+    return { key: r.key, name: r.name, value, unit: toF ? '°F' : r.unit, ...extra };
   });
 }
 
@@ -26,11 +27,12 @@ export function registerScriptCommands(program: Command, run: Runner): void {
     program
       .command('meters')
       .option('--fahrenheit', 'temperatures in °F instead of °C')
+      .option('--all', 'also meters the controller marks internal')
       .description('every meter: voltage, current, energy, temperature, humidity'),
   ).action(
     run(async (context) => {
       await withController(context, async ({ client }) => {
-        const readings = await client.meters();
+        const readings = await client.meters({ internal: context.options.all === true });
         const rows = forOutput(readings ?? [], context.options.fahrenheit === true);
         if (context.json) return context.terminal.json(rows);
         if (readings === null) return context.terminal.print(`${client.controller} has no meters.`);
@@ -42,7 +44,7 @@ export function registerScriptCommands(program: Command, run: Runner): void {
               { title: 'NAME', value: (r) => r.name },
               {
                 title: 'VALUE',
-                value: (r) => (r.value === null ? '—' : r.value.toFixed(DECIMALS[r.unit] ?? 2)),
+                value: (r) => (r.value === null ? 'no reading' : r.value.toFixed(DECIMALS[r.unit] ?? 2)),
                 align: 'right',
               },
               { title: 'UNIT', value: (r) => r.unit },

@@ -17,6 +17,7 @@ import type { KeyValueStore } from './ports';
 import { ControllerRegistry } from './registry';
 import { followExternalChange } from './registry-follow';
 import { SessionManager } from './sessions';
+import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
 
 export type { Notice } from './notifications';
@@ -116,6 +117,12 @@ export function createCore(options: CoreOptions): Core {
       return summary.hasSecret ? registry.secretFor(summary.id, summary) : null;
     },
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    carryMeterLimits: meterLimitCarrier({
+      thresholds: () => settings.get().meterThresholds,
+      replaceMeterThresholds: (decide) => settings.replaceMeterThresholds(decide),
+      record: (entry) => void activity.add(entry),
+      log,
+    }),
   });
   const followExternal = followExternalChange(sessions, log);
   // Changes the CLI, the web shell or a second app make to the shared file reach this one as events.

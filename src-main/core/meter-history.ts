@@ -125,6 +125,23 @@ export class MeterSeries {
     }
   }
 
+  /**
+   * The meter `from` now reports as `to` (its id changed): its samples and name continue under `to`.
+   * Does nothing when `to` already has samples of its own.
+   */
+  rename(from: string, to: string): void {
+    const meta = this.#meta.get(from);
+    if (!meta || this.#meta.has(to)) return;
+    this.#meta.delete(from);
+    this.#meta.set(to, meta);
+    for (const chunk of this.#chunks) {
+      const column = chunk.columns.get(from);
+      if (!column) continue;
+      chunk.columns.delete(from);
+      chunk.columns.set(to, column);
+    }
+  }
+
   clear(): void {
     this.#chunks = [];
     this.#meta.clear();

@@ -96,23 +96,7 @@ export function resolvePending(
   };
   // A poll that began before the controller answered may have read the old values.
   if (pending.answeredAt === null || pollStartedAt < pending.answeredAt) return late();
-  if (pending.kind === 'cycle') {
-    if (!outlet.transientState) {
-      const reason = pending.unanswered
-        ? `${NO_ANSWER}, and the outlet is off`
-        : 'it was switched off during the cycle and stays off';
-      return { kind: 'failed', reason };
-    }
-    if (!outlet.physicalState) {
-      const waiting = late();
-      return waiting.kind === 'waiting' ? { kind: 'waiting', sawOff: true } : waiting;
-    }
-    const offTimeOver =
-      pending.sawOff ||
-      (!pending.unanswered &&
-        (pending.cycleEndsAt !== null ? now >= pending.cycleEndsAt : now - pending.answeredAt >= 1000));
-    return offTimeOver ? { kind: 'confirmed' } : late();
-  }
+  if (pending.kind === 'cycle') return resolveCycle(pending, outlet, now, late);
   const asked = pending.kind === 'state' ? outlet.state : outlet.transientState;
   if (asked !== pending.target) {
     const field = pending.kind === 'state' ? 'state' : 'transient state';
@@ -122,6 +106,33 @@ export function resolvePending(
     return { kind: 'failed', reason };
   }
   return outlet.physicalState === pending.target ? { kind: 'confirmed' } : late();
+}
+
+/**
+ * A cycle is judged by the relay alone: off, then on again once the off-time is over. Units differ in
+ * what the transient state does meanwhile (reference §13: some keep it on, some let it follow the
+ * relay), so it decides nothing; the relay still off after the deadline is the failure.
+ */
+function resolveCycle(
+  pending: PendingOutlet,
+  outlet: Outlet,
+  now: number,
+  late: () => Resolution,
+): Resolution {
+  if (!outlet.physicalState) {
+    const waiting = late();
+    if (waiting.kind === 'waiting') return { kind: 'waiting', sawOff: true };
+    const reason = pending.unanswered
+      ? `${NO_ANSWER}, and the outlet is off`
+      : `it went off and did not come back on within ${Math.round((now - pending.since) / 1000)} s, so it stays off`;
+    return { kind: 'failed', reason };
+  }
+  const answeredAt = pending.answeredAt ?? now;
+  const offTimeOver =
+    pending.sawOff ||
+    (!pending.unanswered &&
+      (pending.cycleEndsAt !== null ? now >= pending.cycleEndsAt : now - answeredAt >= 1000));
+  return offTimeOver ? { kind: 'confirmed' } : late();
 }
 
 /** The contract's view of a pending change. */

@@ -9,6 +9,7 @@ import { PlugboardError, internalError, isPlugboardError } from '../shared/error
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
 import { outletLabel } from '../shared/outlet-words';
 import { MeterSeries } from './meter-history';
+import { carryHistory } from './meter-ids';
 import { outsideChanges } from './outside-changes';
 import type { PendingOutlet } from './pending';
 import { nextPollDelay, pollPlan, watchesMeters, type PollPhase } from './poll-policy';
@@ -25,6 +26,8 @@ export type { SessionHooks, SessionOptions } from './session-ports';
 export class ControllerSession {
   summary: ControllerSummary;
   readonly history = new MeterSeries();
+  /** Meter ids that changed while this session ran (old → new), as the history followed them. */
+  readonly meterMoves = new Map<string, string>();
   readonly options: SessionOptions;
   readonly poller: Poller;
   readonly #abort = new AbortController();
@@ -208,7 +211,9 @@ export class ControllerSession {
       // A failure of a poll from before a reboot started says nothing about the reboot.
       if (epoch === this.#epoch)
         this.#failed(
-          isPlugboardError(error) ? error : internalError(`poll ${this.summary.name}`, error, this.options.log),
+          isPlugboardError(error)
+            ? error
+            : internalError(`poll ${this.summary.name}`, error, this.options.log),
         );
     }
     if (this.#abort.signal.aborted) return;
@@ -366,6 +371,7 @@ export class ControllerSession {
   #applyMeters(meters: MeterReading[] | null): void {
     this.#live = { ...this.#live, meters };
     if (meters) {
+      for (const [from, to] of carryHistory(this.history, meters)) this.meterMoves.set(from, to);
       this.history.add(this.options.clock.now(), meters);
       this.options.hooks.metersRead({ ...this.#publisher.current, ...this.#live });
     }

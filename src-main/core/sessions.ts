@@ -1,4 +1,4 @@
-import type { ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
+import type { ControllerState, ControllerSummary, MeterReading, Settings } from '../../src-preload/model';
 import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
@@ -23,6 +23,12 @@ export interface SessionManagerOptions {
   visible(): boolean;
   secret(summary: ControllerSummary): Promise<string | null>;
   requestTimeoutMs?: number;
+  /** After each meter read: carry saved meter limits over to changed meter ids (meter-ids.ts). */
+  carryMeterLimits?: (
+    summary: ControllerSummary,
+    readings: readonly MeterReading[],
+    historyMoves: ReadonlyMap<string, string>,
+  ) => void;
 }
 
 /** The live sessions, one per saved controller, and what their findings set off (events, notices). */
@@ -79,7 +85,9 @@ export class SessionManager {
         },
         metersRead: (state) => {
           const current = this.#sessions.get(state.id);
-          if (current) this.#notify(o.notices.meters(current.summary.name, state, o.settings()));
+          if (!current) return;
+          o.carryMeterLimits?.(current.summary, state.meters ?? [], current.meterMoves);
+          this.#notify(o.notices.meters(current.summary.name, state, o.settings()));
         },
         observed: (observedOn, change, label) => {
           const what = `${capitalise(label)}: ${change.action}`;

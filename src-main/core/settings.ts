@@ -4,6 +4,7 @@ import {
   calls,
   parseInput,
   type CallParsed,
+  type MeterThreshold,
   type Settings,
 } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
@@ -128,6 +129,20 @@ export class SettingsStore {
       }
       next.trayFavourites = uniqueOutletRefs(next.trayFavourites);
       return this.#write(next);
+    });
+  }
+
+  /**
+   * Replace one controller's meter thresholds as `decide` says (null: leave them), reading the saved
+   * settings under the lock first so a change made meanwhile by another process is kept.
+   */
+  replaceMeterThresholds(
+    decide: (thresholds: readonly MeterThreshold[]) => MeterThreshold[] | null,
+  ): Promise<Settings | null> {
+    return this.#exclusive(async () => {
+      const current = this.#reload();
+      const thresholds = decide(current.meterThresholds);
+      return thresholds === null ? null : this.#write({ ...current, meterThresholds: thresholds });
     });
   }
 

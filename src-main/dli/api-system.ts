@@ -5,7 +5,9 @@ import { PlugboardError } from '../shared/errors';
 import { requireFeature } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { booleanSchema } from './schemas';
+import type { MeterReadOptions } from './meters';
 import { ensureFirmware, getJson, readMeters } from './shared-reads';
+import { absoluteTreeRefs } from './tree-refs';
 import type { CallOptions, MeterReading, TreeRead } from './types';
 
 const ADMIN_ONLY = (c: Connection): string =>
@@ -118,17 +120,19 @@ export class SystemApi {
         const error = errorForStatus(response, context);
         throw response.status === 404 ? new PlugboardError('BAD_INPUT', error.message, error.detail) : error;
       }
-      return { path: apiPath, depth, value: parseAnswer(response, v.unknown(), context) };
+      // `$ref` leaves come back relative to the resource read on real units: hand them on absolute.
+      const value = absoluteTreeRefs(apiPath, parseAnswer(response, v.unknown(), context));
+      return { path: apiPath, depth, value };
     });
   }
 
   /**
    * Every meter value in one request (`GET meter/values/`), converted to V, A, kWh, W, °C, %.
-   * null: the controller has no meters.
+   * null: the controller has no meters. Entries marked `internal` only with `internal: true`.
    */
-  meters(options?: CallOptions): Promise<MeterReading[] | null> {
+  meters(options?: CallOptions & MeterReadOptions): Promise<MeterReading[] | null> {
     const c = this.#connection;
-    return c.run(options, (scope) => readMeters(c, scope));
+    return c.run(options, (scope) => readMeters(c, scope, { internal: options?.internal }));
   }
 }
 

@@ -11,6 +11,7 @@ import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { firmwareCapabilities } from './firmware';
+import type { MeterReadOptions } from './meters';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { credSchema, textSchema } from './schemas';
 import { ensureFirmware, readMeters, readOutlets, readText, unlessForbidden } from './shared-reads';
@@ -85,7 +86,7 @@ export class DliClient {
   }
 
   /** Same as `system.meters()`: every meter in one request; null when the controller has none. */
-  meters(options?: CallOptions): Promise<MeterReading[] | null> {
+  meters(options?: CallOptions & MeterReadOptions): Promise<MeterReading[] | null> {
     return this.system.meters(options);
   }
 

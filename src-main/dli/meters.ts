@@ -3,9 +3,7 @@
  * Plugboard's numbers match the controller's own pages:
  *   kWh = J × 0.00000027778,  °C = K − 273.16,  °F = 9/5 × (K − 273.16) + 32.
  */
-import type * as v from 'valibot';
 import type { MeterQuantity, MeterReading } from '../../src-preload/model';
-import type { meterEntrySchema } from './schemas';
 
 export const JOULES_TO_KWH = 0.00000027778;
 export const KELVIN_OFFSET = 273.16;
@@ -29,8 +27,6 @@ export function celsiusToFahrenheit(celsius: number): number {
   return (9 / 5) * celsius + 32;
 }
 
-type MeterEntry = v.InferOutput<typeof meterEntrySchema>;
-
 const BY_SUFFIX: [RegExp, MeterQuantity][] = [
   [/(^|[._])voltage$/i, 'voltage'],
   [/(^|[._])current$/i, 'current'],
@@ -40,13 +36,13 @@ const BY_SUFFIX: [RegExp, MeterQuantity][] = [
   [/(^|[._])(relative_)?humidity$/i, 'humidity'],
 ];
 
-function quantityOf(key: string, stated: string | null): MeterQuantity {
+export function quantityOf(key: string, stated: string | null): MeterQuantity {
   const text = (stated ?? '').toLowerCase();
   for (const [pattern, quantity] of BY_SUFFIX) if (pattern.test(text) || pattern.test(key)) return quantity;
   return 'other';
 }
 
-const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
+export const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
   voltage: 'V',
   current: 'A',
   energy: 'kWh',
@@ -56,7 +52,7 @@ const UNIT: Record<MeterQuantity, MeterReading['unit']> = {
   other: '',
 };
 
-function busOf(key: string, stated: number | null): number | null {
+export function busOf(key: string, stated: number | null): number | null {
   if (stated !== null) return stated;
   const match = /^bus(?:es)?\.(\d+)\./.exec(key);
   return match?.[1] ? Number(match[1]) : null;
@@ -80,21 +76,50 @@ function defaultName(key: string): string {
   return key.replace(/[._]/g, ' ').replace(/\b(\d+)\b/g, (n) => String(Number(n) + 1));
 }
 
-/** `meter/values/` (a map keyed by id) → readings, sorted by key. */
-export function meterReadings(values: Record<string, MeterEntry>): MeterReading[] {
+/** Fields of a meter entry Plugboard reads itself; every other field is kept as sent (`fields`). */
+const KNOWN_FIELDS = new Set(['name', 'value', 'quantity', 'bus', 'internal']);
+
+export interface MeterReadOptions {
+  /** Include entries the controller marks `internal: true` (hidden by default, as on its own pages). */
+  internal?: boolean;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const finite = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+/** One entry, whatever its shape: anything but a finite number as its value is "no reading" (null). */
+function reading(key: string, entry: unknown): MeterReading {
+  const object =
+    entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+      ? (entry as Record<string, unknown>)
+      : null;
+  const raw = finite(object ? object.value : entry);
+  const quantity = quantityOf(key, text(object?.quantity));
+  const result: MeterReading = {
+    key,
+    name: text(object?.name) ?? defaultName(key),
+    quantity,
+    bus: busOf(key, finite(object?.bus)),
+    value: convert(quantity, raw),
+    unit: UNIT[quantity],
+  };
+  if (object?.internal === true) result.internal = true;
+  const extra = object ? Object.entries(object).filter(([field]) => !KNOWN_FIELDS.has(field)) : [];
+  if (extra.length) result.fields = Object.fromEntries(extra);
+  return result;
+}
+
+/**
+ * `meter/values/` (a map keyed by id) → readings, sorted by key; entries marked `internal` are left out
+ * unless asked for.
+ */
+export function meterReadings(
+  values: Record<string, unknown>,
+  options: MeterReadOptions = {},
+): MeterReading[] {
   return Object.entries(values)
     .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
-    .map(([key, entry]) => {
-      const object = entry !== null && typeof entry === 'object' ? entry : null;
-      const raw = object ? object.value : (entry as number | null);
-      const quantity = quantityOf(key, object?.quantity ?? null);
-      return {
-        key,
-        name: object?.name || defaultName(key),
-        quantity,
-        bus: busOf(key, object?.bus ?? null),
-        value: convert(quantity, raw),
-        unit: UNIT[quantity],
-      };
-    });
+    .map(([key, entry]) => reading(key, entry))
+    .filter((r) => options.internal === true || r.internal !== true);
 }

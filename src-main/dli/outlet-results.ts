@@ -38,7 +38,8 @@ export function outletRefusal(
 
 /**
  * A 207 answer to a matrix write: one entry per selected outlet, in selection order; `null` (or any
- * non-error value) where written, `{status, error}` where refused.
+ * non-error value) where written. An element that failed carries `error`, and not every unit adds a
+ * `status` to it (reference §13), so either one marks a failure.
  */
 export function multiStatusFailures(
   connection: Connection,
@@ -51,13 +52,49 @@ export function multiStatusFailures(
   const failures: OutletFailure[] = [];
   entries.forEach((entry, i) => {
     const outlet = numbers[i];
-    if (outlet === undefined || entry === null || typeof entry !== 'object') return;
-    const status = (entry as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400) {
-      failures.push({ outlet, error: outletRefusal(connection, outlet, status, verb) });
-    }
+    if (outlet === undefined || entry === null || typeof entry !== 'object' || Array.isArray(entry)) return;
+    const { status, error } = entry as { status?: unknown; error?: unknown };
+    const failedStatus = typeof status === 'number' && status >= 400 ? status : null;
+    const hasError = error !== undefined && error !== null && error !== false && error !== '';
+    if (failedStatus === null && !hasError) return;
+    const reason = hasError ? errorText(error) : null;
+    failures.push({ outlet, error: elementRefusal(connection, outlet, failedStatus, reason, verb) });
   });
   return failures;
+}
+
+/** The controller's words for a failed element (`"locked"`, or an object with a message). */
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error.trim();
+  if (typeof error === 'object' && error !== null) {
+    const message =
+      (error as { message?: unknown; error?: unknown }).message ?? (error as { error?: unknown }).error;
+    if (typeof message === 'string') return message.trim();
+  }
+  return JSON.stringify(error);
+}
+
+/** A failed element with a status, an `error`, or both: the status decides, else the error's words. */
+function elementRefusal(
+  connection: Connection,
+  outlet: number,
+  status: number | null,
+  reason: string | null,
+  verb: string,
+): ContractError {
+  const words = (reason ?? '').toLowerCase();
+  const byWords = /lock/.test(words) ? 409 : /forbid|denied|access|permission/.test(words) ? 403 : null;
+  const refusal = outletRefusal(connection, outlet, status ?? byWords ?? 0, verb);
+  if (refusal.code !== 'DEVICE_ERROR' || status !== null) {
+    return reason && refusal.code === 'DEVICE_ERROR'
+      ? { ...refusal, message: `${refusal.message.replace(/\.$/, '')}: the controller answered "${reason}".` }
+      : refusal;
+  }
+  return {
+    code: 'DEVICE_ERROR',
+    message: `${capitalise(connection.outletLabel(outlet))} on ${connection.controller} was not ${verb}: the controller answered "${reason ?? 'error'}".`,
+    action: 'Try again; if it keeps failing, reboot the controller.',
+  };
 }
 
 /**

@@ -72,18 +72,12 @@ export const threadIdSchema = v.union([
   ),
 ]);
 
-/** One entry of `meter/values/`: an object with `value`, `name`, `quantity`, `bus`, … or a bare number. */
-export const meterEntrySchema = v.union([
-  v.looseObject({
-    name: v.optional(v.nullable(v.string()), null),
-    value: v.optional(v.nullable(v.number()), null),
-    quantity: v.optional(v.nullable(v.string()), null),
-    bus: v.optional(v.nullable(v.number()), null),
-  }),
-  v.nullable(v.number()),
-]);
-
-export const meterValuesSchema = v.record(v.string(), meterEntrySchema);
+/**
+ * `meter/values/`: a map keyed by meter id (`buses.0.voltage`, or platform-specific ids such as
+ * `mains_voltage` in DLI's object model). Entries are read one by one in meters.ts, so one entry of an
+ * unexpected shape (a `false` value where there is no reading) never hides the others.
+ */
+export const meterValuesSchema = v.record(v.string(), v.unknown());
 
 /** A 207 answer: one entry per selected element; `{status, error}` where that element failed. */
 export const multiStatusSchema = v.array(v.unknown());

@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import type { Connection, Scope } from './connection';
 import { isPlugboardError } from '../shared/errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
-import { meterReadings } from './meters';
+import { meterReadings, type MeterReadOptions } from './meters';
 import { outletNumberOf } from './outlet-numbers';
 import { meterValuesSchema, outletsSchema, textSchema } from './schemas';
 import type { MeterReading, Outlet } from './types';
@@ -80,11 +80,15 @@ export async function ensureFirmware(connection: Connection, scope: Scope): Prom
 }
 
 /** `GET meter/values/`: every meter in one request, converted; null when the controller has none. */
-export async function readMeters(connection: Connection, scope: Scope): Promise<MeterReading[] | null> {
+export async function readMeters(
+  connection: Connection,
+  scope: Scope,
+  options: MeterReadOptions = {},
+): Promise<MeterReading[] | null> {
   const context = connection.context('read the meters');
   const response = await scope.request({ method: 'GET', path: 'meter/values/' });
   if (response.status === 404) return null;
   if (response.status !== 200) throw errorForStatus(response, context);
-  const readings = meterReadings(parseAnswer(response, meterValuesSchema, context));
+  const readings = meterReadings(parseAnswer(response, meterValuesSchema, context), options);
   return readings.length ? readings : null;
 }

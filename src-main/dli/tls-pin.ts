@@ -29,26 +29,67 @@ export interface DispatcherOptions {
 /** Some units send very many headers (one `Link` per element of a 207 answer); allow far more than 16 KiB. */
 const MAX_HEADER_BYTES = 1024 * 1024;
 
+/**
+ * TLS sessions this dispatcher may resume, by host and port. A session enters only from a socket whose
+ * full handshake passed the pin check, so resuming one is as safe as that handshake: a server can only
+ * resume it if it holds that session's secret. Units that close every connection (reference §13) then
+ * pay one full handshake, not one per request; a unit that does not resume just does full handshakes,
+ * each checked, as before.
+ */
+class PinnedSessions {
+  readonly #sessions = new Map<string, Buffer>();
+
+  get(key: string): Buffer | undefined {
+    return this.#sessions.get(key);
+  }
+
+  /** Keep this socket's current and later sessions (call only once its certificate passed the pin). */
+  follow(key: string, socket: TLSSocket): void {
+    const current = socket.getSession();
+    if (current) this.#sessions.set(key, current);
+    socket.on('session', (session: Buffer) => this.#sessions.set(key, session));
+  }
+
+  forget(key: string): void {
+    this.#sessions.delete(key);
+  }
+}
+
 /** An undici dispatcher for one controller: one connection, and a fingerprint check on every TLS handshake. */
 export function createDispatcher(options: DispatcherOptions): Agent {
   const pinned = options.fingerprint ? normalizeFingerprint(options.fingerprint) : null;
-  // Session resumption is off so every connection presents (and we check) the certificate again.
-  const tlsConnect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0 });
+  const sessions = new PinnedSessions();
+  // undici's own session cache stays off (it would keep sessions before the pin check); ours keeps only
+  // sessions of pinned handshakes, handed to one connector per connection.
+  const plainConnect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0 });
   return new Agent({
     connections: 1,
     maxHeaderSize: MAX_HEADER_BYTES,
     connect(connectOptions, callback) {
+      if (connectOptions.protocol !== 'https:') return plainConnect(connectOptions, callback);
+      const key = `${connectOptions.hostname}:${connectOptions.port}`;
+      const session = pinned === null ? undefined : sessions.get(key);
+      const tlsConnect = session
+        ? buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0, session })
+        : plainConnect;
       tlsConnect(connectOptions, (error, socket) => {
-        if (error || !socket) return callback(error ?? new Error('connection failed'), null);
-        if (connectOptions.protocol !== 'https:') return callback(null, socket);
-        const certificate = (socket as TLSSocket).getPeerCertificate();
+        if (error || !socket) {
+          sessions.forget(key);
+          return callback(error ?? new Error('connection failed'), null);
+        }
+        const tls = socket as TLSSocket;
+        const certificate = tls.getPeerCertificate();
         const seen = certificate?.fingerprint256 ? normalizeFingerprint(certificate.fingerprint256) : '';
         if (seen) options.onCertificate?.(seen);
-        const refusal = pinRefusal(seen, pinned, options.controller);
+        // A resumed session may show no certificate: it stands on the pinned handshake it resumed.
+        const resumedPinned = !seen && session !== undefined && tls.isSessionReused();
+        const refusal = resumedPinned ? null : pinRefusal(seen, pinned, options.controller);
         if (refusal) {
+          sessions.forget(key);
           socket.destroy();
           return callback(refusal, null);
         }
+        sessions.follow(key, tls);
         callback(null, socket);
       });
     },

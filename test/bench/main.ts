@@ -15,13 +15,14 @@ import { measureBundle } from './m6-bundle';
 import { measureMemory } from './m7-memory';
 import { measureFirstState } from './m8-first-state';
 import { measureCli } from './m9-cli';
+import { measureTlsHandshakes } from './m10-tls-handshakes';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
   --quick      shorten the memory run (measurement 7) to 60 s; every other measurement is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–9, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–10, comma-separated)`;
 
 interface Measurement {
   number: number;
@@ -39,6 +40,7 @@ const MEASUREMENTS: Measurement[] = [
   { number: 7, title: 'memory while polling 50 controllers', run: ({ quick }) => measureMemory(quick) },
   { number: 8, title: 'start to first state', run: () => measureFirstState() },
   { number: 9, title: 'command line against curl', run: () => measureCli() },
+  { number: 10, title: 'TLS handshakes, unit closing every connection', run: () => measureTlsHandshakes() },
 ];
 
 async function main(): Promise<number> {
@@ -55,8 +57,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const only = values.only ? values.only.split(',').map((s) => Number(s.trim())) : null;
-  if (only?.some((n) => !Number.isInteger(n) || n < 1 || n > 9)) {
-    console.error(`--only takes measurement numbers 1–9, e.g. --only 1,3\n\n${USAGE}`);
+  if (only?.some((n) => !Number.isInteger(n) || n < 1 || n > MEASUREMENTS.length)) {
+    console.error(`--only takes measurement numbers 1–${MEASUREMENTS.length}, e.g. --only 1,3\n\n${USAGE}`);
     return 2;
   }
   const quick = values.quick;

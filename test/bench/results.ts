@@ -7,7 +7,7 @@ export interface Baseline {
 }
 
 export interface Row {
-  /** Measurement number (1–9: issue 7, and 9 from issue 11). */
+  /** Measurement number (1–9: issue 7, and 9 from issue 11; 10 from issue 14). */
   measurement: number;
   /** What the figure is, e.g. "requests per full refresh". */
   figure: string;

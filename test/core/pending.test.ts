@@ -53,9 +53,20 @@ describe('resolvePending', () => {
     expect(resolvePending(cycle, on, 1020, 2000)).toEqual({ kind: 'waiting' });
     expect(resolvePending(cycle, on, 1020, 4010)).toEqual({ kind: 'confirmed' });
     expect(resolvePending({ ...cycle, sawOff: true }, on, 1020, 2000)).toEqual({ kind: 'confirmed' });
-    expect(resolvePending(cycle, { ...off, transientState: false }, 1020, 2000)).toMatchObject({
-      kind: 'failed',
-    });
+  });
+
+  it('judges a cycle by the relay, whichever way the transient state moves', () => {
+    const cycle = pending({ kind: 'cycle', cycleEndsAt: 4010, deadline: 15_000 });
+    // Transient state following the relay: off with it, then on again.
+    const whollyOff = outlet({ state: true, transientState: false, physicalState: false });
+    expect(resolvePending(cycle, whollyOff, 1020, 2000)).toEqual({ kind: 'waiting', sawOff: true });
+    const backOn = { ...whollyOff, transientState: true, physicalState: true };
+    expect(resolvePending({ ...cycle, sawOff: true }, backOn, 1020, 4100)).toEqual({ kind: 'confirmed' });
+    // The relay still off after the deadline fails it, either way.
+    for (const transientState of [true, false]) {
+      const stuck = resolvePending(cycle, { ...whollyOff, transientState }, 1020, 15_001);
+      expect(stuck).toMatchObject({ kind: 'failed', reason: expect.stringContaining('stays off') });
+    }
   });
 });
 

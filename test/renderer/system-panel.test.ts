@@ -180,4 +180,34 @@ describe('system panel', () => {
       ['tree', 'relay/outlets/0/', 1],
     ]);
   });
+  test('relative $ref leaves resolve against the path they were read from, at every level', async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, unknown> = {
+      'config/': { hostname: { $ref: 'hostname/' }, ssh: { $ref: 'ssh/' } },
+      'config/ssh/': { port: { $ref: 'port/' }, up: { $ref: '../version/' } },
+      'config/ssh/port/': 22,
+      'config/version/': '1.12.14.0',
+    };
+    const { log, actions } = systemActions((path) =>
+      path in answers
+        ? { ok: true, value: { path, depth: 1, value: answers[path] } }
+        : { ok: false, error: { code: 'BAD_INPUT', message: `no ${path}` } },
+    );
+    renderPanel(controllerState(), actions);
+    await user.type(screen.getByRole('textbox', { name: 'Path /restapi/' }), 'config/');
+    await user.click(screen.getByRole('button', { name: 'Load' }));
+    const tree = screen.getByRole('list', { name: 'API tree at /restapi/config/' });
+    await user.click(within(tree).getByRole('button', { name: 'Load config/ssh/' }));
+    await user.click(within(tree).getByRole('button', { name: 'Load config/ssh/port/' }));
+    expect(within(tree).getByText('22')).toBeVisible();
+    await user.click(within(tree).getByRole('button', { name: 'Load config/version/' }));
+    expect(within(tree).getByText('"1.12.14.0"')).toBeVisible();
+    expect(within(tree).getByRole('button', { name: 'Load config/hostname/' })).toBeEnabled();
+    expect(log).toEqual([
+      ['tree', 'config/', 2],
+      ['tree', 'config/ssh/', 1],
+      ['tree', 'config/ssh/port/', 1],
+      ['tree', 'config/version/', 1],
+    ]);
+  });
 });
