@@ -28,6 +28,29 @@ const slimUndici: Plugin = {
 };
 
 /**
+ * undici's client loads its HTTP/2 half (and with it `node:http2`, about 10 ms) as it starts, though a
+ * connection uses HTTP/2 only when `allowH2` is set, which Plugboard never does. In the build, the client
+ * gets a function that loads that half on first use: the same code, evaluated only if called.
+ */
+const LAZY_H2 = '\0plugboard:undici-lazy-client-h2';
+const lazyUndiciH2: Plugin = {
+  name: 'plugboard-lazy-undici-h2',
+  enforce: 'pre',
+  resolveId: (source, importer) =>
+    source === './client-h2.js' && /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(importer ?? '')
+      ? LAZY_H2
+      : null,
+  load: (id) =>
+    id === LAZY_H2
+      ? [
+          "module.exports = function connectH2(client, socket) {",
+          "  return require('undici/lib/dispatcher/client-h2.js')(client, socket);",
+          '};',
+        ].join('\n')
+      : null,
+};
+
+/**
  * `conf` (with ajv) is needed only by commands that read the saved controllers, yet as an ES module it
  * would be evaluated at every start. In the build, `conf` is a class that loads it on first use.
  */
@@ -78,6 +101,7 @@ export default defineConfig({
     },
     plugins: [
       slimUndici,
+      lazyUndiciH2,
       lazyConf,
       {
         name: 'plugboard-cli-executable',
