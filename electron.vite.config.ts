@@ -7,10 +7,12 @@ import type { Plugin } from 'vite';
 const root = import.meta.dirname;
 
 /**
- * The client uses three things from undici (fetch, Agent, buildConnector), but undici's index loads all
- * of it (mocks, WebSocket, cookies, caches…): 40–120 ms of every `plugboard` command's start. In the
- * build, `undici` resolves to just those three modules of the same undici; tests of the source run the
- * full package. Same functions either way.
+ * The client uses little of undici (Agent, buildConnector, the dispatcher API's `request`, the redirect
+ * interceptor), but undici's index loads all of it (fetch, mocks, WebSocket, cookies, caches…): 40–120 ms
+ * of every `plugboard` command's start. In the build, `undici` resolves to just those modules of the same
+ * undici, and dispatchers get the request methods exactly as undici's index gives them
+ * (`Object.assign(Dispatcher.prototype, api)`); tests of the source run the full package. Same functions
+ * either way.
  */
 const SLIM_UNDICI = '\0plugboard:undici-slim';
 const slimUndici: Plugin = {
@@ -20,9 +22,36 @@ const slimUndici: Plugin = {
   load: (id) =>
     id === SLIM_UNDICI
       ? [
-          "export { fetch } from 'undici/lib/web/fetch/index.js';",
+          "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
+          "import api from 'undici/lib/api/index.js';",
+          "import redirect from 'undici/lib/interceptor/redirect.js';",
+          'Object.assign(Dispatcher.prototype, api);',
+          'export const interceptors = { redirect };',
           "export { default as Agent } from 'undici/lib/dispatcher/agent.js';",
           "export { default as buildConnector } from 'undici/lib/core/connect.js';",
+        ].join('\n')
+      : null,
+};
+
+/**
+ * undici's client loads its HTTP/2 half (and with it `node:http2`, about 10 ms) as it starts, though a
+ * connection uses HTTP/2 only when `allowH2` is set, which Plugboard never does. In the build, the client
+ * gets a function that loads that half on first use: the same code, evaluated only if called.
+ */
+const LAZY_H2 = '\0plugboard:undici-lazy-client-h2';
+const lazyUndiciH2: Plugin = {
+  name: 'plugboard-lazy-undici-h2',
+  enforce: 'pre',
+  resolveId: (source, importer) =>
+    source === './client-h2.js' && /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(importer ?? '')
+      ? LAZY_H2
+      : null,
+  load: (id) =>
+    id === LAZY_H2
+      ? [
+          'module.exports = function connectH2(client, socket) {',
+          "  return require('undici/lib/dispatcher/client-h2.js')(client, socket);",
+          '};',
         ].join('\n')
       : null,
 };
@@ -78,6 +107,7 @@ export default defineConfig({
     },
     plugins: [
       slimUndici,
+      lazyUndiciH2,
       lazyConf,
       {
         name: 'plugboard-cli-executable',

@@ -29,7 +29,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
 
   leaf(controllers.command('list').description('list saved controllers')).action(
     run(async (context) => {
-      const saved = openRegistry(context.terminal).list();
+      const saved = (await openRegistry(context.terminal)).list();
       if (context.json) return context.terminal.json(saved.map(summaryJson));
       if (!saved.length)
         return context.terminal.print(
@@ -71,7 +71,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
       if (!typed) throw new UsageError('Give the address with --url http://host (or PLUGBOARD_URL).');
       const url = checkedUrl(typed, urlSource(options));
       const fingerprint = checkedFingerprint(options.acceptFingerprint);
-      const registry = openRegistry(terminal);
+      const registry = await openRegistry(terminal);
       if (registry.find(String(name))) {
         throw new PlugboardError(
           'BAD_INPUT',
@@ -125,7 +125,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
       .description('forget a saved controller and its secret'),
   ).action(
     run(async (context, name) => {
-      const registry = openRegistry(context.terminal);
+      const registry = await openRegistry(context.terminal);
       const saved = registry.find(String(name));
       if (!saved)
         throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(String(name))}".`);

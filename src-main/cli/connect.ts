@@ -2,14 +2,11 @@
  * From global options (or the environment, or a saved controller) to a connected client. Passwords are
  * taken from --password, --password-stdin, PLUGBOARD_PASSWORD or the keychain, and never printed.
  */
-import { plugboardConfigDir } from '../core/config-dir';
-import { ControllerRegistry } from '../core/registry';
+import type { ControllerRegistry } from '../core/registry';
 import { DliClient } from '../dli/client';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
 import type { Credentials } from '../shared/credentials';
-import { KeytarSecretStore } from '../secrets';
-import { openConfStore } from '../core/conf-store';
 import type { ControllerSummary } from '../../src-preload/model';
 import { normaliseControllerUrl } from '../shared/controller-address';
 import { boundPlaceChanges } from '../core/registry-envelope';
@@ -29,13 +26,13 @@ export interface GlobalOptions {
   reuseSecret?: boolean;
 }
 
-/** The saved controllers in Plugboard's config folder, secrets in the OS keychain. */
-export function openRegistry(terminal: Terminal): ControllerRegistry {
-  return new ControllerRegistry({
-    store: openConfStore(plugboardConfigDir({ env: terminal.io.env })),
-    secrets: new KeytarSecretStore(),
-    log: (message) => terminal.warn(`plugboard: ${message}`),
-  });
+/**
+ * The saved controllers in Plugboard's config folder, secrets in the OS keychain. Imported on first use:
+ * the config file's libraries and the keychain's are half of what a `--url` command would otherwise load.
+ */
+export async function openRegistry(terminal: Terminal): Promise<ControllerRegistry> {
+  const { openSavedControllers } = await import('./saved-controllers');
+  return openSavedControllers(terminal);
 }
 
 export function checkedFingerprint(text: string | undefined): string | null {
@@ -142,7 +139,7 @@ async function connectSaved(
   terminal: Terminal,
   pinned: string | null,
 ): Promise<Target> {
-  const registry = openRegistry(terminal);
+  const registry = await openRegistry(terminal);
   const saved = registry.find(options.controller!);
   if (!saved) {
     const names = registry.list().map((c) => `"${c.name}"`);

@@ -2,7 +2,6 @@
  * The command line's contact with the outside: output streams, colours (only on a TTY), standard
  * input lines (for --password-stdin), the environment, and exit codes.
  */
-import { createInterface } from 'node:readline';
 import pc from 'picocolors';
 import type { Readable, Writable } from 'node:stream';
 
@@ -87,7 +86,11 @@ export class Terminal {
    */
   async readLine(what: string): Promise<string> {
     if (this.io.in.isTTY && this.io.in.setRawMode) return this.#readHidden(what);
-    this.#lines ??= createInterface({ input: this.io.in, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    // node:readline (seven modules) is loaded only by the commands that read standard input.
+    if (!this.#lines) {
+      const { createInterface } = await import('node:readline');
+      this.#lines ??= createInterface({ input: this.io.in, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    }
     const next = await this.#lines.next();
     if (next.done)
       throw new UsageError(`Standard input ended before ${what} was read; pipe it in, one per line.`);

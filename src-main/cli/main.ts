@@ -2,7 +2,15 @@
  * The `plugboard` command: `node out/main/plugboard.js …` (the package's `bin`, built by
  * `npx electron-vite build`), or `npm run --silent cli -- …` from the source tree. See program.ts.
  */
+import { setFlagsFromString } from 'node:v8';
 import { runCli } from './program';
+
+// undici parses HTTP with llhttp compiled to WebAssembly. After a few answers V8 starts optimising the
+// parser (TurboFan, on a background thread), which takes longer than the whole command, and Node's exit
+// waits for it: about 60 ms of every call, for code the process never runs. A command is over after a
+// handful of small answers, so it keeps the baseline compiler's code (Liftoff) for WebAssembly. Set
+// before the first connection compiles the parser; it changes only how fast the parser runs.
+setFlagsFromString('--liftoff-only');
 
 const code = await runCli(process.argv.slice(2), {
   out: process.stdout,

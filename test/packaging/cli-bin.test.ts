@@ -84,4 +84,13 @@ describe('the plugboard bin', () => {
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain("unknown command 'no-such-command'");
   });
+
+  it('prints nothing on stderr when all went well: its start-up settings raise no warning of their own', async () => {
+    const { stdout, stderr } = await run(BIN, ['outlets', '--json', '--url', emulator.url], {
+      cwd,
+      env: { ...env(), PLUGBOARD_PASSWORD: 'pw-4711' },
+    });
+    expect(JSON.parse(stdout)).toHaveLength(2);
+    expect(stderr).toBe('');
+  });
 });
