@@ -1,6 +1,16 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIRMWARE_PATTERN } from './firmware';
-import { type EmulatorOptions, randomSerial, resolveOptions } from './options';
+import {
+  CONNECTION_CLOSE,
+  CYCLE_TRANSIENT,
+  DEPTH_REFS,
+  type EmulatorOptions,
+  MATRIX_ERRORS,
+  METER_MAPS,
+  randomSerial,
+  resolveOptions,
+  TOKEN_SCOPES,
+} from './options';
 
 function number(min: number, max: number, integer: boolean, what: string) {
   return (text: string): number => {
@@ -103,9 +113,66 @@ export function buildProgram(): Command {
     .option('--latency <ms>', 'delay added before every answer', number(0, 60_000, false, 'milliseconds'), 0)
     .option(
       '--slow-outlets-ms <ms>',
-      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000)',
+      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000; default 0, --real-unit 5000)',
       number(0, 60_000, false, 'milliseconds'),
-      0,
+    )
+    .option(
+      '--real-unit',
+      'every behaviour of a real unit below at once (an option given explicitly still wins)',
+    )
+    .addOption(
+      new Option(
+        '--connection-close <mode>',
+        'Connection: close on every answer, bodies close-delimited or chunked',
+      ).choices(CONNECTION_CLOSE),
+    )
+    .addOption(
+      new Option(
+        '--depth-refs <form>',
+        'depth-limited reads: relative = leaves as relative $ref, >100 headers',
+      ).choices(DEPTH_REFS),
+    )
+    .addOption(
+      new Option(
+        '--meter-map <form>',
+        'meter/values/: object-model = platform ids, every field, false for no reading',
+      ).choices(METER_MAPS),
+    )
+    .addOption(
+      new Option('--token-scopes <form>', 'token scopes: dli = get, modify and invoke separately').choices(
+        TOKEN_SCOPES,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--matrix-errors <form>',
+        'failed elements of a 207 answer with or without a status',
+      ).choices(MATRIX_ERRORS),
+    )
+    .option('--form-script-start', 'accept script/start/ bodies sent as a form (curl without Content-Type)')
+    .addOption(
+      new Option('--cycle-transient <behaviour>', "a cycle's transient state during the off-time").choices(
+        CYCLE_TRANSIENT,
+      ),
+    )
+    .option(
+      '--external-api-grant',
+      'non-admin users need the External APIs grant and may only toggle outlets',
+    )
+    .addOption(
+      new Option('--ungranted-status <status>', 'what a non-admin user without the grant gets')
+        .choices(['401', '403', '404'])
+        .argParser((text) => Number(text) as 401 | 403 | 404),
+    )
+    .option('--autoping', 'the autoping/ subtree, simulated (no ICMP)')
+    .option(
+      '--autoping-answers <addresses>',
+      'comma-separated addresses that answer AutoPing (others do not)',
+      (text: string) =>
+        text
+          .split(',')
+          .map((address) => address.trim())
+          .filter(Boolean),
     )
     .addOption(
       new Option('--nonce-lifetime <seconds>', 'how long a digest nonce stays valid')
@@ -134,11 +201,28 @@ interface CliValues {
   sequenceDelay: number;
   rebootSeconds: number;
   latency: number;
-  slowOutletsMs: number;
+  slowOutletsMs?: number;
   nonceLifetime: number;
+  realUnit?: boolean;
+  connectionClose?: EmulatorOptions['connectionClose'];
+  depthRefs?: EmulatorOptions['depthRefs'];
+  meterMap?: EmulatorOptions['meterMap'];
+  tokenScopes?: EmulatorOptions['tokenScopes'];
+  matrixErrors?: EmulatorOptions['matrixErrors'];
+  formScriptStart?: boolean;
+  cycleTransient?: EmulatorOptions['cycleTransient'];
+  externalApiGrant?: boolean;
+  ungrantedStatus?: EmulatorOptions['ungrantedStatus'];
+  autoping?: boolean;
+  autopingAnswers?: string[];
   tls?: boolean;
   qop?: boolean;
   mdns?: boolean;
+}
+
+/** Leaves out options not given, so `--real-unit` fills them in. */
+function definedOnly(values: Partial<EmulatorOptions>): Partial<EmulatorOptions> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
 
 export type CliResult =
@@ -183,8 +267,22 @@ export function parseCli(args: string[]): CliResult {
     sequenceDelay: values.sequenceDelay,
     rebootSeconds: values.rebootSeconds,
     latency: values.latency,
-    slowOutletsMs: values.slowOutletsMs,
     nonceLifetime: values.nonceLifetime,
+    ...definedOnly({
+      slowOutletsMs: values.slowOutletsMs,
+      realUnit: values.realUnit,
+      connectionClose: values.connectionClose,
+      depthRefs: values.depthRefs,
+      meterMap: values.meterMap,
+      tokenScopes: values.tokenScopes,
+      matrixErrors: values.matrixErrors,
+      formScriptStart: values.formScriptStart,
+      cycleTransient: values.cycleTransient,
+      externalApiGrant: values.externalApiGrant,
+      ungrantedStatus: values.ungrantedStatus,
+      autoping: values.autoping,
+      autopingAnswering: values.autopingAnswers,
+    }),
     tls: values.tls === true,
     qop: values.qop === true,
     mdns: values.mdns === true,

@@ -10,7 +10,22 @@ import { StatsRecorder } from './stats';
 import { generateCertificate } from './tls';
 import { rootNode } from './tree-root';
 
-export type { EmulatorOptions } from './options';
+export type {
+  ConnectionClose,
+  CycleTransient,
+  DepthRefs,
+  EmulatorOptions,
+  MatrixErrors,
+  MeterMap,
+  TokenScopes,
+  UngrantedStatus,
+} from './options';
+export { REAL_UNIT } from './options';
+export type { Behaviours } from './controller';
+export type { AutopingItemSnapshot, RealUnitDevice } from './device-real';
+export type { AutopingSettings, AutopingStatus } from './autoping';
+export type { ObjectModelMeter } from './meters-object-model';
+export { OBJECT_MODEL_METERS } from './meters-object-model';
 export type { ConfigPatch, Device, DeviceUserInput, OutletPatch, OutletSnapshot } from './device';
 export type { FaultKind, FaultPlan } from './faults';
 export type { MeterEntry, MeterKey } from './meters';
