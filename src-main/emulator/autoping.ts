@@ -92,9 +92,12 @@ export class Autoping {
     return this.answering.has(address);
   }
 
-  /** Settings changed: restart the timer and re-evaluate every item's status. */
+  /** Settings changed: restart the timer; items switched on or off by `enabled` follow. */
   changed(): void {
-    for (const item of this.items) this.restart(item);
+    for (const item of this.items) {
+      if (!(this.settings.enabled && item.enabled)) item.status = 'disabled';
+      else if (item.status === 'disabled') this.restart(item);
+    }
     this.schedule();
   }
 
@@ -162,6 +165,8 @@ export class Autoping {
       item.failures = 0;
     }
     const answered = item.addresses.some((address) => this.answering.has(address));
+    // The target is back: the reboots so far were not in a row.
+    if (answered) item.consecutiveReboots = 0;
     switch (item.status) {
       case 'waiting': {
         item.answered = answered ? item.answered + 1 : 0;
@@ -170,16 +175,12 @@ export class Autoping {
         return;
       }
       case 'halted':
-        if (answered) {
-          item.status = 'ok';
-          item.consecutiveReboots = 0;
-        }
+        if (answered) item.status = 'ok';
         return;
       default:
         if (answered) {
           item.status = 'ok';
           item.failures = 0;
-          item.consecutiveReboots = 0;
           return;
         }
         item.failures += 1;
