@@ -216,3 +216,31 @@ describe('the two cycle behaviours', () => {
     });
   });
 });
+
+describe('outlet and relay settings on a real unit', () => {
+  it('cycle_delay, sequence_delay and critical are writable; locked is not', async () => {
+    const patch = await curl(`${api}/relay/outlets/4/`, {
+      method: 'PATCH',
+      headers: { ...csrf, 'Content-Type': 'application/json' },
+      data: JSON.stringify({ critical: true, cycle_delay: 7 }),
+    });
+    expect(patch.status).toBe(204);
+    expect(real.device.outlet(4)).toMatchObject({ critical: true, cycleDelay: 7 });
+    const relay = await Promise.all(
+      ['cycle_delay', 'sequence_delay'].map((field) =>
+        curl(`${api}/relay/${field}/`, { method: 'PUT', headers: csrf, data: 'value=2' }),
+      ),
+    );
+    expect(relay.map((answer) => answer.status)).toEqual([204, 204]);
+    expect(json(await curl(`${api}/relay/cycle_delay/`))).toBe(2);
+    const locked = await curl(`${api}/relay/outlets/4/locked/`, {
+      method: 'PUT',
+      headers: csrf,
+      data: 'value=true',
+    });
+    expect(locked.status).toBe(405);
+    expect(real.device.outlet(4).locked).toBe(false);
+    real.device.setOutlet(4, { critical: false, cycleDelay: null });
+    await curl(`${api}/relay/sequence_delay/`, { method: 'PUT', headers: csrf, data: 'value=0' });
+  });
+});
