@@ -78,6 +78,8 @@ export class Autoping {
   constructor(
     private readonly relay: Relay,
     answering: readonly string[] = [],
+    /** Starts a user function by name; false when it cannot (then the outlets are power-cycled). */
+    private readonly runScript: (name: string) => boolean = () => false,
   ) {
     this.answering = new Set(answering);
     this.schedule();
@@ -196,7 +198,8 @@ export class Autoping {
       return;
     }
     let longest = 0;
-    for (const index of item.outlets) {
+    const scripted = item.script !== '' && this.runScript(item.script);
+    for (const index of scripted ? [] : item.outlets) {
       const outlet = this.relay.outlets[index];
       if (!outlet || outlet.locked) continue;
       if (this.relay.cycle(index)) longest = Math.max(longest, outlet.cycleDelay ?? this.relay.cycleDelay);

@@ -98,7 +98,19 @@ export class Controller {
     this.meters = options.meters ? new Meters(this.relay) : null;
     this.objectMeters =
       this.meters && options.meterMap === 'object-model' ? new ObjectModelMeters(this.meters) : null;
-    this.autoping = options.autoping ? new Autoping(this.relay, options.autopingAnswering) : null;
+    this.autoping = options.autoping
+      ? new Autoping(this.relay, options.autopingAnswering, (name) => this.startScript(name))
+      : null;
+  }
+
+  /** AutoPing's action when an item names a script: start that user function (no arguments). */
+  private startScript(name: string): boolean {
+    try {
+      this.scripts.prepare({ user_function: name }, 'autoping')();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   get realm(): string {

@@ -174,6 +174,27 @@ describe('the simulated state machine', () => {
     expect(emu.device.outlet(3).cycling).toBe(false);
   });
 
+  it("runs the item's script instead of the power cycle when it names a user function", async () => {
+    emu.device.setAutoping({ handle_failures_immediately: true });
+    emu.device.autopingAnswers('10.0.0.2', true);
+    await create({
+      addresses: ['10.0.0.2'],
+      outlets: [5],
+      enabled: true,
+      pings_before_enabling: 0,
+      script: 'flash_a_light',
+    });
+    emu.device.autopingTick();
+    emu.device.autopingAnswers('10.0.0.2', false);
+    emu.device.autopingTick();
+    expect(emu.device.autoping().items[0]).toMatchObject({ status: 'rebooting', reboots: 1 });
+    expect(emu.device.threads().map((thread) => thread.label)).toEqual([
+      expect.stringMatching(/^flash_a_light \(autoping/),
+    ]);
+    expect(emu.device.outlet(5).cycling).toBe(false);
+    emu.device.stopScripts();
+  });
+
   it('pings on its own every ping_interval seconds', async () => {
     await curl(`${api}/autoping/ping_interval/`, { method: 'PUT', headers: csrf, data: 'value=1' });
     await create({ addresses: ['10.0.0.1'], outlets: [0], enabled: true, pings_before_enabling: 1 });
