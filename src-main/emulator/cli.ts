@@ -164,6 +164,7 @@ export function buildProgram(): Command {
         .choices(['401', '403', '404'])
         .argParser((text) => Number(text) as 401 | 403 | 404),
     )
+    .option('--no-tls-resumption', 'HTTPS: every connection a full handshake (no session resumption)')
     .option('--autoping', 'the autoping/ subtree, simulated (no ICMP)')
     .option(
       '--autoping-answers <addresses>',
@@ -215,6 +216,7 @@ interface CliValues {
   ungrantedStatus?: EmulatorOptions['ungrantedStatus'];
   autoping?: boolean;
   autopingAnswers?: string[];
+  tlsResumption: boolean;
   tls?: boolean;
   qop?: boolean;
   mdns?: boolean;
@@ -268,6 +270,7 @@ export function parseCli(args: string[]): CliResult {
     rebootSeconds: values.rebootSeconds,
     latency: values.latency,
     nonceLifetime: values.nonceLifetime,
+    tlsResumption: values.tlsResumption,
     ...definedOnly({
       slowOutletsMs: values.slowOutletsMs,
       realUnit: values.realUnit,

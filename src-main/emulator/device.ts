@@ -110,6 +110,10 @@ export interface Device extends RealUnitDevice {
 
   /** Request statistics (requests, 401s, max in flight, recent log). */
   readonly stats: RequestStats;
+  /** HTTPS: TLS handshakes so far, full and resumed (both 0 without TLS). */
+  tlsHandshakes(): { full: number; resumed: number };
+  /** HTTPS: allow TLS session resumption (start value: the tlsResumption option). */
+  tlsResumption: boolean;
 }
 
 export interface DeviceParts {
@@ -121,6 +125,7 @@ export interface DeviceParts {
   releaseHanging: () => void;
   latency: { value: number };
   slowOutlets: { value: number };
+  front: { handshakes: { full: number; resumed: number }; resumption: boolean };
 }
 
 export function createDevice(parts: DeviceParts): Device {
@@ -257,5 +262,12 @@ export function createDevice(parts: DeviceParts): Device {
     changeCertificate: () => lifecycle.changeCertificate(),
 
     stats: parts.stats,
+    tlsHandshakes: () => ({ ...parts.front.handshakes }),
+    get tlsResumption() {
+      return parts.front.resumption;
+    },
+    set tlsResumption(on: boolean) {
+      parts.front.resumption = on;
+    },
   };
 }

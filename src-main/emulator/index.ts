@@ -78,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   front = new HttpFront(handler, resolved.host, resolved.port, certificate, (status) =>
     stats.begin('?', '?')(status),
   );
+  front.resumption = resolved.tlsResumption;
   lifecycle = new Lifecycle(front, controller, auth, resolved, certificate);
   try {
     await lifecycle.start();
@@ -95,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latency,
     slowOutlets,
     releaseHanging: () => running.releaseHanging(),
+    front: running,
   });
   const closer = lifecycle;
   return {

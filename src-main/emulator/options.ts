@@ -85,6 +85,11 @@ export interface EmulatorOptions {
   externalApiGrant?: boolean;
   /** What a non-admin user without the grant gets: 401, 403 (default) or 404. */
   ungrantedStatus?: UngrantedStatus;
+  /**
+   * HTTPS: let clients resume TLS sessions (default true, Node's own behaviour). Whether real units do
+   * is unknown; false makes every connection a full handshake.
+   */
+  tlsResumption?: boolean;
   /** The `autoping/` subtree, simulated (no ICMP). */
   autoping?: boolean;
   /** Addresses that answer AutoPing's pings from the start (others do not until told so). */
@@ -174,6 +179,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     externalApiGrant: pick('externalApiGrant', false) ?? false,
     ungrantedStatus: pick('ungrantedStatus', 403) ?? 403,
     autoping: pick('autoping', false) ?? false,
+    tlsResumption: options.tlsResumption ?? true,
     autopingAnswering: options.autopingAnswering ?? [],
   };
   const oneOf = <T>(value: T, allowed: readonly T[], name: string): void =>
