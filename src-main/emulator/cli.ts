@@ -1,16 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIRMWARE_PATTERN } from './firmware';
-import {
-  CONNECTION_CLOSE,
-  CYCLE_TRANSIENT,
-  DEPTH_REFS,
-  type EmulatorOptions,
-  MATRIX_ERRORS,
-  METER_MAPS,
-  randomSerial,
-  resolveOptions,
-  TOKEN_SCOPES,
-} from './options';
+import { addRealUnitOptions } from './cli-real-unit';
+import { type EmulatorOptions, randomSerial, resolveOptions } from './options';
 
 function number(min: number, max: number, integer: boolean, what: string) {
   return (text: string): number => {
@@ -48,7 +39,7 @@ export function nthSerial(base: string, n: number): string {
 }
 
 export function buildProgram(): Command {
-  return new Command('emulator')
+  const program = new Command('emulator')
     .description(
       'A software Digital Loggers Web Power Switch: a real HTTP(S) server with digest auth under /restapi/.',
     )
@@ -116,65 +107,6 @@ export function buildProgram(): Command {
       'delay added to answers under relay/outlets/, after the change is made (real units: about 5000; default 0, --real-unit 5000)',
       number(0, 60_000, false, 'milliseconds'),
     )
-    .option(
-      '--real-unit',
-      'every behaviour of a real unit below at once (an option given explicitly still wins)',
-    )
-    .addOption(
-      new Option(
-        '--connection-close <mode>',
-        'Connection: close on every answer, bodies close-delimited or chunked',
-      ).choices(CONNECTION_CLOSE),
-    )
-    .addOption(
-      new Option(
-        '--depth-refs <form>',
-        'depth-limited reads: relative = leaves as relative $ref, >100 headers',
-      ).choices(DEPTH_REFS),
-    )
-    .addOption(
-      new Option(
-        '--meter-map <form>',
-        'meter/values/: object-model = platform ids, every field, false for no reading',
-      ).choices(METER_MAPS),
-    )
-    .addOption(
-      new Option('--token-scopes <form>', 'token scopes: dli = get, modify and invoke separately').choices(
-        TOKEN_SCOPES,
-      ),
-    )
-    .addOption(
-      new Option(
-        '--matrix-errors <form>',
-        'failed elements of a 207 answer with or without a status',
-      ).choices(MATRIX_ERRORS),
-    )
-    .option('--form-script-start', 'accept script/start/ bodies sent as a form (curl without Content-Type)')
-    .addOption(
-      new Option('--cycle-transient <behaviour>', "a cycle's transient state during the off-time").choices(
-        CYCLE_TRANSIENT,
-      ),
-    )
-    .option(
-      '--external-api-grant',
-      'non-admin users need the External APIs grant and may only toggle outlets',
-    )
-    .addOption(
-      new Option('--ungranted-status <status>', 'what a non-admin user without the grant gets')
-        .choices(['401', '403', '404'])
-        .argParser((text) => Number(text) as 401 | 403 | 404),
-    )
-    .option('--no-tls-resumption', 'HTTPS: every connection a full handshake (no session resumption)')
-    .option('--autoping', 'the autoping/ subtree, simulated (no ICMP)')
-    .option(
-      '--autoping-answers <addresses>',
-      'comma-separated addresses that answer AutoPing (others do not)',
-      (text: string) =>
-        text
-          .split(',')
-          .map((address) => address.trim())
-          .filter(Boolean),
-    )
     .addOption(
       new Option('--nonce-lifetime <seconds>', 'how long a digest nonce stays valid')
         .argParser(number(1, 86_400, false, 'seconds'))
@@ -182,8 +114,8 @@ export function buildProgram(): Command {
     )
     .option('--tls', 'HTTPS with a self-signed certificate generated at start')
     .option('--qop', 'offer qop="auth" in the digest challenge instead of the RFC 2069 form')
-    .option('--mdns', 'advertise each controller over mDNS')
-    .allowExcessArguments(false);
+    .option('--mdns', 'advertise each controller over mDNS');
+  return addRealUnitOptions(program).allowExcessArguments(false);
 }
 
 interface CliValues {

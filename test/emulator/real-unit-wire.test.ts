@@ -80,6 +80,9 @@ describe('the real-unit profile', () => {
       ungrantedStatus: 404,
       autoping: true,
     });
+    const status = parseCli(['--ungranted-status', '500']);
+    expect(status).toMatchObject({ ok: false, exitCode: 2 });
+    if (!status.ok) expect(status.output).toMatch(/--ungranted-status.*Expected 401, 403 or 404/);
     const bad = parseCli(['--connection-close', 'sometimes']);
     expect(bad).toMatchObject({ ok: false, exitCode: 2 });
     if (!bad.ok) expect(bad.output).toMatch(/close-delimited, chunked/);
