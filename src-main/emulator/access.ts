@@ -22,7 +22,7 @@ export function callerName(ctx: Ctx): string {
 export function canRead(ctx: Ctx, path: readonly string[]): boolean {
   const { caller } = ctx;
   if (caller.kind === 'token')
-    return path[0] === 'cred' || ctx.controller.clients.allows(caller.clientId, 'read', path);
+    return path[0] === 'cred' || ctx.controller.clients.allows(caller.clientId, 'get', path);
   return caller.user.isAdmin || !ADMIN_ONLY_ROOTS.has(path[0] ?? '');
 }
 
@@ -30,6 +30,13 @@ export function canRead(ctx: Ctx, path: readonly string[]): boolean {
 export function canModify(ctx: Ctx, path: readonly string[], userMay?: UserRule): boolean {
   const { caller } = ctx;
   if (caller.kind === 'token') return ctx.controller.clients.allows(caller.clientId, 'modify', path);
+  return caller.user.isAdmin || (userMay?.(caller.user) ?? false);
+}
+
+/** Calls (cycle, script start, reboot): like canModify, but a token needs the `invoke` access. */
+export function canInvoke(ctx: Ctx, path: readonly string[], userMay?: UserRule): boolean {
+  const { caller } = ctx;
+  if (caller.kind === 'token') return ctx.controller.clients.allows(caller.clientId, 'invoke', path);
   return caller.user.isAdmin || (userMay?.(caller.user) ?? false);
 }
 

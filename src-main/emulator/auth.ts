@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Controller } from './controller';
 import { digestResponse, NonceStore, parseAuthParams, sameHex, sameSecret } from './digest';
-import { badRequest, forbidden, HttpError } from './http-error';
+import { badRequest, forbidden, HttpError, notFound } from './http-error';
 import type { Caller } from './tree';
+import type { UserRecord } from './users';
 
 export interface AuthOptions {
   /** Offer qop="auth" in the challenge. */
@@ -91,7 +92,22 @@ export class Authenticator {
     if (!user || !sameHex(expected, response)) throw this.unauthorized('Wrong user name or password.');
     if (!this.nonces.isFresh(nonce))
       throw this.unauthorized('The nonce has expired; answer the new challenge.', true);
+    return this.admit(user, ip);
+  }
+
+  /**
+   * A logged-in user. With the externalApiGrant option, a non-admin user needs the External APIs
+   * grant; what a unit answers without it is unknown (reference §13), so the status is an option.
+   */
+  private admit(user: UserRecord, ip: string): Caller {
     if (!user.isAllowed) throw forbidden(`The user ${user.name} is not allowed to log in.`, 'not_allowed');
+    const { externalApiGrant, ungrantedStatus } = this.controller.behaviours;
+    if (externalApiGrant && !user.isAdmin && user.externalApis === false) {
+      const message = `The user ${user.name} has not been granted access on the External APIs page.`;
+      if (ungrantedStatus === 401) throw this.unauthorized(message);
+      if (ungrantedStatus === 404) throw notFound(message);
+      throw forbidden(message, 'not_granted');
+    }
     return { kind: 'user', user, ip };
   }
 
@@ -105,8 +121,7 @@ export class Authenticator {
     const password = colon > 0 ? decoded.slice(colon + 1) : '';
     if (!user || !sameSecret(user.password, password))
       throw this.unauthorized('Wrong user name or password.');
-    if (!user.isAllowed) throw forbidden(`The user ${user.name} is not allowed to log in.`, 'not_allowed');
-    return { kind: 'user', user, ip };
+    return this.admit(user, ip);
   }
 
   private bearer(rest: string, ip: string): Caller {

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FIRMWARE_PATTERN } from './firmware';
+import { addRealUnitOptions } from './cli-real-unit';
 import { type EmulatorOptions, randomSerial, resolveOptions } from './options';
 
 function number(min: number, max: number, integer: boolean, what: string) {
@@ -38,7 +39,7 @@ export function nthSerial(base: string, n: number): string {
 }
 
 export function buildProgram(): Command {
-  return new Command('emulator')
+  const program = new Command('emulator')
     .description(
       'A software Digital Loggers Web Power Switch: a real HTTP(S) server with digest auth under /restapi/.',
     )
@@ -103,9 +104,8 @@ export function buildProgram(): Command {
     .option('--latency <ms>', 'delay added before every answer', number(0, 60_000, false, 'milliseconds'), 0)
     .option(
       '--slow-outlets-ms <ms>',
-      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000)',
+      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000; default 0, --real-unit 5000)',
       number(0, 60_000, false, 'milliseconds'),
-      0,
     )
     .addOption(
       new Option('--nonce-lifetime <seconds>', 'how long a digest nonce stays valid')
@@ -114,8 +114,8 @@ export function buildProgram(): Command {
     )
     .option('--tls', 'HTTPS with a self-signed certificate generated at start')
     .option('--qop', 'offer qop="auth" in the digest challenge instead of the RFC 2069 form')
-    .option('--mdns', 'advertise each controller over mDNS')
-    .allowExcessArguments(false);
+    .option('--mdns', 'advertise each controller over mDNS');
+  return addRealUnitOptions(program).allowExcessArguments(false);
 }
 
 interface CliValues {
@@ -134,11 +134,29 @@ interface CliValues {
   sequenceDelay: number;
   rebootSeconds: number;
   latency: number;
-  slowOutletsMs: number;
+  slowOutletsMs?: number;
   nonceLifetime: number;
+  realUnit?: boolean;
+  connectionClose?: EmulatorOptions['connectionClose'];
+  depthRefs?: EmulatorOptions['depthRefs'];
+  meterMap?: EmulatorOptions['meterMap'];
+  tokenScopes?: EmulatorOptions['tokenScopes'];
+  matrixErrors?: EmulatorOptions['matrixErrors'];
+  formScriptStart?: boolean;
+  cycleTransient?: EmulatorOptions['cycleTransient'];
+  externalApiGrant?: boolean;
+  ungrantedStatus?: EmulatorOptions['ungrantedStatus'];
+  autoping?: boolean;
+  autopingAnswers?: string[];
+  tlsResumption: boolean;
   tls?: boolean;
   qop?: boolean;
   mdns?: boolean;
+}
+
+/** Leaves out options not given, so `--real-unit` fills them in. */
+function definedOnly(values: Partial<EmulatorOptions>): Partial<EmulatorOptions> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
 
 export type CliResult =
@@ -183,8 +201,23 @@ export function parseCli(args: string[]): CliResult {
     sequenceDelay: values.sequenceDelay,
     rebootSeconds: values.rebootSeconds,
     latency: values.latency,
-    slowOutletsMs: values.slowOutletsMs,
     nonceLifetime: values.nonceLifetime,
+    tlsResumption: values.tlsResumption,
+    ...definedOnly({
+      slowOutletsMs: values.slowOutletsMs,
+      realUnit: values.realUnit,
+      connectionClose: values.connectionClose,
+      depthRefs: values.depthRefs,
+      meterMap: values.meterMap,
+      tokenScopes: values.tokenScopes,
+      matrixErrors: values.matrixErrors,
+      formScriptStart: values.formScriptStart,
+      cycleTransient: values.cycleTransient,
+      externalApiGrant: values.externalApiGrant,
+      ungrantedStatus: values.ungrantedStatus,
+      autoping: values.autoping,
+      autopingAnswering: values.autopingAnswers,
+    }),
     tls: values.tls === true,
     qop: values.qop === true,
     mdns: values.mdns === true,

@@ -4,6 +4,7 @@ import type { Faults, FaultPlan } from './faults';
 import type { Lifecycle } from './lifecycle';
 import { isMeterKey, type MeterEntry, type MeterKey } from './meters';
 import type { OutletRecord } from './relay';
+import { createRealUnitDevice, type RealUnitDevice } from './device-real';
 import type { RequestStats } from './stats';
 import { parseFlag, parseOutletAccess, parsePassword, parseUserName } from './users';
 
@@ -31,6 +32,8 @@ export interface DeviceUserInput {
   isAllowed?: boolean;
   /** Default: no outlets. */
   outletAccess?: boolean[];
+  /** The External APIs grant (checked only with the externalApiGrant option); default true. */
+  externalApis?: boolean;
 }
 
 export type ConfigPatch = Partial<
@@ -38,7 +41,7 @@ export type ConfigPatch = Partial<
 >;
 
 /** Lets a test (or the demo) inspect and script the controller from outside the network. */
-export interface Device {
+export interface Device extends RealUnitDevice {
   readonly serial: string;
   readonly model: string;
   readonly firmware: string;
@@ -107,6 +110,10 @@ export interface Device {
 
   /** Request statistics (requests, 401s, max in flight, recent log). */
   readonly stats: RequestStats;
+  /** HTTPS: TLS handshakes so far, full and resumed (both 0 without TLS). */
+  tlsHandshakes(): { full: number; resumed: number };
+  /** HTTPS: allow TLS session resumption (start value: the tlsResumption option). */
+  tlsResumption: boolean;
 }
 
 export interface DeviceParts {
@@ -118,6 +125,7 @@ export interface DeviceParts {
   releaseHanging: () => void;
   latency: { value: number };
   slowOutlets: { value: number };
+  front: { handshakes: { full: number; resumed: number }; resumption: boolean };
 }
 
 export function createDevice(parts: DeviceParts): Device {
@@ -135,13 +143,16 @@ export function createDevice(parts: DeviceParts): Device {
     if (!isMeterKey(key)) throw new RangeError(`No meter ${key}`);
     return key;
   };
+  const real = createRealUnitDevice(controller);
   const user = (name: string) => {
     const found = users.find(name);
     if (!found) throw new RangeError(`No user ${name}`);
     return found;
   };
 
+  const { pinMeter, unpinMeter, ...realUnit } = real;
   return {
+    ...realUnit,
     serial: config.serial,
     model: config.model,
     firmware: config.firmware,
@@ -176,8 +187,8 @@ export function createDevice(parts: DeviceParts): Device {
 
     hasMeters: controller.meters !== null,
     meters: () => meters().values(),
-    setMeter: (key, value) => meters().set(meterKey(key), value),
-    resetMeter: (key) => meters().reset(meterKey(key)),
+    setMeter: (key, value) => void (pinMeter(key, value) || meters().set(meterKey(key), value)),
+    resetMeter: (key) => void (unpinMeter(key) || meters().reset(meterKey(key))),
     setLoad: (index, amps) => meters().setLoad(index, amps),
     loads: () => meters().loadsSnapshot(),
 
@@ -195,6 +206,7 @@ export function createDevice(parts: DeviceParts): Device {
         isAdmin: parseFlag('isAdmin', input.isAdmin ?? false),
         isAllowed: parseFlag('isAllowed', input.isAllowed ?? true),
         outletAccess: parseOutletAccess(input.outletAccess ?? Array(relay.count).fill(false), relay.count),
+        ...(input.externalApis === false && { externalApis: false }),
       });
     },
     removeUser: (name) => users.remove(users.list.indexOf(user(name))),
@@ -250,5 +262,12 @@ export function createDevice(parts: DeviceParts): Device {
     changeCertificate: () => lifecycle.changeCertificate(),
 
     stats: parts.stats,
+    tlsHandshakes: () => ({ ...parts.front.handshakes }),
+    get tlsResumption() {
+      return parts.front.resumption;
+    },
+    set tlsResumption(on: boolean) {
+      parts.front.resumption = on;
+    },
   };
 }

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Authenticator } from './auth';
 import { type Body, parseBody, readBody } from './body';
 import type { Controller } from './controller';
+import type { ConnectionClose } from './options';
 import type { Faults } from './faults';
 import { badRequest, forbidden, HttpError, type Json, methodNotAllowed, notFound } from './http-error';
 import { type ApiResponse, dispatch } from './methods';
@@ -26,6 +27,11 @@ export interface HandlerDeps {
 const TUNNELLED = ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'];
 const MALFORMED_JSON = '{"relay": {"outlets": [{"state": tru';
 
+/**
+ * Writes an answer. Fast profile: keep-alive with Content-Length. A real unit's `Connection: close`
+ * (connectionClose option): the body chunked, or close-delimited (no length at all: the end of the
+ * body is the end of the connection).
+ */
 function send(
   res: ServerResponse,
   status: number,
@@ -34,11 +40,37 @@ function send(
   head = false,
 ): void {
   if (res.destroyed || res.headersSent) return;
+  const mode = connectionModes.get(res) ?? 'off';
   const all = { ...headers };
+  if (mode !== 'off') {
+    all.Connection = 'close';
+    if (mode === 'close-delimited') res.useChunkedEncodingByDefault = false;
+    res.writeHead(status, all);
+    if (!head && body !== null && body !== '') res.write(body);
+    res.end();
+    return;
+  }
   if (body !== null) all['Content-Length'] = String(Buffer.byteLength(body));
   else if (status !== 204) all['Content-Length'] = '0';
   res.writeHead(status, all);
   res.end(head || body === null ? undefined : body);
+}
+
+/** How each answer is framed (set once per request from the controller's behaviours). */
+const connectionModes = new WeakMap<ServerResponse, ConnectionClose>();
+
+/** rest.html's curl example for `script/start/` sends JSON with curl's default form content type. */
+function bodyType(controller: Controller, pathname: string, contentType: string | undefined, raw: Buffer) {
+  const form =
+    (contentType ?? '').split(';')[0]?.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  if (!form || !controller.behaviours.formScriptStart || !pathname.endsWith('/script/start/'))
+    return contentType;
+  try {
+    JSON.parse(raw.toString('utf8'));
+    return 'application/json';
+  } catch {
+    return contentType;
+  }
 }
 
 function sendJson(
@@ -147,7 +179,10 @@ async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
   const steps = parseApiPath(pathname.slice(API_PREFIX.length));
   const reading = method === 'GET' || method === 'HEAD';
   const depth = reading ? parseDepth(req.headers.range) : null;
-  const body: Body = reading ? { kind: 'none' } : parseBody(req.headers['content-type'], await readBody(req));
+  const raw = reading ? Buffer.alloc(0) : await readBody(req);
+  const body: Body = reading
+    ? { kind: 'none' }
+    : parseBody(bodyType(controller, pathname, req.headers['content-type'], raw), raw);
   const prefer = String(req.headers.prefer ?? '');
   const response: ApiResponse = dispatch({ controller, caller }, deps.root, {
     method,
@@ -185,6 +220,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
     const finish = deps.stats.begin(method, url.split('?')[0] ?? url);
+    connectionModes.set(res, deps.controller.behaviours.connectionClose);
     res.once('close', () => finish(res.writableFinished ? res.statusCode : 0));
     const arrival = deps.faults.take(['drop', 'hang'], method, url);
     if (arrival === 'drop') {

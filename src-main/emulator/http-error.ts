@@ -31,9 +31,12 @@ export class HttpError extends Error {
     return { error: this.code, message: this.message, ...this.extra };
   }
 
-  /** The short form used for one element of a 207 answer: `{"status":409,"error":"locked"}`. */
-  element(): { status: number; error: string } {
-    return { status: this.status, error: this.code };
+  /**
+   * The short form used for one element of a 207 answer: `{"status":409,"error":"locked"}`, or
+   * `{"error":"locked"}` where a unit leaves the status out.
+   */
+  element(withStatus = true): { status?: number; error: string } {
+    return withStatus ? { status: this.status, error: this.code } : { error: this.code };
   }
 }
 

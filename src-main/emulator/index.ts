@@ -10,7 +10,22 @@ import { StatsRecorder } from './stats';
 import { generateCertificate } from './tls';
 import { rootNode } from './tree-root';
 
-export type { EmulatorOptions } from './options';
+export type {
+  ConnectionClose,
+  CycleTransient,
+  DepthRefs,
+  EmulatorOptions,
+  MatrixErrors,
+  MeterMap,
+  TokenScopes,
+  UngrantedStatus,
+} from './options';
+export { REAL_UNIT } from './options';
+export type { Behaviours } from './controller';
+export type { AutopingItemSnapshot, RealUnitDevice } from './device-real';
+export type { AutopingSettings, AutopingStatus } from './autoping';
+export type { ObjectModelMeter } from './meters-object-model';
+export { OBJECT_MODEL_METERS } from './meters-object-model';
 export type { ConfigPatch, Device, DeviceUserInput, OutletPatch, OutletSnapshot } from './device';
 export type { FaultKind, FaultPlan } from './faults';
 export type { MeterEntry, MeterKey } from './meters';
@@ -63,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   front = new HttpFront(handler, resolved.host, resolved.port, certificate, (status) =>
     stats.begin('?', '?')(status),
   );
+  front.resumption = resolved.tlsResumption;
   lifecycle = new Lifecycle(front, controller, auth, resolved, certificate);
   try {
     await lifecycle.start();
@@ -80,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latency,
     slowOutlets,
     releaseHanging: () => running.releaseHanging(),
+    front: running,
   });
   const closer = lifecycle;
   return {

@@ -1,7 +1,7 @@
-import { canModify, canRead } from './access';
+import { canInvoke, canModify, canRead } from './access';
 import type { Body } from './body';
 import { badRequest, forbidden, HttpError, type Json, methodNotAllowed, notFound } from './http-error';
-import { represent } from './serialize';
+import { depthReadHeaders, represent } from './serialize';
 import { type Apply, childOf, type Container, type Ctx, isContainer, type Node } from './tree';
 import { type Step, uriFor } from './uri';
 import { type Selected, walk } from './walk';
@@ -49,10 +49,19 @@ function denied(selected: Selected): HttpError {
   return forbidden(`You may not change ${uriFor(selected.path)}.`);
 }
 
-function readOne(ctx: Ctx, selected: Selected, depth: number | null): Json {
+function readOne(ctx: Ctx, selected: Selected, depth: number | null, refs: string[] = []): Json {
   if (!canRead(ctx, selected.path)) throw forbidden(`You may not read ${uriFor(selected.path)}.`);
   if (selected.node.kind === 'call') throw refuse(selected, 'GET');
-  return represent(ctx, selected.node, selected.path, depth);
+  return represent(ctx, selected.node, selected.path, depth, refs);
+}
+
+/** A single read: 200, or 206 with a depth limit (and a real unit's many headers). */
+function readSingle(ctx: Ctx, selected: Selected, depth: number | null): ApiResponse {
+  const refs: string[] = [];
+  const body = readOne(ctx, selected, depth, refs);
+  if (depth === null) return { status: 200, body };
+  const relative = ctx.controller.behaviours.depthRefs === 'relative';
+  return { status: 206, body, ...(relative && { headers: depthReadHeaders(refs) }) };
 }
 
 /** Turns a PUT/PATCH body into a value. */
@@ -149,7 +158,7 @@ function patchOne(ctx: Ctx, selected: Selected, body: Body): void {
 function postOne(ctx: Ctx, selected: Selected, body: Body): ApiResponse {
   const { node, path } = selected;
   if (node.kind === 'call') {
-    if (!node.checksAccess && !canModify(ctx, path, node.userMay)) throw denied(selected);
+    if (!node.checksAccess && !canInvoke(ctx, path, node.userMay)) throw denied(selected);
     const result = node.invoke(body, ctx);
     return result.status === 204 ? { status: 204, ...(node.after && { after: node.after }) } : result;
   }
@@ -173,12 +182,13 @@ function deleteOne(ctx: Ctx, selected: Selected): void {
 }
 
 /** Each element on its own: null where it worked, the short error where it did not. */
-function perElement(selection: Selected[], run: (selected: Selected) => Json): Json[] {
+function perElement(ctx: Ctx, selection: Selected[], run: (selected: Selected) => Json): Json[] {
+  const withStatus = ctx.controller.behaviours.matrixErrors === 'with-status';
   return selection.map((selected) => {
     try {
       return run(selected);
     } catch (error) {
-      if (error instanceof HttpError) return error.element();
+      if (error instanceof HttpError) return error.element(withStatus);
       throw error;
     }
   });
@@ -208,22 +218,24 @@ export function dispatch(ctx: Ctx, root: Container, request: ApiRequest): ApiRes
   switch (method) {
     case 'GET':
     case 'HEAD':
-      if (matrix) return multi(perElement(selection, (selected) => readOne(ctx, selected, depth)));
-      return { status: depth === null ? 200 : 206, body: readOne(ctx, single, depth) };
+      if (matrix) return multi(perElement(ctx, selection, (selected) => readOne(ctx, selected, depth)));
+      return readSingle(ctx, single, depth);
     case 'PUT': {
       const value = valueOf(body);
-      if (matrix) return multi(perElement(selection, (selected) => (putOne(ctx, selected, value), null)));
+      if (matrix)
+        return multi(perElement(ctx, selection, (selected) => (putOne(ctx, selected, value), null)));
       putOne(ctx, single, value);
       return written();
     }
     case 'PATCH':
-      if (matrix) return multi(perElement(selection, (selected) => (patchOne(ctx, selected, body), null)));
+      if (matrix)
+        return multi(perElement(ctx, selection, (selected) => (patchOne(ctx, selected, body), null)));
       patchOne(ctx, single, body);
       return written();
     case 'POST': {
       if (!matrix) return postOne(ctx, single, body);
       return multi(
-        perElement(selection, (selected) => {
+        perElement(ctx, selection, (selected) => {
           const result = postOne(ctx, selected, body);
           return 'body' in result && result.body !== undefined ? result.body : null;
         }),
@@ -242,7 +254,7 @@ export function dispatch(ctx: Ctx, root: Container, request: ApiRequest): ApiRes
       for (const i of order) {
         const selected = selection[i];
         if (!selected) continue;
-        [results[i] = null] = perElement([selected], (element) => (deleteOne(ctx, element), null));
+        [results[i] = null] = perElement(ctx, [selected], (element) => (deleteOne(ctx, element), null));
       }
       return multi(results);
     }

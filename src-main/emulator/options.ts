@@ -45,7 +45,87 @@ export interface EmulatorOptions {
   nonceLifetime?: number;
   /** Initial state per outlet (index 0 = outlet 1); default: the first half on, the rest off. */
   initialStates?: boolean[];
+
+  // ---- How real units behave on the wire (issue 14). Each is off in the fast default profile;
+  // `realUnit: true` turns every one on (see REAL_UNIT below); an explicit value still wins.
+
+  /** Every behaviour of a real unit at once (defaults in REAL_UNIT). */
+  realUnit?: boolean;
+  /**
+   * `Connection: close` on every answer, with bodies close-delimited (no Content-Length, no chunking)
+   * or chunked. 'off' (default): keep-alive with Content-Length.
+   */
+  connectionClose?: ConnectionClose;
+  /**
+   * Depth-limited reads (`Range: dli-depth=N`): 'absolute' (default) cuts containers to
+   * `{"$ref": "/restapi/…/"}`; 'relative' cuts leaves too, to `$ref`s relative to the resource read,
+   * and answers with more than 100 response headers.
+   */
+  depthRefs?: DepthRefs;
+  /**
+   * `meter/values/`: 'simple' (default, `buses.0.voltage`… with name/value/quantity/bus) or
+   * 'object-model' (platform ids, every object-model field, `false` for no reading, internal entries).
+   */
+  meterMap?: MeterMap;
+  /**
+   * Token scopes: 'simple' (default: `?access=read|modify`, modify implies read and calls) or 'dli'
+   * (`?access=get,modify,invoke` separately: modify does not imply get, calls need invoke).
+   */
+  tokenScopes?: TokenScopes;
+  /** A failed element of a 207 answer: 'with-status' (default, `{status, error}`) or 'without-status' (`{error}`). */
+  matrixErrors?: MatrixErrors;
+  /** Accept `script/start/` bodies sent as a form (rest.html's curl example sends no Content-Type). */
+  formScriptStart?: boolean;
+  /** During a cycle's off-time the transient state 'stays-on' (default) or 'follows-relay'. */
+  cycleTransient?: CycleTransient;
+  /**
+   * Non-admin users need the External APIs grant (device.grantExternalApis); with it they may only
+   * toggle outlets, without it every request answers `ungrantedStatus`.
+   */
+  externalApiGrant?: boolean;
+  /** What a non-admin user without the grant gets: 401, 403 (default) or 404. */
+  ungrantedStatus?: UngrantedStatus;
+  /**
+   * HTTPS: let clients resume TLS sessions (default true, Node's own behaviour). Whether real units do
+   * is unknown; false makes every connection a full handshake.
+   */
+  tlsResumption?: boolean;
+  /** The `autoping/` subtree, simulated (no ICMP). */
+  autoping?: boolean;
+  /** Addresses that answer AutoPing's pings from the start (others do not until told so). */
+  autopingAnswering?: string[];
 }
+
+export type ConnectionClose = 'off' | 'close-delimited' | 'chunked';
+export type DepthRefs = 'absolute' | 'relative';
+export type MeterMap = 'simple' | 'object-model';
+export type TokenScopes = 'simple' | 'dli';
+export type MatrixErrors = 'with-status' | 'without-status';
+export type CycleTransient = 'stays-on' | 'follows-relay';
+export type UngrantedStatus = 401 | 403 | 404;
+
+export const CONNECTION_CLOSE: readonly ConnectionClose[] = ['off', 'close-delimited', 'chunked'];
+export const DEPTH_REFS: readonly DepthRefs[] = ['absolute', 'relative'];
+export const METER_MAPS: readonly MeterMap[] = ['simple', 'object-model'];
+export const TOKEN_SCOPES: readonly TokenScopes[] = ['simple', 'dli'];
+export const MATRIX_ERRORS: readonly MatrixErrors[] = ['with-status', 'without-status'];
+export const CYCLE_TRANSIENT: readonly CycleTransient[] = ['stays-on', 'follows-relay'];
+export const UNGRANTED_STATUS: readonly UngrantedStatus[] = [401, 403, 404];
+
+/** What `realUnit: true` turns on (an option given explicitly still wins). */
+export const REAL_UNIT = {
+  slowOutletsMs: 5000,
+  connectionClose: 'chunked',
+  depthRefs: 'relative',
+  meterMap: 'object-model',
+  tokenScopes: 'dli',
+  matrixErrors: 'without-status',
+  formScriptStart: true,
+  cycleTransient: 'follows-relay',
+  externalApiGrant: true,
+  ungrantedStatus: 403,
+  autoping: true,
+} as const satisfies EmulatorOptions;
 
 export type ResolvedOptions = Required<Omit<EmulatorOptions, 'initialStates'>> & { initialStates: boolean[] };
 
@@ -63,6 +143,9 @@ export function randomSerial(): string {
 /** Fills in defaults and rejects values a controller could not have, naming the option. */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const outlets = options.outlets ?? 8;
+  const real = options.realUnit === true;
+  const pick = <K extends keyof typeof REAL_UNIT>(key: K, fast: EmulatorOptions[K]): EmulatorOptions[K] =>
+    options[key] ?? (real ? REAL_UNIT[key] : fast);
   const resolved: ResolvedOptions = {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
@@ -78,14 +161,41 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     sequenceDelay: options.sequenceDelay ?? 0.5,
     rebootSeconds: options.rebootSeconds ?? 5,
     latency: options.latency ?? 0,
-    slowOutletsMs: options.slowOutletsMs ?? 0,
+    slowOutletsMs: pick('slowOutletsMs', 0) ?? 0,
     tls: options.tls ?? false,
     qop: options.qop ?? false,
     mdns: options.mdns ?? false,
     nonceLifetime: options.nonceLifetime ?? 300,
     initialStates:
       options.initialStates ?? Array.from({ length: outlets }, (_, i) => i < Math.ceil(outlets / 2)),
+    realUnit: real,
+    connectionClose: pick('connectionClose', 'off') ?? 'off',
+    depthRefs: pick('depthRefs', 'absolute') ?? 'absolute',
+    meterMap: pick('meterMap', 'simple') ?? 'simple',
+    tokenScopes: pick('tokenScopes', 'simple') ?? 'simple',
+    matrixErrors: pick('matrixErrors', 'with-status') ?? 'with-status',
+    formScriptStart: pick('formScriptStart', false) ?? false,
+    cycleTransient: pick('cycleTransient', 'stays-on') ?? 'stays-on',
+    externalApiGrant: pick('externalApiGrant', false) ?? false,
+    ungrantedStatus: pick('ungrantedStatus', 403) ?? 403,
+    autoping: pick('autoping', false) ?? false,
+    tlsResumption: options.tlsResumption ?? true,
+    autopingAnswering: options.autopingAnswering ?? [],
   };
+  const oneOf = <T>(value: T, allowed: readonly T[], name: string): void =>
+    check(allowed.includes(value), `${name} must be one of ${allowed.join(', ')}`);
+  oneOf(resolved.connectionClose, CONNECTION_CLOSE, 'connectionClose');
+  oneOf(resolved.depthRefs, DEPTH_REFS, 'depthRefs');
+  oneOf(resolved.meterMap, METER_MAPS, 'meterMap');
+  oneOf(resolved.tokenScopes, TOKEN_SCOPES, 'tokenScopes');
+  oneOf(resolved.matrixErrors, MATRIX_ERRORS, 'matrixErrors');
+  oneOf(resolved.cycleTransient, CYCLE_TRANSIENT, 'cycleTransient');
+  oneOf(resolved.ungrantedStatus, UNGRANTED_STATUS, 'ungrantedStatus');
+  check(
+    Array.isArray(resolved.autopingAnswering) &&
+      resolved.autopingAnswering.every((address) => typeof address === 'string' && address.length > 0),
+    'autopingAnswering must be a list of addresses',
+  );
   check(
     Number.isInteger(resolved.port) && isNumberIn(resolved.port, 0, 65535),
     'port must be a whole number from 0 to 65535',

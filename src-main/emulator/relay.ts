@@ -21,6 +21,8 @@ export interface RelayOptions {
   sequenceDelay: number;
   /** Initial persistent (= transient = physical) state per outlet. */
   initialStates: boolean[];
+  /** During a cycle's off-time the transient state stays on (default) or follows the relay off. */
+  cycleTransient?: 'stays-on' | 'follows-relay';
 }
 
 type PhysicalListener = (index: number, on: boolean) => void;
@@ -39,8 +41,10 @@ export class Relay {
   private readonly cycleTimers: (NodeJS.Timeout | undefined)[];
   private nextOnSlot = 0;
   private readonly listeners = new Set<PhysicalListener>();
+  private readonly followsRelay: boolean;
 
   constructor(options: RelayOptions) {
+    this.followsRelay = options.cycleTransient === 'follows-relay';
     this.cycleDelay = options.cycleDelay;
     this.sequenceDelay = options.sequenceDelay;
     this.outlets = Array.from({ length: options.outlets }, (_, i) => ({
@@ -97,11 +101,12 @@ export class Relay {
     this.cancelOn(index);
     this.cancelCycle(index);
     this.setPhysical(index, false);
+    if (this.followsRelay) outlet.transientState = false;
     const seconds = outlet.cycleDelay ?? this.cycleDelay;
     this.cycleTimers[index] = setTimeout(() => {
       this.cycleTimers[index] = undefined;
       // An outlet locked during its off-time stays off.
-      if (outlet.locked) outlet.transientState = false;
+      outlet.transientState = this.followsRelay ? !outlet.locked : outlet.transientState && !outlet.locked;
       this.drive(index, true);
     }, seconds * 1000);
     return true;
@@ -135,7 +140,9 @@ export class Relay {
   private drive(index: number, sequenced: boolean): void {
     const outlet = this.outlet(index);
     if (this.isCycling(index)) {
-      if (outlet.transientState) return;
+      // Stays-on: a cycle ends by itself unless switched off. Follows-relay: any write during the
+      // off-time (off, or on now) ends the cycle.
+      if (outlet.transientState && !this.followsRelay) return;
       this.cancelCycle(index);
     }
     this.cancelOn(index);

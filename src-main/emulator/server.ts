@@ -6,7 +6,9 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 export interface Certificate {
   key: string;
@@ -26,6 +28,10 @@ export class HttpFront {
   private readonly hanging = new Set<ServerResponse>();
   private boundPort: number;
   private listening = false;
+  /** TLS handshakes so far: full ones, and resumed sessions. */
+  readonly handshakes = { full: 0, resumed: 0 };
+  /** When false, every connection rotates the ticket keys, so no session can be resumed. */
+  resumption = true;
 
   constructor(
     handler: Handler,
@@ -39,10 +45,17 @@ export class HttpFront {
       ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler)
       : createHttpServer(handler);
     this.server.on('connection', (socket: Socket) => {
+      // No resumption: new ticket keys before each handshake, so no earlier ticket decrypts.
+      if (tls && !this.resumption)
+        (this.server as unknown as { setTicketKeys(keys: Buffer): void }).setTicketKeys(randomBytes(48));
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
     this.server.on('tlsClientError', (_error: Error, socket: Socket) => socket.destroy());
+    this.server.on('secureConnection', (socket: TLSSocket) => {
+      if (socket.isSessionReused()) this.handshakes.resumed += 1;
+      else this.handshakes.full += 1;
+    });
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) {
         socket.destroy();

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { badRequest, HttpError, type Json } from './http-error';
+import type { TokenScopes } from './options';
 import { parseApiPath, type Step } from './uri';
 
 /**
@@ -15,10 +16,11 @@ export interface ClientRecord {
   access_tokens: { [key: string]: Json };
 }
 
-export type Access = 'read' | 'modify';
+/** What a request needs: reading (GET/HEAD), changing (PUT/PATCH/POST to a collection/DELETE), calling. */
+export type Access = 'get' | 'modify' | 'invoke';
 interface Scope {
   steps: Step[];
-  access: Access;
+  access: ReadonlySet<Access>;
 }
 interface Client {
   record: ClientRecord;
@@ -31,16 +33,41 @@ const CLIENT_FIELDS = ['name', 'redirect_urls', 'scopes', 'refresh_tokens', 'acc
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function parseScope(pattern: string): Scope {
+const SIMPLE_ACCESS: Record<string, Access[]> = {
+  read: ['get'],
+  modify: ['get', 'modify', 'invoke'],
+};
+const DLI_ACCESS: readonly string[] = ['get', 'modify', 'invoke'];
+
+/**
+ * 'simple': `?access=read|modify`, modify implies reading and calls. 'dli' (DLI's access_tokens page):
+ * `?access=` is a comma list of get, modify and invoke, each granting only itself.
+ */
+function parseAccess(query: string | undefined, mode: TokenScopes): Set<Access> | null {
+  const value =
+    query === undefined ? (mode === 'simple' ? 'read' : null) : new URLSearchParams(query).get('access');
+  if (value === null) return null;
+  if (mode === 'simple') {
+    const granted = SIMPLE_ACCESS[value];
+    return granted ? new Set(granted) : null;
+  }
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.some((part) => !DLI_ACCESS.includes(part))) return null;
+  return new Set(parts as Access[]);
+}
+
+function parseScope(pattern: string, mode: TokenScopes): Scope {
   const problem = (): HttpError =>
     badRequest(
-      `The scope "${pattern}" is not of the form /path/?access=read or /path/?access=modify.`,
+      mode === 'simple'
+        ? `The scope "${pattern}" is not of the form /path/?access=read or /path/?access=modify.`
+        : `The scope "${pattern}" is not of the form /path/?access=get, modify, invoke or a comma list of them.`,
       'bad_value',
     );
   const [path = '', query, ...rest] = pattern.split('?');
   if (!path.startsWith('/') || rest.length > 0) throw problem();
-  const access = query === undefined ? 'read' : new URLSearchParams(query).get('access');
-  if (access !== 'read' && access !== 'modify') throw problem();
+  const access = parseAccess(query, mode);
+  if (!access) throw problem();
   const relative = path.slice(1);
   const steps = parseApiPath(relative === '' || relative.endsWith('/') ? relative : `${relative}/`);
   return { steps, access };
@@ -67,6 +94,8 @@ function covers(steps: Step[], path: readonly string[]): boolean {
 
 export class Clients {
   private readonly clients = new Map<string, Client>();
+
+  constructor(private readonly mode: TokenScopes = 'simple') {}
 
   ids(): string[] {
     return [...this.clients.keys()];
@@ -98,9 +127,9 @@ export class Clients {
     }
     const parsed = Object.entries(scopeMap)
       .filter(([, enabled]) => enabled === true)
-      .map(([pattern]) => parseScope(pattern));
+      .map(([pattern]) => parseScope(pattern, this.mode));
     // Parse disabled scopes too, so a typo is reported rather than silently kept.
-    Object.keys(scopeMap).forEach(parseScope);
+    Object.keys(scopeMap).forEach((pattern) => parseScope(pattern, this.mode));
     const lowerTokens = Object.fromEntries(Object.keys(tokens).map((hash) => [hash.toLowerCase(), {}]));
     return {
       record: {
@@ -152,12 +181,10 @@ export class Clients {
     return known ? id : null;
   }
 
-  /** `read` allows GET/HEAD; `modify` allows everything below the scope's path. */
+  /** Does some scope of the client grant this access below its path? */
   allows(id: string, access: Access, path: readonly string[]): boolean {
     const client = this.clients.get(id);
     if (!client) return false;
-    return client.scopes.some(
-      (scope) => (access === 'read' || scope.access === 'modify') && covers(scope.steps, path),
-    );
+    return client.scopes.some((scope) => scope.access.has(access) && covers(scope.steps, path));
   }
 }

@@ -1,24 +1,31 @@
 import type { Controller } from './controller';
+import type { Json } from './http-error';
 import type { Meters } from './meters';
+import { autopingNode } from './tree-autoping';
 import { authNode } from './tree-auth';
 import { configNode, credNode } from './tree-config';
 import { relayNode } from './tree-relay';
 import { scriptNode } from './tree-script';
 import { type Call, type Container, map, object, readOnly } from './tree';
 
-function meterNode(meters: Meters): Container {
+/** Each entry an object of read-only fields, in the order the entry lists them. */
+function entriesNode(values: () => Record<string, object>): Container {
+  return map(() =>
+    Object.entries(values()).map(([key, entry]) => [
+      key,
+      object(() =>
+        Object.fromEntries(
+          Object.entries(entry).map(([field, value]) => [field, readOnly(() => value as Json)]),
+        ),
+      ),
+    ]),
+  );
+}
+
+function meterNode(c: Controller, meters: Meters): Container {
+  const objectMeters = c.objectMeters;
   return object(() => ({
-    values: map(() =>
-      Object.entries(meters.values()).map(([key, entry]) => [
-        key,
-        object(() => ({
-          name: readOnly(() => entry.name),
-          value: readOnly(() => entry.value),
-          quantity: readOnly(() => entry.quantity),
-          bus: readOnly(() => entry.bus),
-        })),
-      ]),
-    ),
+    values: entriesNode(() => (objectMeters ? objectMeters.values() : meters.values())),
   }));
 }
 
@@ -37,6 +44,7 @@ export function rootNode(c: Controller, reboot: () => void): Container {
     cred: credNode(c),
     script: scriptNode(c),
     system: c.features.reboot && object(() => ({ reboot: rebootCall })),
-    meter: c.meters !== null && meterNode(c.meters),
+    meter: c.meters !== null && meterNode(c, c.meters),
+    autoping: c.autoping !== null && autopingNode(c, c.autoping),
   }));
 }

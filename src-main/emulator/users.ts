@@ -8,6 +8,8 @@ export interface UserRecord {
   isAllowed: boolean;
   /** One flag per outlet, index 0 = outlet 1. */
   outletAccess: boolean[];
+  /** The External APIs page's grant (only checked with the externalApiGrant option); absent = granted. */
+  externalApis?: boolean;
 }
 
 const USER_FIELDS = ['name', 'password', 'is_admin', 'is_allowed', 'outlet_access'];
