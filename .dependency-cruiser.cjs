@@ -94,7 +94,8 @@ module.exports = {
     },
     {
       name: 'web-page-only-in-the-browser',
-      comment: 'The page script runs in the browser on load: the web shell serves its build, never imports it.',
+      comment:
+        'The page script runs in the browser on load: the web shell serves its build, never imports it.',
       severity: 'error',
       from: { path: '^src-', pathNot: '^src-main/web/page/' },
       to: { path: '^src-main/web/page/' },

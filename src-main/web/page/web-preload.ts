@@ -96,8 +96,7 @@ function connect(): void {
 }
 
 type Incoming =
-  | { type: 'result'; id: number; result: Answer }
-  | { type: 'event'; name: string; payload: unknown };
+  { type: 'result'; id: number; result: Answer } | { type: 'event'; name: string; payload: unknown };
 
 function receive(data: unknown): void {
   let message: Incoming;
@@ -146,7 +145,10 @@ function invoke(name: string, input: unknown): Promise<Answer> {
     const bytes = new TextEncoder().encode(message).length;
     if (bytes > MAX_MESSAGE)
       return resolve(
-        failure('BAD_INPUT', `This input is too large to send: ${bytes} bytes, at most ${MAX_MESSAGE}. Shorten it.`),
+        failure(
+          'BAD_INPUT',
+          `This input is too large to send: ${bytes} bytes, at most ${MAX_MESSAGE}. Shorten it.`,
+        ),
       );
     pending.set(id, resolve);
     if (opened) socket.send(message);
