@@ -10,6 +10,7 @@
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
  *   src-main/core       all of the above          the app
  *   src-main/shell, web, cli   core and below, never each other: the three doors into the Core
+ *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
  * `src-preload/contract.ts` and `src-preload/model.ts` are the contract shared by both processes: every
  * layer may import them, and they import nothing of Plugboard's but each other. Only the Electron shell
@@ -75,10 +76,29 @@ module.exports = {
     {
       name: 'only-the-contract-from-preload',
       comment:
-        "Of src-preload, main may import only the contract and the model; index.ts is the window's preload.",
+        "Of src-preload, main may import only the contract and the model; index.ts is the window's preload. The web shell's page script (src-main/web/page/) also builds window.plugboard with window-api.ts.",
       severity: 'error',
-      from: { path: '^src-main/' },
+      from: { path: '^src-main/', pathNot: '^src-main/web/page/' },
       to: { path: '^src-preload/', pathNot: '^src-preload/(contract|model)\\.ts$' },
+    },
+    {
+      name: 'web-page-runs-in-the-browser',
+      comment:
+        "src-main/web/page/ is bundled into the browser tab (the web shell's window.plugboard): it imports only itself, the socket's wire terms and src-preload's contract and window-api.ts, no Node or npm module.",
+      severity: 'error',
+      from: { path: '^src-main/web/page/' },
+      to: {
+        pathNot:
+          '^(src-main/web/page/|src-main/web/socket-protocol\\.ts$|src-preload/(contract|model|window-api)\\.ts$)',
+      },
+    },
+    {
+      name: 'web-page-only-in-the-browser',
+      comment:
+        'The page script runs in the browser on load: the web shell serves its build, never imports it.',
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^src-main/web/page/' },
+      to: { path: '^src-main/web/page/' },
     },
     {
       name: 'preload-imports-no-main',

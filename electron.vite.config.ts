@@ -2,7 +2,9 @@ import { chmod } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
-import type { Plugin } from 'vite';
+import { build, type Plugin, type Rolldown } from 'vite';
+import { callNames, eventNames } from './src-preload/contract';
+import { WEB_PRELOAD_PATH } from './src-main/web/static-files';
 
 const root = import.meta.dirname;
 
@@ -78,6 +80,62 @@ const lazyConf: Plugin = {
       : null,
 };
 
+/**
+ * The preloads need the contract's names, not its valibot schemas (callNames is `Object.keys` of the
+ * schemas, so importing it would bundle valibot). In a preload's build, src-preload/contract.ts is
+ * replaced by the names this config reads from that same file, and `splitCallName`; a preload importing
+ * anything else from it fails the build (a missing export).
+ */
+const CONTRACT = resolve(root, 'src-preload/contract.ts');
+const contractNamesOnly: Plugin = {
+  name: 'plugboard-contract-names-only',
+  enforce: 'pre',
+  load: (id) =>
+    id === CONTRACT
+      ? [
+          `export const callNames = ${JSON.stringify(callNames)};`,
+          `export const eventNames = ${JSON.stringify(eventNames)};`,
+          'export function splitCallName(name) {',
+          "  const slash = name.indexOf('/');",
+          '  return [name.slice(0, slash), name.slice(slash + 1)];',
+          '}',
+        ].join('\n')
+      : null,
+};
+
+/**
+ * The web shell's `window.plugboard` (src-main/web/page/web-preload.ts) as the page loads it: one
+ * classic script, no imports (an IIFE), left readable (a few kB, served on loopback). Exported for test/web/web-preload.test.ts, which runs
+ * exactly this.
+ */
+export async function buildWebPreload(): Promise<string> {
+  const built = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [contractNamesOnly],
+    build: {
+      write: false,
+      minify: false,
+      target: 'es2022',
+      lib: {
+        entry: resolve(root, 'src-main/web/page/web-preload.ts'),
+        formats: ['iife'],
+        name: 'plugboardWebPreload',
+      },
+    },
+  })) as Rolldown.RolldownOutput[];
+  return built[0]!.output[0].code;
+}
+
+/** Puts the web preload beside the window's files, where the web shell serves it (WEB_PRELOAD_PATH). */
+const webPreloadAsset: Plugin = {
+  name: 'plugboard-web-preload',
+  apply: 'build',
+  generateBundle: async function () {
+    this.emitFile({ type: 'asset', fileName: WEB_PRELOAD_PATH.slice(1), source: await buildWebPreload() });
+  },
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -130,11 +188,13 @@ export default defineConfig({
       externalizeDeps: false,
       lib: { entry: resolve(root, 'src-preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
     },
+    plugins: [contractNamesOnly],
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
     plugins: [
       svelte({ configFile: resolve(root, 'svelte.config.js') }),
+      webPreloadAsset,
       // The dev server (npm start) injects CSS as <style> elements and reloads over its own WebSocket;
       // only there may the page's CSP allow them.
       {

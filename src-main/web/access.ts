@@ -1,11 +1,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { excerpt } from './log-limit';
+import { SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from './socket-protocol';
+
+export { SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX };
 
 /**
  * Who may use the web shell: whoever holds this run's token, and only by presenting it.
  *
- * The token comes once in the printed URL. The page's script (web-preload.ts) takes it out of the
+ * The token comes once in the printed URL. The page's script (page/web-preload.ts) takes it out of the
  * address, keeps it in the tab's sessionStorage and offers it as a WebSocket subprotocol when it
  * connects: `Sec-WebSocket-Protocol: plugboard.v1, plugboard.token.<token>`. There is no cookie and
  * no other credential a browser would attach by itself, so a request the browser sends on its own (a
@@ -24,11 +27,6 @@ export interface Access {
   /** `127.0.0.1:PORT`: the only Host accepted. */
   host: string;
 }
-
-/** The subprotocol the shell speaks (bridge.ts); the server answers with this one, never the token. */
-export const SOCKET_PROTOCOL = 'plugboard.v1';
-/** The page offers `plugboard.token.<token>` next to SOCKET_PROTOCOL. Base64url is valid in a header token. */
-export const TOKEN_PROTOCOL_PREFIX = 'plugboard.token.';
 
 export type AccessCheck = { ok: true } | { ok: false; reason: string };
 

@@ -21,14 +21,13 @@ import {
 } from './access';
 import { bridgeCore } from './bridge';
 import { excerpt, limitedLog } from './log-limit';
-import { findAppRoot, loadRenderer, WEB_PRELOAD_PATH, type StaticFile } from './static-files';
-import { webPreloadScript } from './web-preload';
+import { MAX_MESSAGE, SOCKET_PATH } from './socket-protocol';
+import { findAppRoot, loadRenderer, type StaticFile } from './static-files';
+
+export { MAX_MESSAGE };
 
 /** Loopback only: the shell has no login beyond the token, so it must never face a network. */
 const HOST = '127.0.0.1';
-const SOCKET_PATH = '/ws';
-/** The largest message a socket may send (a frame, or a fragmented message in total). */
-export const MAX_MESSAGE = 1024 * 1024;
 /** The source tree, or the folder holding out/ and package.json once built or packaged. */
 const appRoot = (): string => findAppRoot(import.meta.dirname);
 
@@ -59,10 +58,6 @@ export interface RunningWebShell {
 export async function startWebShell(options: WebShellOptions = {}): Promise<RunningWebShell> {
   const log = options.log ?? consoleLogger('[plugboard web]');
   const files = await loadRenderer(options.rendererDir ?? resolve(appRoot(), 'out', 'renderer'));
-  files.set(WEB_PRELOAD_PATH, {
-    body: Buffer.from(webPreloadScript(MAX_MESSAGE)),
-    type: 'text/javascript; charset=utf-8',
-  });
   const core = options.core ?? (await createOwnCore(options, log));
   const server = createServer();
   try {

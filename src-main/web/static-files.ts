@@ -46,13 +46,17 @@ function readName(manifest: string): unknown {
   }
 }
 
-/** Where the web shell's own `window.plugboard` is served (an external file, so script-src stays 'self'). */
+/**
+ * Where the web shell's own `window.plugboard` is served (an external file, so script-src stays 'self'):
+ * built from page/web-preload.ts into the renderer's folder under this name (electron.vite.config.ts).
+ */
 export const WEB_PRELOAD_PATH = '/plugboard-web-preload.js';
 
 /**
  * Every file of the built renderer, read once at start and keyed by URL path. Requests are answered
  * by exact lookup in this map, so no request path ever reaches the file system (no traversal).
- * The page gets the web preload injected ahead of the app's own module script.
+ * The page gets the web preload (a file of the build, WEB_PRELOAD_PATH) injected ahead of the app's own
+ * module script.
  */
 export async function loadRenderer(rendererDir: string): Promise<Map<string, StaticFile>> {
   const indexPath = join(rendererDir, 'index.html');
@@ -66,6 +70,10 @@ export async function loadRenderer(rendererDir: string): Promise<Map<string, Sta
     const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
     files.set(`/${relative(rendererDir, path).split(sep).join('/')}`, { body: await readFile(path), type });
   }
+  if (!files.has(WEB_PRELOAD_PATH))
+    throw new Error(
+      `The built window has no web preload (${join(rendererDir, WEB_PRELOAD_PATH)}). Build it with \`npx electron-vite build\` (\`npm run web\` does that).`,
+    );
   const index = {
     body: Buffer.from(injectWebPreload(files.get('/index.html')!.body.toString('utf8'))),
     type: TYPES['.html']!,

@@ -1,17 +1,20 @@
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
-import type { PlugboardApi, Result } from '../../src-preload/contract';
-import {
-  RECONNECT_FIRST_MS,
-  RECONNECT_MAX_MS,
-  TOKEN_KEY,
-  webPreloadScript,
-} from '../../src-main/web/web-preload';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildWebPreload } from '../../electron.vite.config';
+import { callNames, eventNames, type PlugboardApi, type Result } from '../../src-preload/contract';
+import { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, TOKEN_KEY } from '../../src-main/web/page/page-terms';
+import { MAX_MESSAGE } from '../../src-main/web/socket-protocol';
 
 /**
- * The page's script (web-preload.ts) run on its own, with a stand-in for the browser's WebSocket and
- * timers, so reconnects and their delays are stepped by hand. The e2e test runs it in Chromium.
+ * The page's script (page/web-preload.ts) as the build bundles it, run on its own, with a stand-in for
+ * the browser's WebSocket and timers, so reconnects and their delays are stepped by hand. The e2e tests
+ * run it in Chromium.
  */
+let script: string;
+beforeAll(async () => {
+  script = await buildWebPreload();
+});
+
 class FakeSocket {
   static readonly OPEN = 1;
   readonly sent: { id: number; name: string; input: unknown }[] = [];
@@ -42,16 +45,21 @@ class FakeSocket {
     this.#fire('close');
   }
 
+  answerRaw(data: string): void {
+    this.#fire('message', { data });
+  }
+
   answer(id: number, result: Result<unknown>): void {
     this.#fire('message', { data: JSON.stringify({ type: 'result', id, result }) });
   }
 }
 
-function page(search: string, stored: Record<string, string> = {}, maxBytes = 1024 * 1024) {
+function page(search: string, stored: Record<string, string> = {}) {
   const sockets: FakeSocket[] = [];
   const timers: { ms: number; run: () => void }[] = [];
   const storage = new Map(Object.entries(stored));
   const addresses: string[] = [];
+  const errors: unknown[][] = [];
   const sandbox: Record<string, unknown> = {
     location: { search, pathname: '/', hash: '', protocol: 'http:', host: '127.0.0.1:4321' },
     history: { state: null, replaceState: (_s: unknown, _t: string, url: string) => addresses.push(url) },
@@ -68,10 +76,10 @@ function page(search: string, stored: Record<string, string> = {}, maxBytes = 10
     setTimeout: (run: () => void, ms: number) => timers.push({ ms, run }),
     URLSearchParams,
     TextEncoder,
-    console,
+    console: { error: (...args: unknown[]) => errors.push(args) },
   };
   sandbox.window = sandbox;
-  runInNewContext(webPreloadScript(maxBytes), sandbox);
+  runInNewContext(script, sandbox);
   const api = sandbox.plugboard as PlugboardApi;
   /** Run the one pending reconnect timer; returns its delay. */
   const fireTimer = () => {
@@ -81,12 +89,33 @@ function page(search: string, stored: Record<string, string> = {}, maxBytes = 10
     return timer.ms;
   };
   const last = () => sockets[sockets.length - 1]!;
-  return { api, sockets, storage, addresses, timers, fireTimer, last };
+  return { api, sockets, storage, addresses, timers, errors, fireTimer, last };
 }
 
 const tick = () => new Promise((done) => setImmediate(done));
 
 describe('the web page script', () => {
+  it('is one classic script that imports nothing and carries no schema library', () => {
+    expect(script).not.toMatch(/^\s*(import|export)\b/m);
+    expect(script).not.toMatch(/\brequire\(|\bimport\(/);
+    expect(script).not.toMatch(/valibot/i);
+    expect(script.length).toBeLessThan(12_000);
+  });
+
+  it('offers every call and event of the contract, as the Electron preload does', async () => {
+    const tab = page('?token=t');
+    const api = tab.api as unknown as Record<string, Record<string, (input: unknown) => unknown>>;
+    tab.last().open();
+    for (const name of callNames) {
+      const [domain, action] = name.split('/') as [string, string];
+      void api[domain]![action]!({});
+    }
+    expect(tab.last().sent.map((m) => m.name)).toEqual(callNames);
+    for (const name of eventNames) expect(typeof tab.api.on(name, () => undefined)).toBe('function');
+    expect(() => tab.api.on('no/such' as never, () => undefined)).toThrow('Unknown event no/such');
+    expect(Object.isFrozen(tab.api) && Object.isFrozen(tab.api.outlets)).toBe(true);
+  });
+
   it('takes the token out of the address, keeps it in the tab, and offers it as a subprotocol', () => {
     const tab = page('?token=s3cret&view=outlets');
     expect(tab.addresses).toEqual(['/?view=outlets']);
@@ -163,15 +192,38 @@ describe('the web page script', () => {
   });
 
   it('answers BAD_INPUT for a call too large for the shell, and keeps its socket', async () => {
-    const tab = page('?token=t', {}, 200);
+    const tab = page('?token=t');
     tab.last().open();
     const answer = await tab.api.controllers.add({
-      name: 'x'.repeat(300),
+      name: 'x'.repeat(MAX_MESSAGE),
       url: 'http://127.0.0.1',
       auth: { kind: 'none' },
     } as never);
     expect(answer).toMatchObject({ ok: false, error: { code: 'BAD_INPUT', message: /too large/ } });
     expect(tab.last().sent).toEqual([]);
     expect(tab.timers).toEqual([]);
+    // Just under the limit still goes out.
+    void tab.api.controllers.add({ name: 'x'.repeat(MAX_MESSAGE - 200) } as never);
+    expect(tab.last().sent.map((m) => m.name)).toEqual(['controllers/add']);
+  });
+
+  it('delivers events to each listener until it stops listening, and a failing listener harms no other', () => {
+    const tab = page('?token=t');
+    const seen: string[] = [];
+    const stop = tab.api.on('groups/changed', () => seen.push('first'));
+    tab.api.on('groups/changed', () => {
+      throw new Error('listener broke');
+    });
+    tab.api.on('groups/changed', () => seen.push('third'));
+    const event = (name: string) =>
+      tab.last().answerRaw(JSON.stringify({ type: 'event', name, payload: [] }));
+    event('groups/changed');
+    stop();
+    event('groups/changed');
+    expect(seen).toEqual(['first', 'third', 'third']);
+    expect(tab.errors.map(([text]) => text)).toEqual([
+      'A plugboard event listener failed',
+      'A plugboard event listener failed',
+    ]);
   });
 });
