@@ -17,7 +17,8 @@ import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import { expirePending, observedEntry, settlePending } from './session-outlets';
 import type { SessionOptions } from './session-ports';
-import { initialState, newClient, outletStates, statusForError } from './session-state';
+import { newClient } from './controller-client';
+import { initialState, outletStates, statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
 import { StatePublisher } from './state-publisher';
 
