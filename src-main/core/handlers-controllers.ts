@@ -1,12 +1,8 @@
 /** The contract's app, controllers and demo calls. */
 import type { ControllerSummary, Handlers } from '../../src-preload/contract';
-import {
-  addController,
-  removeController,
-  trustCertificate,
-  uniqueName,
-  updateController,
-} from './controllers-add';
+import { addController, uniqueName } from './controllers-add';
+import { removeController } from './controllers-remove';
+import { trustCertificate, updateController } from './controllers-update';
 import type { CoreContext } from './core-context';
 import { startDemoEmulators } from './demo';
 import type { Source } from './outlet-actions';

@@ -7,7 +7,10 @@ import { systemClock, type Clock } from './clock';
 import type { CoreContext } from './core-context';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { EventHub } from './event-hub';
-import { appHandlers } from './handlers-app';
+import { activityHandlers } from './handlers-activity';
+import { discoveryHandlers } from './handlers-discovery';
+import { groupHandlers } from './handlers-groups';
+import { settingsHandlers } from './handlers-settings';
 import { controllerHandlers } from './handlers-controllers';
 import { outletHandlers } from './handlers-outlets';
 import { NotificationDecider, type Notice } from './notifications';
@@ -150,7 +153,10 @@ export function createCore(options: CoreOptions): Core {
   const handlersFor = (source: Source): Handlers => ({
     ...controllerHandlers(ctx, source),
     ...outletHandlers(ctx, source),
-    ...appHandlers(ctx, source),
+    ...groupHandlers(ctx, source),
+    ...activityHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...discoveryHandlers(ctx),
   });
   const bySource = { window: handlersFor('window'), tray: handlersFor('tray') };
 
