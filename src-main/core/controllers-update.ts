@@ -119,4 +119,3 @@ export async function trustCertificate(
     ...(input.reuseSecret ? { reuseSecret: true } : {}),
   });
 }
-

@@ -1,21 +1,23 @@
 /**
  * One saved controller while Plugboard runs: its client (one per controller, so the digest nonce is
  * reused), its live state, its poller, the changes it is waiting to see confirmed, its meter history.
- * Outlet and admin actions (outlet-actions.ts, admin-actions.ts) use its public members.
+ * Outlet and admin actions (outlet-actions.ts, admin-actions.ts) use its API: the client, pending
+ * changes (owned by session-pending.ts), recording in the activity log, and slow reads.
  */
 import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
 import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
+import type { NewActivity } from './activity-log';
 import { outletLabel } from '../shared/outlet-words';
 import { MeterSeries } from './meter-history';
 import { carryHistory } from './meter-ids';
 import { outsideChanges } from './outside-changes';
-import type { PendingOutlet } from './pending';
 import { nextPollDelay, pollPlan, watchesMeters, type PollPhase } from './poll-policy';
 import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
-import { expirePending, observedEntry, settlePending } from './session-outlets';
+import { observedEntry } from './session-outlets';
+import { PendingChanges, type PendingMarks, type PendingRequest } from './session-pending';
 import type { SessionOptions } from './session-ports';
 import { newClient } from './controller-client';
 import { initialState, outletStates, statusForError } from './session-state';
@@ -25,12 +27,12 @@ import { StatePublisher } from './state-publisher';
 export type { SessionHooks, SessionOptions } from './session-ports';
 
 export class ControllerSession {
-  summary: ControllerSummary;
+  #summary: ControllerSummary;
   readonly history = new MeterSeries();
   /** Meter ids that changed while this session ran (old → new), as the history followed them. */
   readonly meterMoves = new Map<string, string>();
-  readonly options: SessionOptions;
-  readonly poller: Poller;
+  readonly #options: SessionOptions;
+  readonly #poller: Poller;
   readonly #abort = new AbortController();
   #client: DliClient | null = null;
   #clientPromise: Promise<DliClient> | null = null;
@@ -51,13 +53,18 @@ export class ControllerSession {
     cycleDelay: null,
     sequenceDelay: null,
   };
-  readonly pending = new Map<number, PendingOutlet>();
+  readonly #pending: PendingChanges;
   #live: Omit<ControllerState, 'outlets'>;
   readonly #publisher: StatePublisher;
 
   constructor(options: SessionOptions) {
-    this.options = options;
-    this.summary = options.summary;
+    this.#options = options;
+    this.#summary = options.summary;
+    this.#pending = new PendingChanges({
+      relayTiming: () => this.#relayTiming,
+      lastOutlets: () => this.#outlets,
+      slackMs: options.timing.pendingSlackMs,
+    });
     const { outlets: _none, ...rest } = initialState(options.summary.id);
     this.#live = rest;
     this.#publisher = new StatePublisher(
@@ -65,12 +72,26 @@ export class ControllerSession {
       (state) => options.hooks.publish(state),
       options.timing.heartbeatMs,
     );
-    this.poller = new Poller(
+    this.#poller = new Poller(
       options.clock,
       () => this.#tick(),
       () => this.#nextDelay(),
-      (error) => options.log(`polling ${this.summary.name} failed unexpectedly`, error),
+      (error) => options.log(`polling ${this.#summary.name} failed unexpectedly`, error),
     );
+  }
+
+  get summary(): ControllerSummary {
+    return this.#summary;
+  }
+
+  /** The saved controller's name or colour changed: nothing to reconnect. */
+  rename(summary: ControllerSummary): void {
+    this.#summary = summary;
+  }
+
+  /** The Core's clock. */
+  now(): number {
+    return this.#options.clock.now();
   }
 
   get state(): ControllerState {
@@ -85,10 +106,6 @@ export class ControllerSession {
     return this.#outlets;
   }
 
-  get relayTiming(): { cycleDelay: number | null; sequenceDelay: number | null } {
-    return this.#relayTiming;
-  }
-
   /** Start polling; with a description (just verified by "add controller") the first connect is skipped. */
   start(description?: ControllerDescription): void {
     if (description) {
@@ -96,15 +113,15 @@ export class ControllerSession {
       this.#phase = 'steady';
     }
     this.#publisher.now();
-    if (description) this.options.hooks.polled(this.#publisher.current, 0);
-    this.poller.start(description ? this.options.settings().pollIntervalMs : 0);
+    if (description) this.#options.hooks.polled(this.#publisher.current, 0);
+    this.#poller.start(description ? this.#options.settings().pollIntervalMs : 0);
     if (description) void this.#afterConnect(description).catch(this.loggedAs('read scripts, users and SSH'));
   }
 
   async stop(): Promise<void> {
-    this.poller.stop();
+    this.#poller.stop();
     this.#abort.abort();
-    this.pending.clear();
+    this.#pending.clear();
     const client = this.#client ?? (await this.#clientPromise?.catch(() => null)) ?? null;
     this.#client = null;
     await client?.close().catch(() => undefined);
@@ -114,9 +131,9 @@ export class ControllerSession {
   client(): Promise<DliClient> {
     if (this.#client) return Promise.resolve(this.#client);
     this.#clientPromise ??= (async () => {
-      const secret = await this.options.secret(this.summary);
+      const secret = await this.#options.secret(this.#summary);
       const firmware = this.#live.identity?.firmware;
-      this.#client = newClient(this.summary, secret, firmware, this.options.requestTimeoutMs);
+      this.#client = newClient(this.#summary, secret, firmware, this.#options.requestTimeoutMs);
       return this.#client;
     })().catch((error: unknown) => {
       this.#clientPromise = null;
@@ -132,16 +149,53 @@ export class ControllerSession {
   refresh(): Promise<void> {
     if (this.#phase === 'paused') this.#phase = 'connect';
     this.#refreshAsked = true;
-    return this.poller.pollNow();
+    return this.#poller.pollNow();
   }
 
   /** The interval, visibility or a threshold changed: re-plan, and catch up on what became due. */
   replan(): void {
-    this.poller.replan();
+    this.#poller.replan();
   }
 
-  /** Push the state soon, after the request just started is on the wire. */
-  publishSoon(): void {
+  /** Poll soon (the window just became visible: meters and the slow parts are due). */
+  pollSoon(): void {
+    this.#poller.poke(0);
+  }
+
+  /** Record in the activity log, as this controller. */
+  record(entry: Omit<NewActivity, 'controllerId' | 'controllerName'>): void {
+    this.#options.hooks.record({
+      controllerId: this.#summary.id,
+      controllerName: this.#summary.name,
+      ...entry,
+    });
+  }
+
+  /** A request was just sent (at `since`): its outlets show pending, pushed after it is on the wire. */
+  markPending(request: PendingRequest, since: number): PendingMarks {
+    const marks = this.#pending.mark(request, since);
+    this.#publisher.soon();
+    return marks;
+  }
+
+  /** The controller answered: failed outlets stop being pending; quick polls confirm the others. */
+  pendingAnswered(marks: PendingMarks, failed: readonly number[]): void {
+    this.#pending.answered(marks, failed, this.now());
+    this.#publisher.soon();
+    this.#poller.poke(0);
+  }
+
+  /** The answer never came: the outlets stay pending until a poll tells; returns those outlets. */
+  pendingUnanswered(marks: PendingMarks): number[] {
+    const waiting = this.#pending.unanswered(marks, this.now());
+    this.#publisher.soon();
+    this.#poller.poke(0);
+    return waiting;
+  }
+
+  /** The request failed: its outlets stop being pending. */
+  unmarkPending(marks: PendingMarks): void {
+    this.#pending.unmark(marks);
     this.#publisher.soon();
   }
 
@@ -162,10 +216,10 @@ export class ControllerSession {
     this.#epoch++;
     this.#phase = 'rebooting';
     this.#failures = 0;
-    this.pending.clear();
+    this.#pending.clear();
     this.#live = { ...this.#live, status: 'rebooting', problem: null, rebootingSince: since };
     this.#publisher.now();
-    this.poller.poke(this.options.timing.rebootFirstMs);
+    this.#poller.poke(this.#options.timing.rebootFirstMs);
   }
 
   /**
@@ -174,16 +228,21 @@ export class ControllerSession {
    */
   loggedAs(what: string): (error: unknown) => void {
     return (error) => {
-      if (!this.#abort.signal.aborted) this.options.log(`could not ${what} of ${this.summary.name}`, error);
+      if (!this.#abort.signal.aborted) this.#options.log(`could not ${what} of ${this.#summary.name}`, error);
     };
   }
 
   /** Re-read scripts and threads, users and SSH (administrators), or some of them; FORBIDDEN empties them. */
   async readSlow(parts: readonly SlowPart[] = SLOW_PARTS): Promise<void> {
     const patch = await readSlowParts(await this.client(), parts, this.signal, this.#live.scripts);
-    if (parts.length === SLOW_PARTS.length) this.#lastSlowRead = this.options.clock.now();
+    if (parts.length === SLOW_PARTS.length) this.#lastSlowRead = this.#options.clock.now();
     this.#live = { ...this.#live, ...patch };
     this.#publisher.now();
+  }
+
+  /** Read again in the background what an action changed; the next poll would catch it anyway. */
+  rereadSlow(parts: SlowPart[]): void {
+    void this.readSlow(parts).catch(this.loggedAs(`read again what changed (${parts.join(', ')})`));
   }
 
   #nextDelay(): number | null {
@@ -191,17 +250,17 @@ export class ControllerSession {
       {
         phase: this.#phase,
         failures: this.#failures,
-        pending: this.pending.size > 0,
-        intervalMs: this.options.settings().pollIntervalMs,
+        pending: this.#pending.size > 0,
+        intervalMs: this.#options.settings().pollIntervalMs,
       },
-      this.options.timing,
+      this.#options.timing,
     );
   }
 
   async #tick(): Promise<void> {
     // Paused until the person acts (refresh, new password, certificate accepted).
     if (this.#phase === 'paused') return;
-    const startedAt = this.options.clock.now();
+    const startedAt = this.#options.clock.now();
     const epoch = this.#epoch;
     try {
       if (this.#phase === 'rebooting') await this.#probeReboot();
@@ -214,12 +273,12 @@ export class ControllerSession {
         this.#failed(
           isPlugboardError(error)
             ? error
-            : internalError(`poll ${this.summary.name}`, error, this.options.log),
+            : internalError(`poll ${this.#summary.name}`, error, this.#options.log),
         );
     }
     if (this.#abort.signal.aborted) return;
     this.#expirePending();
-    this.options.hooks.polled(this.#publisher.current, this.#failures);
+    this.#options.hooks.polled(this.#publisher.current, this.#failures);
   }
 
   /**
@@ -243,7 +302,7 @@ export class ControllerSession {
         this.#applyDescription({ ...live, identity: this.#live.identity });
         online();
         connected?.();
-        this.options.hooks.polled(this.#publisher.current, 0);
+        this.#options.hooks.polled(this.#publisher.current, 0);
       },
     });
     if (stale()) return;
@@ -261,14 +320,14 @@ export class ControllerSession {
         this.loggedAs('read the relay timing')(error);
         return this.#relayTiming;
       });
-    if (description.capabilities.isAdmin && this.options.visible())
+    if (description.capabilities.isAdmin && this.#options.visible())
       await this.readSlow().catch(this.loggedAs('read scripts, users and SSH'));
   }
 
   async #poll(startedAt: number, epoch: number): Promise<void> {
     const client = await this.client();
     const capabilities = this.#live.capabilities;
-    const now = this.options.clock.now();
+    const now = this.#options.clock.now();
     const asked = this.#refreshAsked;
     this.#refreshAsked = false;
     const plan = asked
@@ -277,21 +336,21 @@ export class ControllerSession {
           {
             hasMeters: capabilities?.meters ?? false,
             isAdmin: capabilities?.isAdmin ?? false,
-            visible: this.options.visible(),
-            watchedMeters: watchesMeters(this.options.settings(), this.summary.id),
-            confirming: this.pending.size > 0,
+            visible: this.#options.visible(),
+            watchedMeters: watchesMeters(this.#options.settings(), this.#summary.id),
+            confirming: this.#pending.size > 0,
             lastSlowRead: this.#lastSlowRead,
             threadsRunning: (this.#live.scripts?.threads.length ?? 0) > 0,
             now,
           },
-          this.options.timing,
+          this.#options.timing,
         );
     const read = await client.refresh({ meters: plan.meters, signal: this.signal, priority: 'background' });
     // Read before a reboot started: the controller may already be down.
     if (epoch !== this.#epoch) return;
     this.#failures = 0;
     this.#applyOutlets(read.outlets, startedAt);
-    this.#live = { ...this.#live, status: 'online', problem: null, lastUpdate: this.options.clock.now() };
+    this.#live = { ...this.#live, status: 'online', problem: null, lastUpdate: this.#options.clock.now() };
     if (plan.meters) this.#applyMeters(read.meters);
     this.#publisher.now();
     if (plan.slow) await this.readSlow().catch(this.loggedAs('read scripts, users and SSH'));
@@ -301,21 +360,21 @@ export class ControllerSession {
   async #probeReboot(): Promise<void> {
     const reboot = this.#reboot!;
     const client = await this.client();
-    const now = this.options.clock.now();
+    const now = this.#options.clock.now();
     try {
       // The normal request budget: a slow unit (5 s for the outlets) must be able to answer a probe.
       await client.outlets.list({ signal: this.signal, priority: 'background' });
     } catch (error) {
       reboot.down();
       this.#failures++;
-      if (!reboot.givenUp(now, this.options.timing.rebootGiveUpMs)) return;
+      if (!reboot.givenUp(now, this.#options.timing.rebootGiveUpMs)) return;
       this.#reboot = null;
       this.#phase = 'connect';
       this.#live = { ...this.#live, rebootingSince: null };
-      const seconds = Math.round(this.options.timing.rebootGiveUpMs / 1000);
+      const seconds = Math.round(this.#options.timing.rebootGiveUpMs / 1000);
       throw new PlugboardError(
         'UNREACHABLE',
-        `${this.summary.name} did not come back within ${seconds} s of the reboot. Check its power and network.`,
+        `${this.#summary.name} did not come back within ${seconds} s of the reboot. Check its power and network.`,
         undefined,
         { cause: error },
       );
@@ -329,9 +388,9 @@ export class ControllerSession {
     this.#outlets = null;
     this.#live = { ...this.#live, rebootingSince: null };
     await this.#connect(this.#epoch, () =>
-      this.options.hooks.record({
-        controllerId: this.summary.id,
-        controllerName: this.summary.name,
+      this.#options.hooks.record({
+        controllerId: this.#summary.id,
+        controllerName: this.#summary.name,
         outlet: null,
         action: 'back online after the reboot',
         source: 'system',
@@ -354,7 +413,7 @@ export class ControllerSession {
   #applyDescription(
     description: Omit<ControllerDescription, 'identity'> & { identity: Identity | null },
   ): void {
-    const now = this.options.clock.now();
+    const now = this.#options.clock.now();
     const { identity, capabilities } = description;
     this.#live = {
       ...this.#live,
@@ -373,17 +432,17 @@ export class ControllerSession {
     this.#live = { ...this.#live, meters };
     if (meters) {
       for (const [from, to] of carryHistory(this.history, meters)) this.meterMoves.set(from, to);
-      this.history.add(this.options.clock.now(), meters);
-      this.options.hooks.metersRead({ ...this.#publisher.current, ...this.#live });
+      this.history.add(this.#options.clock.now(), meters);
+      this.#options.hooks.metersRead({ ...this.#publisher.current, ...this.#live });
     }
   }
 
   /** New outlets from a poll that started at `startedAt`: settle pending changes, note outside ones. */
   #applyOutlets(outlets: Outlet[], startedAt: number): void {
-    const skip = new Set(this.pending.keys());
-    const now = this.options.clock.now();
-    for (const entry of settlePending(this.pending, outlets, startedAt, now, this.summary)) {
-      this.options.hooks.record(entry);
+    const skip = new Set(this.#pending.byOutlet.keys());
+    const now = this.#options.clock.now();
+    for (const entry of this.#pending.settle(outlets, startedAt, now, this.#summary)) {
+      this.#options.hooks.record(entry);
     }
     const before = this.#outlets;
     this.#outlets = outlets;
@@ -393,17 +452,17 @@ export class ControllerSession {
     }
     if (!before) return;
     for (const change of outsideChanges(before, outlets, skip)) {
-      this.options.hooks.record(observedEntry(this.summary, change));
+      this.#options.hooks.record(observedEntry(this.#summary, change));
       const label = outletLabel(change.outlet, outlets.find((o) => o.number === change.outlet)?.name);
-      this.options.hooks.observed(this.summary, change, label);
+      this.#options.hooks.observed(this.#summary, change, label);
     }
   }
 
   #expirePending(): void {
     const online = this.#live.status === 'online';
-    const now = this.options.clock.now();
-    const failures = expirePending(this.pending, now, this.#outlets, online, this.summary);
-    for (const entry of failures) this.options.hooks.record(entry);
+    const now = this.#options.clock.now();
+    const failures = this.#pending.expire(now, online, this.#summary);
+    for (const entry of failures) this.#options.hooks.record(entry);
     if (failures.length) this.#publisher.now();
   }
 
@@ -416,7 +475,7 @@ export class ControllerSession {
         this.#outlets ?? [],
         capabilities?.outletAccess ?? null,
         capabilities?.isAdmin ?? false,
-        this.pending,
+        this.#pending.byOutlet,
       ),
     };
   }
