@@ -1,9 +1,9 @@
 /**
  * What people type for outlets: `3`, `1,4,7`, `all`, or an outlet name (names need the controller's
- * list, so they are resolved after connecting). Also `switch` pairs (`1=on`) and script `--args`.
+ * list, so they are resolved after connecting). Also `switch` pairs (`1=on`) and `user add --outlets` lists.
  */
 import { PlugboardError } from '../shared/errors';
-import type { Outlet, ScriptArgument } from '../dli/types';
+import type { Outlet } from '../dli/types';
 import { UsageError, excerpt } from './io';
 
 export type OutletSpec =
@@ -97,39 +97,6 @@ export function parseSwitchPairs(pairs: readonly string[]): { target: string; on
       throw new UsageError(`"${excerpt(pair)}" is not OUTLET=on or OUTLET=off (e.g. 3=on).`);
     }
     return { target, on: state === 'on' };
-  });
-}
-
-/** Splits on commas outside quotes; a quote opens only at the start of an item, so `it's` stays text. */
-function splitArgs(text: string): string[] {
-  const items: string[] = [];
-  let item = '';
-  let quote: string | null = null;
-  for (const char of text) {
-    if (quote !== null) {
-      if (char === quote) quote = null;
-    } else if ((char === '"' || char === "'") && item.trim() === '') {
-      quote = char;
-    } else if (char === ',') {
-      items.push(item);
-      item = '';
-      continue;
-    }
-    item += char;
-  }
-  items.push(item);
-  return items;
-}
-
-/** `--args 5,10,"a, b",true` → typed values: numbers, true/false, else text (quotes optional). */
-export function parseScriptArgs(text: string | undefined): ScriptArgument[] {
-  if (text === undefined || text.trim() === '') return [];
-  return splitArgs(text).map((raw) => {
-    const part = raw.trim();
-    if (/^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(part)) return Number(part);
-    if (part === 'true' || part === 'false') return part === 'true';
-    const quoted = /^"(.*)"$|^'(.*)'$/.exec(part);
-    return quoted ? (quoted[1] ?? quoted[2] ?? '') : part;
   });
 }
 

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
 import { registerAdminCommands } from './commands-admin';
 import { registerControllerCommands } from './commands-controllers';
+import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
 import type { CommandContext, Runner } from './command-context';
@@ -57,6 +58,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
     };
 
   registerOutletCommands(program, run);
+  registerMeterCommands(program, run);
   registerScriptCommands(program, run);
   registerAdminCommands(program, run);
   registerControllerCommands(program, run);

@@ -8,7 +8,6 @@ import { callExpression } from '../dli/script-source';
 import type { NewUser, ScriptArgument } from '../dli/types';
 import { contractError, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';
-import type { SlowPart } from './slow-reads';
 
 async function recorded<T>(
   session: ControllerSession,
@@ -16,21 +15,15 @@ async function recorded<T>(
   source: Source,
   work: () => Promise<T>,
 ): Promise<T> {
-  const { summary } = session;
-  const entry = { controllerId: summary.id, controllerName: summary.name, outlet: null, action, source };
+  const entry = { outlet: null, action, source };
   try {
     const value = await work();
-    session.options.hooks.record({ ...entry, result: 'ok', error: null });
+    session.record({ ...entry, result: 'ok', error: null });
     return value;
   } catch (error) {
-    session.options.hooks.record({ ...entry, result: 'error', error: contractError(error) });
+    session.record({ ...entry, result: 'error', error: contractError(error) });
     throw error;
   }
-}
-
-/** Read again in the background what an action changed; the next poll would catch it anyway. */
-function reread(session: ControllerSession, parts: SlowPart[]): void {
-  void session.readSlow(parts).catch(session.loggedAs(`read again what changed (${parts.join(', ')})`));
 }
 
 export async function startScript(
@@ -49,7 +42,7 @@ export async function startScript(
   const started = await recorded(session, `started script ${shown}`, source, () =>
     client.scripts.start(name, args, { priority: 'interactive' }),
   );
-  reread(session, ['scripts']);
+  session.rereadSlow(['scripts']);
   return started;
 }
 
@@ -61,7 +54,7 @@ export async function stopScripts(
   const client = await session.client();
   const action = threads === 'all' ? 'stopped all scripts' : `stopped script thread ${threads.join(', ')}`;
   await recorded(session, action, source, () => client.scripts.stop(threads, { priority: 'interactive' }));
-  reread(session, ['scripts']);
+  session.rereadSlow(['scripts']);
 }
 
 export async function createUser(session: ControllerSession, user: NewUser, source: Source): Promise<void> {
@@ -70,7 +63,7 @@ export async function createUser(session: ControllerSession, user: NewUser, sour
   await recorded(session, `created ${role} "${user.name}"`, source, () =>
     client.users.create(user, { priority: 'interactive' }),
   );
-  reread(session, ['users']);
+  session.rereadSlow(['users']);
 }
 
 export async function deleteUser(session: ControllerSession, name: string, source: Source): Promise<void> {
@@ -78,7 +71,7 @@ export async function deleteUser(session: ControllerSession, name: string, sourc
   await recorded(session, `deleted user "${name}"`, source, () =>
     client.users.delete(name, { priority: 'interactive' }),
   );
-  reread(session, ['users']);
+  session.rereadSlow(['users']);
 }
 
 export async function setSsh(session: ControllerSession, enabled: boolean, source: Source): Promise<void> {
@@ -92,7 +85,7 @@ export async function setSsh(session: ControllerSession, enabled: boolean, sourc
 /** Reboot: the state shows rebooting at once and the session probes until the controller is back. */
 export async function reboot(session: ControllerSession, source: Source): Promise<void> {
   const client = await session.client();
-  const since = session.options.clock.now();
+  const since = session.now();
   await recorded(session, 'reboot', source, () => client.system.reboot({ priority: 'interactive' }));
   session.markRebooting(since, client);
 }

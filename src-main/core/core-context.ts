@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { RunningDemo } from './demo';
 import type { ControllerRegistry } from './registry';
+import type { ControllerSession } from './session';
 import type { SessionManager } from './sessions';
 import type { SettingsStore } from './settings';
 
@@ -28,4 +29,10 @@ export interface CoreContext {
   started: Promise<void>;
   /** Per-request limit for verifying a controller, ms. */
   requestTimeoutMs: number | undefined;
+}
+
+/** The session of a saved controller, once the saved controllers have started. */
+export async function startedSession(ctx: CoreContext, id: string): Promise<ControllerSession> {
+  await ctx.started;
+  return ctx.sessions.get(id);
 }

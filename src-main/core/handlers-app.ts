@@ -1,38 +1,21 @@
-/** The contract's group, activity, settings and discovery calls. */
+/** The contract's app calls: what Plugboard is, and everything the window shows at start. */
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
-import { runGroup } from './groups-run';
-import type { Source } from './outlet-actions';
 
-type AppHandlers = Pick<
-  Handlers,
-  | 'groups/list'
-  | 'groups/save'
-  | 'groups/remove'
-  | 'groups/run'
-  | 'activity/list'
-  | 'settings/get'
-  | 'settings/set'
-  | 'discovery/start'
-  | 'discovery/stop'
->;
+type AppHandlers = Pick<Handlers, 'app/info' | 'app/snapshot'>;
 
-export function appHandlers(ctx: CoreContext, source: Source): AppHandlers {
+export function appHandlers(ctx: CoreContext): AppHandlers {
   return {
-    'groups/list': async () => ctx.registry.listGroups(),
-    'groups/save': async (input) => ctx.registry.saveGroup(input),
-    'groups/remove': async ({ id }) => {
-      await ctx.registry.removeGroup(id);
-      return null;
-    },
-    'groups/run': async ({ id, action }) => runGroup(ctx, id, action, source),
-    'activity/list': async ({ controllerId, limit }) => ctx.activity.list({ controllerId, limit }),
-    'settings/get': async () => ctx.settings.get(),
-    'settings/set': async (input) => ctx.settings.update(input),
-    'discovery/start': async (input) => ctx.discovery.start(input),
-    'discovery/stop': async ({ runId }) => {
-      ctx.discovery.stop(runId);
-      return null;
+    'app/info': async () => ctx.info,
+    'app/snapshot': async () => {
+      const controllers = ctx.registry.list();
+      return {
+        info: ctx.info,
+        controllers,
+        states: controllers.map((c) => ctx.sessions.stateOf(c.id)),
+        groups: ctx.registry.listGroups(),
+        settings: ctx.settings.get(),
+      };
     },
   };
 }

@@ -1,29 +1,12 @@
-/** The contract's outlet, script, user, system and meter calls, on one controller each. */
+/** The contract's outlet calls: switch, cycle and rename outlets on one controller. */
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../shared/outlet-words';
-import { createUser, deleteUser, readTree, reboot, setSsh, startScript, stopScripts } from './admin-actions';
-import type { CoreContext } from './core-context';
-import { meterCsv, meterCsvFilename } from './meter-csv';
+import { startedSession, type CoreContext } from './core-context';
 import { cycleOutlets, renameOutlet, setOutlets, switchOutlets, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';
 
-type OutletHandlers = Pick<
-  Handlers,
-  | 'outlets/set'
-  | 'outlets/cycle'
-  | 'outlets/switch'
-  | 'outlets/rename'
-  | 'scripts/start'
-  | 'scripts/stop'
-  | 'users/create'
-  | 'users/delete'
-  | 'system/setSsh'
-  | 'system/reboot'
-  | 'system/tree'
-  | 'meters/history'
-  | 'meters/exportCsv'
->;
+type OutletHandlers = Pick<Handlers, 'outlets/set' | 'outlets/cycle' | 'outlets/switch' | 'outlets/rename'>;
 
 /**
  * The tray never switches a critical outlet off (or cycles it) by itself: it asks the window to confirm
@@ -55,10 +38,7 @@ function guardCritical(
 }
 
 export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers {
-  const session = async (id: string) => {
-    await ctx.started;
-    return ctx.sessions.get(id);
-  };
+  const session = (id: string) => startedSession(ctx, id);
   return {
     'outlets/set': async ({ controllerId, outlets, on, transient }) => {
       const s = await session(controllerId);
@@ -84,53 +64,6 @@ export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers
     'outlets/rename': async ({ controllerId, outlet, name }) => {
       await renameOutlet(await session(controllerId), outlet, name, source);
       return null;
-    },
-    'scripts/start': async ({ controllerId, function: name, args }) =>
-      startScript(await session(controllerId), name, args, source),
-    'scripts/stop': async ({ controllerId, threads }) => {
-      await stopScripts(await session(controllerId), threads, source);
-      return null;
-    },
-    'users/create': async ({ controllerId, ...user }) => {
-      await createUser(await session(controllerId), user, source);
-      return null;
-    },
-    'users/delete': async ({ controllerId, name }) => {
-      await deleteUser(await session(controllerId), name, source);
-      return null;
-    },
-    'system/setSsh': async ({ controllerId, enabled }) => {
-      await setSsh(await session(controllerId), enabled, source);
-      return null;
-    },
-    'system/reboot': async ({ controllerId }) => {
-      await reboot(await session(controllerId), source);
-      return null;
-    },
-    'system/tree': async ({ controllerId, path, depth }) =>
-      readTree(await session(controllerId), path, depth),
-    'meters/history': async ({ controllerId, key }) => {
-      const s = await session(controllerId);
-      const history = s.history.history(key);
-      if (!history) {
-        throw new PlugboardError(
-          'NOT_FOUND',
-          s.history.keys().length
-            ? `${s.summary.name} has no meter "${key.slice(0, 80)}"; its meters are ${s.history.keys().join(', ')}.`
-            : `${s.summary.name} has no meter history: it has no meters, or none were read yet.`,
-        );
-      }
-      return history;
-    },
-    'meters/exportCsv': async ({ controllerId }) => {
-      const s = await session(controllerId);
-      if (s.history.keys().length === 0) {
-        throw new PlugboardError(
-          'NOT_FOUND',
-          `${s.summary.name} has no meter history to export: it has no meters, or none were read yet.`,
-        );
-      }
-      return { filename: meterCsvFilename(s.summary.name, ctx.clock.now()), csv: meterCsv(s.history) };
     },
   };
 }

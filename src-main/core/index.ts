@@ -7,9 +7,18 @@ import { systemClock, type Clock } from './clock';
 import type { CoreContext } from './core-context';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { EventHub } from './event-hub';
+import { activityHandlers } from './handlers-activity';
 import { appHandlers } from './handlers-app';
+import { demoHandlers } from './handlers-demo';
+import { discoveryHandlers } from './handlers-discovery';
+import { groupHandlers } from './handlers-groups';
+import { settingsHandlers } from './handlers-settings';
 import { controllerHandlers } from './handlers-controllers';
+import { meterHandlers } from './handlers-meters';
 import { outletHandlers } from './handlers-outlets';
+import { scriptHandlers } from './handlers-scripts';
+import { systemHandlers } from './handlers-system';
+import { userHandlers } from './handlers-users';
 import { NotificationDecider, type Notice } from './notifications';
 import type { Source } from './outlet-actions';
 import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
@@ -148,9 +157,18 @@ export function createCore(options: CoreOptions): Core {
     started: Promise.resolve(),
   };
   const handlersFor = (source: Source): Handlers => ({
+    ...appHandlers(ctx),
     ...controllerHandlers(ctx, source),
+    ...demoHandlers(ctx, source),
     ...outletHandlers(ctx, source),
-    ...appHandlers(ctx, source),
+    ...scriptHandlers(ctx, source),
+    ...userHandlers(ctx, source),
+    ...systemHandlers(ctx, source),
+    ...meterHandlers(ctx),
+    ...groupHandlers(ctx, source),
+    ...activityHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...discoveryHandlers(ctx),
   });
   const bySource = { window: handlersFor('window'), tray: handlersFor('tray') };
 

@@ -14,102 +14,14 @@ import type {
 import { isPlugboardError } from '../shared/errors';
 import type { OutletSelection } from '../dli/types';
 import { capitalise, outletLabel } from '../shared/outlet-words';
-import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import type { ControllerSession } from './session';
+import type { PendingRequest } from './session-pending';
 
 export type Source = ActivityEntry['source'];
-
-interface Mark {
-  kind: PendingOutlet['kind'];
-  /** How the activity log words it, per target state. */
-  action: (target: boolean) => string;
-  source: Source;
-  /** Target per outlet. */
-  targets: Map<number, boolean>;
-}
-
-function mark(session: ControllerSession, m: Mark, since: number): Map<number, PendingOutlet> {
-  const { timing } = session.options;
-  const switchedOn = [...m.targets.values()].filter(Boolean).length;
-  const marks = new Map<number, PendingOutlet>();
-  for (const [number, target] of m.targets) {
-    const cycleDelayS = m.kind === 'cycle' ? cycleDelayOf(session, number) : null;
-    const pending: PendingOutlet = {
-      kind: m.kind,
-      target,
-      since,
-      answeredAt: null,
-      deadline: pendingDeadline(m.kind, since, {
-        sequenceDelayS: session.relayTiming.sequenceDelay,
-        cycleDelayS,
-        switchedOn: target ? switchedOn : 0,
-        slackMs: timing.pendingSlackMs,
-      }),
-      cycleEndsAt: null,
-      sawOff: false,
-      source: m.source,
-      action: m.action(target),
-    };
-    session.pending.set(number, pending);
-    marks.set(number, pending);
-  }
-  session.publishSoon();
-  return marks;
-}
-
-/** The controller answered: failed outlets stop being pending, the others wait for confirmation. */
-function answered(
-  session: ControllerSession,
-  marks: Map<number, PendingOutlet>,
-  failed: readonly number[],
-): void {
-  const now = session.options.clock.now();
-  for (const [number, pending] of marks) {
-    if (session.pending.get(number) !== pending) continue;
-    if (failed.includes(number)) {
-      session.pending.delete(number);
-      continue;
-    }
-    markAnswered(pending, now);
-    if (pending.kind === 'cycle') {
-      const delay = cycleDelayOf(session, number);
-      pending.cycleEndsAt = delay === null ? null : now + delay * 1000;
-    }
-  }
-  session.publishSoon();
-  session.poller.poke(0);
-}
-
-/**
- * The request went out but its answer never came: the controller may have carried it out. The outlets
- * stay pending until a poll that starts from now shows whether it happened; returns those outlets.
- */
-function unanswered(session: ControllerSession, marks: Map<number, PendingOutlet>): number[] {
-  const now = session.options.clock.now();
-  const waiting: number[] = [];
-  for (const [number, pending] of marks) {
-    if (session.pending.get(number) !== pending) continue;
-    markAnswered(pending, now, true);
-    waiting.push(number);
-  }
-  session.publishSoon();
-  session.poller.poke(0);
-  return waiting;
-}
 
 /** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
 function mayHaveHappened(error: unknown): boolean {
   return isPlugboardError(error) && error.code === 'TIMEOUT' && error.detail?.unanswered === true;
-}
-
-function unmark(session: ControllerSession, marks: Map<number, PendingOutlet>): void {
-  for (const [number, pending] of marks)
-    if (session.pending.get(number) === pending) session.pending.delete(number);
-  session.publishSoon();
-}
-
-function cycleDelayOf(session: ControllerSession, number: number): number | null {
-  return session.lastOutlets?.find((o) => o.number === number)?.cycleDelay ?? session.relayTiming.cycleDelay;
 }
 
 export function contractError(error: unknown): ContractError {
@@ -126,15 +38,12 @@ function record(
   source: Source,
   failures: readonly OutletFailure[] | ContractError,
 ): void {
-  const { summary } = session;
   const each = outlets.length ? outlets : [null];
   for (const outlet of each) {
     const error = Array.isArray(failures)
       ? (failures.find((f) => f.outlet === outlet)?.error ?? null)
       : (failures as ContractError);
-    session.options.hooks.record({
-      controllerId: summary.id,
-      controllerName: summary.name,
+    session.record({
       outlet,
       action: typeof action === 'string' ? action : action(outlet),
       source,
@@ -146,31 +55,30 @@ function record(
 
 async function run<T extends OutletActionResult>(
   session: ControllerSession,
-  m: Mark,
+  m: PendingRequest,
   send: () => Promise<T>,
   afterAnswer: (result: T) => OutletFailure[] = (result) => result.failed,
 ): Promise<OutletActionResult> {
   const numbers = [...m.targets.keys()];
   const actionOf = (outlet: number | null) =>
     m.action(outlet === null ? true : (m.targets.get(outlet) ?? true));
-  const since = session.options.clock.now();
+  const since = session.now();
   const sending = send();
-  const marks = mark(session, m, since);
+  const marks = session.markPending(m, since);
   let result: T;
   try {
     result = await sending;
   } catch (error) {
     if (mayHaveHappened(error)) {
-      const unconfirmed = unanswered(session, marks);
+      const unconfirmed = session.pendingUnanswered(marks);
       if (unconfirmed.length) return { requested: numbers, failed: [], unconfirmed };
     }
-    unmark(session, marks);
+    session.unmarkPending(marks);
     record(session, numbers, actionOf, m.source, contractError(error));
     throw error;
   }
   const failed = afterAnswer(result);
-  answered(
-    session,
+  session.pendingAnswered(
     marks,
     failed.map((f) => f.outlet),
   );

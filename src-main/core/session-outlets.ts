@@ -45,11 +45,7 @@ export function observedEntry(summary: ControllerSummary, change: ObservedChange
 }
 
 /** A change whose answer never came, now confirmed by a poll: recorded only now, as done. */
-function confirmedEntry(
-  summary: ControllerSummary,
-  number: number,
-  waiting: PendingOutlet,
-): NewActivity {
+function confirmedEntry(summary: ControllerSummary, number: number, waiting: PendingOutlet): NewActivity {
   return {
     controllerId: summary.id,
     controllerName: summary.name,

@@ -109,7 +109,7 @@ export class SessionManager {
   /** A saved controller's name or colour changed: nothing to reconnect. */
   rename(summary: ControllerSummary): void {
     const session = this.#sessions.get(summary.id);
-    if (session) session.summary = summary;
+    session?.rename(summary);
   }
 
   async stop(id: string): Promise<void> {
@@ -127,7 +127,7 @@ export class SessionManager {
 
   /** Poll every controller soon (the window just became visible: meters and the slow parts are due). */
   pokeAll(): void {
-    for (const session of this.#sessions.values()) session.poller.poke(0);
+    for (const session of this.#sessions.values()) session.pollSoon();
   }
 
   async dispose(): Promise<void> {

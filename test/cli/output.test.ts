@@ -2,12 +2,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Terminal, UsageError } from '../../src-main/cli/io';
-import {
-  parseOutletSpec,
-  parseScriptArgs,
-  parseSwitchPairs,
-  resolveOutletSpec,
-} from '../../src-main/cli/outlet-spec';
+import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from '../../src-main/cli/outlet-spec';
+import { parseScriptArgs } from '../../src-main/cli/script-args';
 import { renderTable } from '../../src-main/cli/table';
 import type { Outlet } from '../../src-main/dli';
 

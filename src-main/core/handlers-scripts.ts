@@ -1,0 +1,18 @@
+/** The contract's script calls: start a user function, stop running threads. */
+import type { Handlers } from '../../src-preload/contract';
+import { startScript, stopScripts } from './admin-actions';
+import { startedSession, type CoreContext } from './core-context';
+import type { Source } from './outlet-actions';
+
+type ScriptHandlers = Pick<Handlers, 'scripts/start' | 'scripts/stop'>;
+
+export function scriptHandlers(ctx: CoreContext, source: Source): ScriptHandlers {
+  return {
+    'scripts/start': async ({ controllerId, function: name, args }) =>
+      startScript(await startedSession(ctx, controllerId), name, args, source),
+    'scripts/stop': async ({ controllerId, threads }) => {
+      await stopScripts(await startedSession(ctx, controllerId), threads, source);
+      return null;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The contract's system calls: SSH on or off, reboot, and reading the API tree. */
+import type { Handlers } from '../../src-preload/contract';
+import { readTree, reboot, setSsh } from './admin-actions';
+import { startedSession, type CoreContext } from './core-context';
+import type { Source } from './outlet-actions';
+
+type SystemHandlers = Pick<Handlers, 'system/setSsh' | 'system/reboot' | 'system/tree'>;
+
+export function systemHandlers(ctx: CoreContext, source: Source): SystemHandlers {
+  return {
+    'system/setSsh': async ({ controllerId, enabled }) => {
+      await setSsh(await startedSession(ctx, controllerId), enabled, source);
+      return null;
+    },
+    'system/reboot': async ({ controllerId }) => {
+      await reboot(await startedSession(ctx, controllerId), source);
+      return null;
+    },
+    'system/tree': async ({ controllerId, path, depth }) =>
+      readTree(await startedSession(ctx, controllerId), path, depth),
+  };
+}
