@@ -5,11 +5,11 @@
  * with detail.fingerprint; the window retries with `fingerprint`). Secrets go only to the keychain (demo
  * controllers: to memory).
  */
-import type { AuthKind, CallParsed, ControllerSummary } from '../../src-preload/contract';
+import type { CallParsed, ControllerSummary } from '../../src-preload/contract';
 import { DliClient } from '../dli/client';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import type { ControllerDescription } from '../dli/types';
-import type { Credentials } from '../shared/credentials';
+import { credentialsOf, type Credentials } from '../shared/credentials';
 import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
 import type { CoreContext } from './core-context';
 import type { ControllerPatch } from './registry';
@@ -20,12 +20,6 @@ type AuthInput = CallParsed<'controllers/add'>['auth'];
 
 function secretOf(auth: AuthInput): string | undefined {
   return auth.kind === 'token' ? auth.token : auth.password;
-}
-
-function credentials(auth: { kind: AuthKind; user: string }, secret: string): Credentials {
-  return auth.kind === 'token'
-    ? { kind: 'token', token: secret }
-    : { kind: auth.kind, user: auth.user, password: secret };
 }
 
 function userOf(auth: AuthInput): string {
@@ -81,15 +75,15 @@ export async function addController(
         : `Enter the password of user "${input.auth.user}" to add this controller.`,
     );
   }
-  const auth = { kind: input.auth.kind, user: userOf(input.auth) };
-  const description = await verify(ctx, url, credentials(auth, secret), input.fingerprint ?? null);
+  const login = { auth: input.auth.kind, user: userOf(input.auth) };
+  const description = await verify(ctx, url, credentialsOf(login, secret), input.fingerprint ?? null);
   const name = input.name ?? uniqueName(ctx, description.identity.controllerName || new URL(url).host);
   const summary = await ctx.registry.add(
     {
       name,
       url,
-      auth: auth.kind,
-      user: auth.user,
+      auth: login.auth,
+      user: login.user,
       fingerprint: description.fingerprint ?? input.fingerprint ?? null,
       ...(input.colour ? { colour: input.colour } : {}),
     },
@@ -167,7 +161,7 @@ export async function updateController(
     const known = secret ?? stored?.secret ?? '';
     try {
       const pin = patch.fingerprint === undefined ? current.fingerprint : patch.fingerprint;
-      await verify(ctx, next.url, credentials({ kind: next.auth, user: next.user }, known), pin ?? null);
+      await verify(ctx, next.url, credentialsOf(next, known), pin ?? null);
     } catch (error) {
       if (isPlugboardError(error) && REFUSES_CHANGE.has(error.code)) throw error;
     }
@@ -194,10 +188,7 @@ export async function trustCertificate(
     input.secret === undefined
       ? {}
       : {
-          auth:
-            current.auth === 'token'
-              ? { kind: 'token' as const, token: input.secret }
-              : { kind: current.auth, user: current.user, password: input.secret },
+          auth: credentialsOf(current, input.secret),
         };
   return updateController(ctx, {
     id: input.id,

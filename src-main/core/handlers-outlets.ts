@@ -1,7 +1,7 @@
 /** The contract's outlet, script, user, system and meter calls, on one controller each. */
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
-import { outletLabel } from '../shared/outlet-words';
+import { outletLabel } from '../../src-preload/words';
 import { createUser, deleteUser, readTree, reboot, setSsh, startScript, stopScripts } from './admin-actions';
 import type { CoreContext } from './core-context';
 import { meterCsv, meterCsvFilename } from './meter-csv';

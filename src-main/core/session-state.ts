@@ -8,7 +8,7 @@ import type {
 import { DliClient } from '../dli/client';
 import { PlugboardError } from '../shared/errors';
 import type { Outlet } from '../dli/types';
-import type { Credentials } from '../shared/credentials';
+import { credentialsFor } from '../shared/credentials';
 import { pendingChange, type PendingOutlet } from './pending';
 
 export function initialState(id: string): ControllerState {
@@ -65,19 +65,6 @@ export function statusForError(error: PlugboardError): { status: ControllerStatu
     default:
       return { status: 'error', pause: false };
   }
-}
-
-/** The client's credentials for a saved controller and its secret; AUTH_FAILED when there is no secret. */
-export function credentialsFor(summary: ControllerSummary, secret: string | null): Credentials {
-  if (secret === null || secret === '') {
-    const what = summary.auth === 'token' ? 'access token' : `password for user "${summary.user}"`;
-    throw new PlugboardError(
-      'AUTH_FAILED',
-      `No ${what} is available for ${summary.name}: it is not in the keychain. Enter it again in the controller's System tab (Connection).`,
-    );
-  }
-  if (summary.auth === 'token') return { kind: 'token', token: secret };
-  return { kind: summary.auth, user: summary.user, password: secret };
 }
 
 /** The one client of a saved controller (one per controller, so its digest nonce is reused). */

@@ -7,7 +7,7 @@ import type { ControllerState, ControllerSummary, Identity } from '../../src-pre
 import type { DliClient } from '../dli/client';
 import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
-import { outletLabel } from '../shared/outlet-words';
+import { outletLabel } from '../../src-preload/words';
 import { MeterSeries } from './meter-history';
 import { carryHistory } from './meter-ids';
 import { outsideChanges } from './outside-changes';
