@@ -9,7 +9,7 @@ import {
   resolveOutletSpec,
 } from '../../src-main/cli/outlet-spec';
 import { renderTable } from '../../src-main/cli/table';
-import type { Outlet } from '../../src-main/dli';
+import type { Outlet } from '../../src-main/dli/types';
 
 function sink(isTTY: boolean): Writable & { isTTY: boolean; text: string } {
   const stream = new Writable({
