@@ -3,7 +3,7 @@
  * "Architecture" section has the same table in words. From the bottom up, each layer may import only
  * itself and the layers listed for it (and npm packages and Node's built-ins):
  *
- *   src-main/shared     —                         errors, logging, credentials, addresses, outlet words, CSP
+ *   src-main/shared     —                         errors, logging, credentials, addresses, CSP
  *   src-main/dli        shared                    the controller's REST client
  *   src-main/secrets    shared                    the keychain
  *   src-main/discovery  shared, dli               finding controllers on the network
@@ -12,7 +12,7 @@
  *   src-main/shell, web, cli   core and below, never each other: the three doors into the Core
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
- * `src-preload/contract.ts` and `src-preload/model.ts` are the contract shared by both processes: every
+ * `src-preload/contract.ts`, `model.ts` and `words.ts` are the contract shared by both processes: every
  * layer may import them, and they import nothing of Plugboard's but each other. Only the Electron shell
  * and the preload import `electron`. What the renderer may import is checked by eslint.config.js; here it
  * is cruised for cycles only.
@@ -70,8 +70,8 @@ module.exports = {
       comment:
         "src-preload/contract.ts and model.ts are imported by both processes: they import only each other (and valibot), never main's or the renderer's code.",
       severity: 'error',
-      from: { path: '^src-preload/(contract|model)\\.ts$' },
-      to: { path: '^src-', pathNot: '^src-preload/(contract|model)\\.ts$' },
+      from: { path: '^src-preload/(contract|model|words)\\.ts$' },
+      to: { path: '^src-', pathNot: '^src-preload/(contract|model|words)\\.ts$' },
     },
     {
       name: 'only-the-contract-from-preload',
@@ -79,7 +79,7 @@ module.exports = {
         "Of src-preload, main may import only the contract and the model; index.ts is the window's preload. The web shell's page script (src-main/web/page/) also builds window.plugboard with window-api.ts.",
       severity: 'error',
       from: { path: '^src-main/', pathNot: '^src-main/web/page/' },
-      to: { path: '^src-preload/', pathNot: '^src-preload/(contract|model)\\.ts$' },
+      to: { path: '^src-preload/', pathNot: '^src-preload/(contract|model|words)\\.ts$' },
     },
     {
       name: 'web-page-runs-in-the-browser',

@@ -153,6 +153,7 @@ export const calls = {
   /** Everything to draw the window at start: controllers, their live state, groups, settings. */
   'app/snapshot': call(empty).returns<AppSnapshot>(),
 
+  /** The saved controllers in their tab order (no secrets). */
   'controllers/list': call(empty).returns<ControllerSummary[]>(),
   /** Verify (identity, firmware, admin, capabilities) and save. TLS_UNTRUSTED carries the fingerprint to accept. */
   'controllers/add': call(
@@ -182,6 +183,7 @@ export const calls = {
   ).returns<ControllerSummary>(),
   /** Forget a controller and its stored secret. */
   'controllers/remove': call(v.strictObject({ id: controllerId })).returns<null>(),
+  /** New tab order: the ids given come first in that order, any not named keep theirs after them. */
   'controllers/reorder': call(
     v.strictObject({ ids: v.pipe(v.array(controllerId), v.maxLength(500)) }),
   ).returns<ControllerSummary[]>(),
@@ -227,6 +229,7 @@ export const calls = {
       ),
     }),
   ).returns<OutletActionResult>(),
+  /** Rename an outlet on the controller itself (administrators only); the new name shows at once. */
   'outlets/rename': call(v.strictObject({ controllerId, outlet: outletNumber, name })).returns<null>(),
 
   /** Start a user function; arguments are typed values, never code. Returns the thread id. */
@@ -237,6 +240,7 @@ export const calls = {
       args: v.pipe(v.array(scriptArg), v.maxLength(16)),
     }),
   ).returns<{ threadId: string }>(),
+  /** Stop the given script threads, or `'all'` of them; recorded in the activity log. */
   'scripts/stop': call(
     v.strictObject({
       controllerId,
@@ -247,6 +251,10 @@ export const calls = {
     }),
   ).returns<null>(),
 
+  /**
+   * Add a user to the controller (administrators only). `outletAccess[i]` says whether it may switch
+   * outlet i + 1; outlets not named are refused to it.
+   */
   'users/create': call(
     v.strictObject({
       controllerId,
@@ -257,8 +265,10 @@ export const calls = {
       outletAccess: v.pipe(v.array(v.boolean()), v.maxLength(64)),
     }),
   ).returns<null>(),
+  /** Delete a user from the controller (administrators only). */
   'users/delete': call(v.strictObject({ controllerId, name: userName })).returns<null>(),
 
+  /** Switch the controller's SSH server on or off (administrators only). */
   'system/setSsh': call(v.strictObject({ controllerId, enabled: v.boolean() })).returns<null>(),
   /** Reboot; the state goes `rebooting` until the controller answers again. */
   'system/reboot': call(onController).returns<null>(),
@@ -271,12 +281,14 @@ export const calls = {
     }),
   ).returns<TreeNode>(),
 
+  /** The recorded readings of one meter (`key` as in `MeterReading.key`); NOT_FOUND when none were recorded. */
   'meters/history': call(
     v.strictObject({ controllerId, key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
   ).returns<MeterHistory>(),
   /** All meter history of a controller as CSV text (the UI saves it). */
   'meters/exportCsv': call(onController).returns<{ filename: string; csv: string }>(),
 
+  /** Every outlet group, in the order saved. */
   'groups/list': call(empty).returns<Group[]>(),
   /** Create (no id) or replace a group. */
   'groups/save': call(
@@ -286,12 +298,14 @@ export const calls = {
       members: v.pipe(v.array(outletRef), v.minLength(1, 'add at least one outlet'), v.maxLength(256)),
     }),
   ).returns<Group>(),
+  /** Delete a group; its outlets and controllers stay as they are. */
   'groups/remove': call(v.strictObject({ id })).returns<null>(),
   /** On/off/cycle every outlet of a group: one request per controller, all controllers in parallel. */
   'groups/run': call(
     v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) }),
   ).returns<GroupRunResult>(),
 
+  /** The activity log, newest first: all controllers or one, at most `limit` entries (default: all kept). */
   'activity/list': call(
     v.strictObject({
       controllerId: v.optional(controllerId),
@@ -299,7 +313,9 @@ export const calls = {
     }),
   ).returns<ActivityEntry[]>(),
 
+  /** The app's settings. */
   'settings/get': call(empty).returns<Settings>(),
+  /** Change some settings (only the fields given); returns all of them as saved. */
   'settings/set': call(settingsInput).returns<Settings>(),
 
   /** Look for controllers: mDNS, SSDP and/or a bounded address range (≤ 256 addresses). Progress comes as events. */
@@ -310,6 +326,7 @@ export const calls = {
       range: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
     }),
   ).returns<{ runId: string }>(),
+  /** Stop a discovery run; what it found so far stays in its last progress event. */
   'discovery/stop': call(v.strictObject({ runId: id })).returns<null>(),
 } as const;
 
@@ -324,9 +341,13 @@ export const events = {
   'controllers/changed': event<ControllerSummary[]>(),
   /** One controller's live state changed; the whole state is sent. */
   'state/changed': event<ControllerState>(),
+  /** A new entry in the activity log (an action, its result, or a change seen on a controller). */
   'activity/added': event<ActivityEntry>(),
+  /** The groups changed; all of them are sent. */
   'groups/changed': event<Group[]>(),
+  /** The settings changed; all of them are sent. */
   'settings/changed': event<Settings>(),
+  /** A discovery run found something or probed further; `done` marks its last event. */
   'discovery/progress': event<DiscoveryProgress>(),
   /** The tray wants the window to confirm an action on critical outlets. */
   'ui/confirm': event<ConfirmRequest>(),

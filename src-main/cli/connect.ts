@@ -6,7 +6,7 @@ import type { ControllerRegistry } from '../core/registry';
 import { DliClient } from '../dli/client';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
-import type { Credentials } from '../shared/credentials';
+import { credentialsOf, type Credentials } from '../shared/credentials';
 import type { ControllerSummary } from '../../src-preload/model';
 import { normaliseControllerUrl } from '../shared/controller-address';
 import { boundPlaceChanges } from '../core/registry-envelope';
@@ -162,10 +162,7 @@ async function connectSaved(
     if (boundPlaceChanges(stored.place, saved).length > 0)
       await registry.update(saved.id, {}, undefined, { rebindSecret: true });
     const secret = stored.secret;
-    credentials =
-      saved.auth === 'token'
-        ? { kind: 'token', token: secret }
-        : { kind: saved.auth, user: options.user ?? saved.user, password: secret };
+    credentials = credentialsOf({ auth: saved.auth, user: options.user ?? saved.user }, secret);
   } else {
     credentials = given.kind === 'digest' && saved.auth === 'basic' ? { ...given, kind: 'basic' } : given;
   }

@@ -3,8 +3,6 @@ import path from 'node:path';
 
 /** The product name Electron derives `userData` from (package.json `productName`). */
 export const PRODUCT_NAME = 'Plugboard';
-/** electron-store (app) and conf (CLI) both keep their JSON here, so they share one controller list. */
-export const CONFIG_FILE_NAME = 'config.json';
 
 export interface ConfigDirEnvironment {
   env?: NodeJS.ProcessEnv;
@@ -33,11 +31,4 @@ export function plugboardConfigDir(environment: ConfigDirEnvironment = {}): stri
   if (override) return path.resolve(override);
   const join = platform === 'win32' ? path.win32.join : path.posix.join;
   return join(appDataDir(env, platform, environment.home ?? homedir()), PRODUCT_NAME);
-}
-
-/** The shared settings file: `config.json` in {@link plugboardConfigDir}. */
-export function plugboardConfigFile(environment: ConfigDirEnvironment = {}): string {
-  const platform = environment.platform ?? process.platform;
-  const paths = platform === 'win32' ? path.win32 : path.posix;
-  return paths.join(plugboardConfigDir(environment), CONFIG_FILE_NAME);
 }

@@ -5,11 +5,11 @@
  * with detail.fingerprint; the window retries with `fingerprint`). Secrets go only to the keychain (demo
  * controllers: to memory).
  */
-import type { AuthKind, CallParsed, ControllerSummary } from '../../src-preload/contract';
+import type { CallParsed, ControllerSummary } from '../../src-preload/contract';
 import { DliClient } from '../dli/client';
 import { PlugboardError } from '../shared/errors';
 import type { ControllerDescription } from '../dli/types';
-import type { Credentials } from '../shared/credentials';
+import { credentialsOf, type Credentials } from '../shared/credentials';
 import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
 import type { CoreContext } from './core-context';
 
@@ -17,12 +17,6 @@ export type AuthInput = CallParsed<'controllers/add'>['auth'];
 
 export function secretOf(auth: AuthInput): string | undefined {
   return auth.kind === 'token' ? auth.token : auth.password;
-}
-
-export function credentials(auth: { kind: AuthKind; user: string }, secret: string): Credentials {
-  return auth.kind === 'token'
-    ? { kind: 'token', token: secret }
-    : { kind: auth.kind, user: auth.user, password: secret };
 }
 
 export function userOf(auth: AuthInput): string {
@@ -79,7 +73,12 @@ export async function addController(
     );
   }
   const auth = { kind: input.auth.kind, user: userOf(input.auth) };
-  const description = await verify(ctx, url, credentials(auth, secret), input.fingerprint ?? null);
+  const description = await verify(
+    ctx,
+    url,
+    credentialsOf({ auth: auth.kind, user: auth.user }, secret),
+    input.fingerprint ?? null,
+  );
   const name = input.name ?? uniqueName(ctx, description.identity.controllerName || new URL(url).host);
   const summary = await ctx.registry.add(
     {

@@ -6,7 +6,8 @@
 import type { CallParsed, ControllerSummary } from '../../src-preload/contract';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
-import { credentials, secretOf, userOf, verify } from './controllers-add';
+import { secretOf, userOf, verify } from './controllers-add';
+import { credentialsOf } from '../shared/credentials';
 import type { CoreContext } from './core-context';
 import type { ControllerPatch } from './registry';
 import { boundPlaceChanges } from './registry-envelope';
@@ -80,7 +81,7 @@ export async function updateController(
     const known = secret ?? stored?.secret ?? '';
     try {
       const pin = patch.fingerprint === undefined ? current.fingerprint : patch.fingerprint;
-      await verify(ctx, next.url, credentials({ kind: next.auth, user: next.user }, known), pin ?? null);
+      await verify(ctx, next.url, credentialsOf(next, known), pin ?? null);
     } catch (error) {
       if (isPlugboardError(error) && REFUSES_CHANGE.has(error.code)) throw error;
     }
@@ -107,10 +108,7 @@ export async function trustCertificate(
     input.secret === undefined
       ? {}
       : {
-          auth:
-            current.auth === 'token'
-              ? { kind: 'token' as const, token: input.secret }
-              : { kind: current.auth, user: current.user, password: input.secret },
+          auth: credentialsOf(current, input.secret),
         };
   return updateController(ctx, {
     id: input.id,

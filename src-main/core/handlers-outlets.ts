@@ -1,7 +1,7 @@
 /** The contract's outlet calls: switch, cycle and rename outlets on one controller. */
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
-import { outletLabel } from '../shared/outlet-words';
+import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
 import { cycleOutlets, renameOutlet, setOutlets, switchOutlets, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';

@@ -11,6 +11,7 @@
  * - Meter thresholds: when a reading leaves [min, max]; again only after it came back inside.
  */
 import type { ControllerState, ControllerStatus, MeterThreshold, Settings } from '../../src-preload/model';
+import { statusSentence } from '../../src-preload/words';
 
 export interface Notice {
   title: string;
@@ -25,14 +26,6 @@ const TROUBLE: ReadonlySet<ControllerStatus> = new Set([
   'tls_changed',
 ]);
 const FLAPPING: ReadonlySet<ControllerStatus> = new Set(['offline', 'error']);
-
-const TROUBLE_WORDS: Record<string, string> = {
-  offline: 'is offline',
-  error: 'is not answering properly',
-  auth_failed: 'refused the saved login',
-  api_disabled: 'has its REST-style API switched off',
-  tls_changed: 'presents a different certificate',
-};
 
 export class NotificationDecider {
   readonly #seenOnline = new Set<string>();
@@ -53,7 +46,7 @@ export class NotificationDecider {
     if (!settings.notifications.offline) return [];
     return [
       {
-        title: `${name} ${TROUBLE_WORDS[state.status] ?? 'needs attention'}`,
+        title: statusSentence(name, state.status),
         body: state.problem?.message ?? `Plugboard cannot reach ${name}.`,
       },
     ];

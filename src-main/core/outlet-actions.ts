@@ -13,7 +13,7 @@ import type {
 } from '../../src-preload/model';
 import { isPlugboardError } from '../shared/errors';
 import type { OutletSelection } from '../dli/types';
-import { capitalise, outletLabel } from '../shared/outlet-words';
+import { capitalise, outletLabel } from '../../src-preload/words';
 import type { ControllerSession } from './session';
 import type { PendingRequest } from './session-pending';
 

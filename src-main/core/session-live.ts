@@ -5,7 +5,7 @@
  */
 import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
-import { outletLabel } from '../shared/outlet-words';
+import { outletLabel } from '../../src-preload/words';
 import { MeterSeries } from './meter-history';
 import { carryHistory } from './meter-ids';
 import { outsideChanges } from './outside-changes';

@@ -5,7 +5,7 @@
  */
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
-import { capitalise, outletLabel } from '../shared/outlet-words';
+import { capitalise, outletLabel } from '../../src-preload/words';
 import type { NewActivity } from './activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';

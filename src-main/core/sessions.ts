@@ -3,7 +3,7 @@ import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
 import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
-import { capitalise } from '../shared/outlet-words';
+import { capitalise } from '../../src-preload/words';
 import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';

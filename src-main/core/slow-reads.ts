@@ -4,7 +4,7 @@
  */
 import type { ControllerState } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
-import { isPlugboardError } from '../shared/errors';
+import { unlessForbidden } from '../dli/shared-reads';
 
 export type SlowPart = 'scripts' | 'users' | 'ssh' | 'threads';
 /** Everything the slow schedule reads (`threads` alone is the cheap in-between read of running scripts). */
@@ -18,18 +18,13 @@ export async function readSlowParts(
   known: ControllerState['scripts'] = null,
 ): Promise<Partial<Pick<ControllerState, 'scripts' | 'users' | 'sshEnabled'>>> {
   const options = { signal, priority: 'background' as const };
-  const forbiddenIsNull = <T>(read: Promise<T>): Promise<T | null> =>
-    read.catch((error: unknown) => {
-      if (isPlugboardError(error) && error.code === 'FORBIDDEN') return null;
-      throw error;
-    });
   const patch: Partial<Pick<ControllerState, 'scripts' | 'users' | 'sshEnabled'>> = {};
-  if (parts.includes('scripts')) patch.scripts = await forbiddenIsNull(client.scripts.list(options));
+  if (parts.includes('scripts')) patch.scripts = await unlessForbidden(client.scripts.list(options));
   else if (parts.includes('threads') && known) {
-    const threads = await forbiddenIsNull(client.scripts.threads(options));
+    const threads = await unlessForbidden(client.scripts.threads(options));
     patch.scripts = threads ? { functions: known.functions, threads } : null;
   }
-  if (parts.includes('users')) patch.users = await forbiddenIsNull(client.users.list(options));
-  if (parts.includes('ssh')) patch.sshEnabled = await forbiddenIsNull(client.system.ssh(options));
+  if (parts.includes('users')) patch.users = await unlessForbidden(client.users.list(options));
+  if (parts.includes('ssh')) patch.sshEnabled = await unlessForbidden(client.system.ssh(options));
   return patch;
 }

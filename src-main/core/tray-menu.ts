@@ -7,6 +7,7 @@ import type {
   OutletRef,
   OutletState,
 } from '../../src-preload/model';
+import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
 
 /**
  * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.
@@ -52,16 +53,10 @@ export interface TrayState {
 
 export type TrayIconState = 'on' | 'off' | 'mixed' | 'offline';
 
-const STATUS_WORDS: Record<ControllerStatus, string> = {
-  connecting: 'Connecting…',
-  online: 'Online',
-  offline: 'Offline',
-  auth_failed: 'Wrong user name or password',
-  api_disabled: 'REST API is turned off on the controller',
-  tls_changed: 'Certificate changed: check it in the window',
-  rebooting: 'Rebooting…',
-  error: 'Not responding properly',
-};
+/** A status as the tray shows it: "Offline", "Auth problem" (the window's words, src-preload/words.ts). */
+function statusWords(status: ControllerStatus): string {
+  return capitalise(STATUS_TEXT[status]);
+}
 
 /** Statuses in which the controller cannot be switched and needs the person's attention. */
 const TROUBLE: ReadonlySet<ControllerStatus> = new Set([
@@ -76,7 +71,8 @@ function stateOf(state: TrayState, controllerId: string): ControllerState | null
   return state.states.find((s) => s.id === controllerId) ?? null;
 }
 
-function outletLabel(outlet: OutletState): string {
+/** A menu item's label: "3 · Scope", or "Outlet 3" when unnamed (a sentence uses `outletLabel`). */
+function menuLabel(outlet: OutletState): string {
   const name = outlet.name.trim();
   return name && name !== `Outlet ${outlet.number}`
     ? `${outlet.number} · ${name}`
@@ -101,7 +97,7 @@ function outletItem(
     action: null,
   });
   if (!live || live.status !== 'online') {
-    return disabled(false, live ? STATUS_WORDS[live.status] : 'Not connected yet');
+    return disabled(false, live ? statusWords(live.status) : 'Not connected yet');
   }
   const outlet = live.outlets.find((o) => o.number === number);
   if (!outlet) return disabled(false, `${controller.name} has no outlet ${number}`);
@@ -123,7 +119,7 @@ function outletItem(
       controllerId: controller.id,
       outlets: [outlet.number],
       action: 'off',
-      reason: `${outletLabel(outlet)} on ${controller.name} is marked critical.`,
+      reason: `${capitalise(outletLabel(outlet.number, outlet.name))} on ${controller.name} is marked critical.`,
     };
     return {
       ...base,
@@ -148,7 +144,7 @@ function favouriteItems(state: TrayState): TrayMenuItem[] {
     if (!controller) continue;
     const live = stateOf(state, controller.id);
     const outlet = live?.outlets.find((o) => o.number === ref.outlet);
-    const label = `${controller.name} › ${outlet ? outletLabel(outlet) : `Outlet ${ref.outlet}`}`;
+    const label = `${controller.name} › ${outlet ? menuLabel(outlet) : `Outlet ${ref.outlet}`}`;
     items.push(outletItem(`fav:${controller.id}:${ref.outlet}`, label, controller, live, ref.outlet));
   }
   return items;
@@ -156,7 +152,7 @@ function favouriteItems(state: TrayState): TrayMenuItem[] {
 
 function controllerSubmenu(state: TrayState, controller: ControllerSummary): TrayMenuItem {
   const live = stateOf(state, controller.id);
-  const status = live ? STATUS_WORDS[live.status] : 'Not connected yet';
+  const status = live ? statusWords(live.status) : 'Not connected yet';
   const id = `ctl:${controller.id}`;
   const label = controller.demo ? `${controller.name} (demo)` : controller.name;
   let submenu: TrayMenuItem[];
@@ -169,7 +165,7 @@ function controllerSubmenu(state: TrayState, controller: ControllerSummary): Tra
     ];
   } else {
     submenu = live.outlets.map((o) =>
-      outletItem(`${id}:${o.number}`, outletLabel(o), controller, live, o.number),
+      outletItem(`${id}:${o.number}`, menuLabel(o), controller, live, o.number),
     );
   }
   return { type: 'submenu', id, label, sublabel: status, enabled: true, submenu };

@@ -5,8 +5,8 @@ import { baseUrl, type Sighting } from './results';
 import { Limiter } from './work-pool';
 
 /**
- * SSDP search for DLI controllers' WeMo emulation, with a plain UDP socket. node-ssdp (installed)
- * was not used: it only binds non-internal interfaces (so it cannot be tested on loopback inside a
+ * SSDP search for DLI controllers' WeMo emulation, with a plain UDP socket. node-ssdp (no longer a
+ * dependency) was not used: it only binds non-internal interfaces (so it cannot be tested on loopback inside a
  * namespace), and it pulls in `ip` 1.x and bluebird for what is one datagram and a header parser.
  */
 

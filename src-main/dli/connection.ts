@@ -10,6 +10,7 @@ import { isJsonBody, looksLikeDli, type RequestContext } from './http-errors';
 import { queueFor } from './request-queue';
 import { Transport, type HttpRequest, type HttpResponse } from './transport';
 import type { CallOptions, ClientStats, DliClientOptions, Priority } from './types';
+import { outletLabel } from '../../src-preload/words';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -89,9 +90,7 @@ export class Connection {
 
   /** "outlet 3 (Lab PSU)" */
   outletLabel(outlet: number): string {
-    const name = this.outletNames.get(outlet)?.trim();
-    const plain = !name || name.toLowerCase() === `outlet ${outlet}`;
-    return plain ? `outlet ${outlet}` : `outlet ${outlet} (${name})`;
+    return outletLabel(outlet, this.outletNames.get(outlet));
   }
 
   context(action: string, extra: Partial<RequestContext> = {}): RequestContext {

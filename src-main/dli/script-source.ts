@@ -24,7 +24,7 @@ export function checkFunctionName(name: string): string {
 }
 
 /** A Lua string literal; every byte outside printable ASCII (and `"`, `\`) as a `\ddd` escape. */
-export function luaString(text: string): string {
+function luaString(text: string): string {
   let out = '"';
   for (const byte of Buffer.from(text, 'utf8')) {
     const printable = byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c;

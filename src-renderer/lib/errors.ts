@@ -90,5 +90,3 @@ export function nextStep(error: ContractError, placeNext?: string): string {
   return placeNext ?? error.action ?? adviceFor(error).next;
 }
 
-/** Every code has advice: used by tests and by anything that lists them. */
-export const adviceCodes = Object.keys(ADVICE) as ErrorCode[];

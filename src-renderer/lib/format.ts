@@ -1,4 +1,5 @@
 import type { MeterReading, Settings } from '../../src-preload/model';
+import { outletLabel as labelOf } from '../../src-preload/words';
 
 /** °C → the unit of the setting; one decimal place is what a bench thermometer shows. */
 export function convertTemperature(celsius: number, unit: Settings['temperatureUnit']): number {
@@ -58,7 +59,7 @@ export function formatDuration(ms: number): string {
   return `${Math.round(minutes / 60)} h`;
 }
 
-/** "outlet 3 (Router)" — how a person names an outlet in a sentence. */
+/** "outlet 3 (Router)", "outlet 3" for an unnamed one — the same words as the Core's (src-preload/words.ts). */
 export function outletLabel(outlet: { number: number; name: string }): string {
-  return outlet.name ? `outlet ${outlet.number} (${outlet.name})` : `outlet ${outlet.number}`;
+  return labelOf(outlet.number, outlet.name);
 }

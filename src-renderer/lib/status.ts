@@ -1,32 +1,7 @@
 import type { ControllerState, ControllerStatus } from '../../src-preload/model';
 
-/** The words for a controller's status, as shown next to its dot and read by screen readers. */
-export const STATUS_TEXT: Record<ControllerStatus, string> = {
-  connecting: 'connecting',
-  online: 'online',
-  offline: 'offline',
-  auth_failed: 'auth problem',
-  api_disabled: 'API disabled',
-  tls_changed: 'certificate changed',
-  rebooting: 'rebooting',
-  error: 'error',
-};
-
-const STATUS_PHRASE: Record<ControllerStatus, string> = {
-  connecting: 'is connecting',
-  online: 'is online',
-  offline: 'is offline',
-  auth_failed: 'does not accept the saved login',
-  api_disabled: 'has its REST-style API switched off',
-  tls_changed: 'presents a different certificate',
-  rebooting: 'is rebooting',
-  error: 'answers with errors',
-};
-
-/** "Bench A is offline", "The controller does not accept the saved login": a status in a sentence. */
-export function statusSentence(subject: string, status: ControllerStatus): string {
-  return `${subject} ${STATUS_PHRASE[status]}`;
-}
+/** The words for a status are shared with the Core (tray, notifications): src-preload/words.ts. */
+export { STATUS_TEXT, statusSentence } from '../../src-preload/words';
 
 /** The status of a controller whose live state may not have arrived yet. */
 export function statusOf(state: ControllerState | undefined): ControllerStatus {

@@ -1,6 +1,6 @@
 /** In-process emulators for the measurements that need a shared clock or direct access to the device. */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
-import { DliClient } from '../../src-main/dli/index';
+import { DliClient } from '../../src-main/dli/client';
 import { onCleanup } from './cleanup';
 import { PASSWORD, USER } from './baselines';
 

@@ -5,7 +5,7 @@
  * refusing resumption (no session tickets), which costs what Plugboard paid before it resumed sessions:
  * one full handshake per connection.
  */
-import { DliClient } from '../../src-main/dli/index';
+import { DliClient } from '../../src-main/dli/client';
 import { closingHttps, type ClosingHttps } from '../dli/closing-https';
 import { PASSWORD, USER } from './baselines';
 import { onCleanup } from './cleanup';

@@ -1,6 +1,6 @@
 /** The real `plugboard` command: scripts, users, SSH, reboot, environment, exit codes and errors. */
 import { describe, expect, it, vi } from 'vitest';
-import { normalizeFingerprint } from '../../src-main/dli';
+import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { cleanEnv, cli, errorLines } from './run-cli';
 import { PASSWORD, expectNoPassword, login, unit } from './cli-fixtures';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
-import { normalizeFingerprint } from '../../src-main/dli';
+import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
 import { ROOT, cleanEnv } from './run-cli';

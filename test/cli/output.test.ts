@@ -5,7 +5,7 @@ import { Terminal, UsageError } from '../../src-main/cli/io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from '../../src-main/cli/outlet-spec';
 import { parseScriptArgs } from '../../src-main/cli/script-args';
 import { renderTable } from '../../src-main/cli/table';
-import type { Outlet } from '../../src-main/dli';
+import type { Outlet } from '../../src-main/dli/types';
 
 function sink(isTTY: boolean): Writable & { isTTY: boolean; text: string } {
   const stream = new Writable({

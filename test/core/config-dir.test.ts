@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plugboardConfigDir, plugboardConfigFile } from '../../src-main/core/config-dir';
+import { plugboardConfigDir } from '../../src-main/core/config-dir';
 
 describe('plugboardConfigDir', () => {
   it('matches Electron userData on Linux: $XDG_CONFIG_HOME/Plugboard, else ~/.config/Plugboard', () => {
@@ -40,15 +40,6 @@ describe('plugboardConfigDir', () => {
     ).toBe('/tmp/pb-test');
     expect(plugboardConfigDir({ platform: 'linux', env: { PLUGBOARD_CONFIG_DIR: '   ' }, home: '/h' })).toBe(
       '/h/.config/Plugboard',
-    );
-  });
-
-  it('names the shared config.json inside it', () => {
-    expect(plugboardConfigFile({ platform: 'linux', env: {}, home: '/home/ann' })).toBe(
-      '/home/ann/.config/Plugboard/config.json',
-    );
-    expect(plugboardConfigFile({ platform: 'win32', env: { APPDATA: 'D:\\Roam' }, home: 'D:\\' })).toBe(
-      'D:\\Roam\\Plugboard\\config.json',
     );
   });
 

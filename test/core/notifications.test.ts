@@ -48,7 +48,7 @@ describe('offline and online notices', () => {
       problem: { code: 'AUTH_FAILED', message: 'Wrong password.' },
     });
     expect(d.status('Bench A', refused, 1, settings())).toEqual([
-      { title: 'Bench A refused the saved login', body: 'Wrong password.' },
+      { title: 'Bench A does not accept the saved login', body: 'Wrong password.' },
     ]);
   });
 });

@@ -188,7 +188,7 @@ describe('buildTrayMenu', () => {
           controllerId: 'a',
           outlets: [1],
           action: 'off',
-          reason: '1 · Core switch on Bench A is marked critical.',
+          reason: 'Outlet 1 (Core switch) on Bench A is marked critical.',
         },
       },
     });
@@ -200,10 +200,10 @@ describe('buildTrayMenu', () => {
 
   it.each([
     ['offline', 'Offline'],
-    ['auth_failed', 'Wrong user name or password'],
-    ['api_disabled', 'REST API is turned off on the controller'],
-    ['rebooting', 'Rebooting…'],
-    ['connecting', 'Connecting…'],
+    ['auth_failed', 'Auth problem'],
+    ['api_disabled', 'API disabled'],
+    ['rebooting', 'Rebooting'],
+    ['connecting', 'Connecting'],
   ] as const)('shows a %s controller without switchable outlets', (status, words) => {
     const menu = buildTrayMenu(
       tray({ controllers: [benchA], states: [live('a', [outlet(1, true)], { status })] }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBE_ADDRESSES, parseAddressRange } from '../../src-main/discovery';
+import { MAX_PROBE_ADDRESSES, parseAddressRange } from '../../src-main/discovery/address-range';
 import { PlugboardError } from '../../src-main/shared/errors';
 
 function badInput(text: string): string {

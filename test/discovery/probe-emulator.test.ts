@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { discover } from '../../src-main/discovery';
+import { discover } from '../../src-main/discovery/discovery-service';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 
 /** The range probe against real emulated controllers (real digest challenge), on 127.0.0.x only. */

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DiscoveryProgress } from '../../src-preload/model';
-import { DiscoveryService, discover, dliRealm, recogniseController } from '../../src-main/discovery';
+import { DiscoveryService, discover } from '../../src-main/discovery/discovery-service';
+import { dliRealm, recogniseController } from '../../src-main/discovery/recognise';
 import { PlugboardError } from '../../src-main/shared/errors';
 import {
   dliChallenge,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiscoveryResults, baseUrl, type Sighting } from '../../src-main/discovery';
+import { DiscoveryResults, baseUrl, type Sighting } from '../../src-main/discovery/results';
 import { serviceHost } from '../../src-main/discovery/mdns';
 import { saved } from './fixtures/saved';
 

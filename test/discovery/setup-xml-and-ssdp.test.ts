@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWemoSetupXml } from '../../src-main/discovery';
+import { parseWemoSetupXml } from '../../src-main/discovery/wemo-setup-xml';
 import { mSearch, parseSsdpResponse } from '../../src-main/discovery/ssdp';
 import { wemoSetupXml } from './fixtures/wemo-responder';
 

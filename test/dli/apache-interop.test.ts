@@ -5,7 +5,8 @@
  * 2069 form real units use; the emulator tests cover that.)
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DliClient, PlugboardError } from '../../src-main/dli';
+import { DliClient } from '../../src-main/dli/client';
+import { PlugboardError } from '../../src-main/shared/errors';
 import { startApache, type RunningApache } from './apache-server';
 import { FIXTURE_FILES } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DliClient } from '../../src-main/dli';
+import { DliClient } from '../../src-main/dli/client';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 
 /**

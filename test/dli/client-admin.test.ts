@@ -1,6 +1,6 @@
 /** Meters, scripts, users, SSH, reboot and the tree against the emulator. */
 import { describe, expect, it } from 'vitest';
-import { JOULES_TO_KWH, KELVIN_OFFSET } from '../../src-main/dli';
+import { JOULES_TO_KWH, KELVIN_OFFSET } from '../../src-main/dli/meters';
 import { ZERO_CURRENT } from '../../src-main/emulator';
 import { access, allOff, client, emulator, failure } from './helpers';
 

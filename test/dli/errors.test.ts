@@ -1,7 +1,7 @@
 /** Every error code the client can raise, provoked for real (emulator fault hooks, a foreign server, TLS). */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DliClient } from '../../src-main/dli';
+import { DliClient } from '../../src-main/dli/client';
 import { access, client, emulator, failure } from './helpers';
 
 let foreign: Server | null = null;

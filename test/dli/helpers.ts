@@ -1,6 +1,8 @@
 /** Shared set-up for client tests against the emulator: start, connect, clean up, catch errors. */
 import { afterEach } from 'vitest';
-import { DliClient, PlugboardError, type Credentials, type DliClientOptions } from '../../src-main/dli';
+import { DliClient } from '../../src-main/dli/client';
+import { PlugboardError } from '../../src-main/shared/errors';
+import { type Credentials, type DliClientOptions } from '../../src-main/dli/types';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 
 const running: RunningEmulator[] = [];

@@ -4,7 +4,7 @@
  * before (one checked full handshake per connection, never more).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalizeFingerprint } from '../../src-main/dli';
+import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { closingHttps, type ClosingHttps } from './closing-https';
 import { client, emulator, failure } from './helpers';
 

@@ -1,6 +1,6 @@
 /** HTTPS trust on first use against the emulator's self-signed certificate. */
 import { describe, expect, it } from 'vitest';
-import { normalizeFingerprint } from '../../src-main/dli';
+import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { client, emulator, failure } from './helpers';
 
 describe('HTTPS pinning', () => {

@@ -1,6 +1,6 @@
 /** Pure parts of the client: outlet numbering, firmware gates, meter conversions, script arguments. */
 import { describe, expect, it } from 'vitest';
-import { PlugboardError } from '../../src-main/dli';
+import { PlugboardError } from '../../src-main/shared/errors';
 import { compareFirmware, parseFirmware, requireFeature, supports } from '../../src-main/dli/firmware';
 import { meterReadings, kelvinToFahrenheit, celsiusToFahrenheit } from '../../src-main/dli/meters';
 import {
@@ -10,7 +10,7 @@ import {
   outletSegment,
   transientStatePairs,
 } from '../../src-main/dli/outlet-numbers';
-import { callExpression, luaString } from '../../src-main/dli/script-source';
+import { callExpression } from '../../src-main/dli/script-source';
 import { treePath } from '../../src-main/dli/api-system';
 import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 
@@ -125,8 +125,8 @@ describe('script arguments', () => {
     expect(callExpression('cycle_an_outlet', [5, 10])).toBe('cycle_an_outlet(5,10)');
     expect(callExpression('flash_a_light', [])).toBeNull();
     expect(callExpression('f', [true, -2.5, 'a"b\\c'])).toBe('f(true,-2.5,"a\\034b\\092c")');
-    expect(luaString('x") os.execute("rm -rf /')).toBe('"x\\034) os.execute(\\034rm -rf /"');
-    expect(luaString('é\n')).toBe('"\\195\\169\\010"');
+    expect(callExpression('f', ['x") os.execute("rm -rf /'])).toBe('f("x\\034) os.execute(\\034rm -rf /")');
+    expect(callExpression('f', ['é\n'])).toBe('f("\\195\\169\\010")');
   });
 
   it('refuses function names and values that are not plain data', () => {

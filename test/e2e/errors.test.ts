@@ -60,7 +60,7 @@ describe.sequential('Errors in Chromium', () => {
     );
     expect(await mainText(page)).not.toMatch(/has power and a network cable|wait a moment and retry/);
     // The last known outlets stay in view, but nothing can be switched until it answers.
-    const off = outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'Turn outlet 1 (Outlet 1) off' });
+    const off = outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'Turn outlet 1 off' });
     await eventually(() => off.isDisabled()).toBe(true);
     // Said once above the outlets, and read with every control.
     const reason = 'The controller is offline: controls come back when it answers again.';

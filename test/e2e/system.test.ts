@@ -71,9 +71,7 @@ describe.sequential('System in Chromium', () => {
     const { page } = browser;
     // A temporary state, to see the reboot revert it.
     await openSection(page, 'Bench A', 'Outlets');
-    await outletRow(page, 1, 'Outlet 1')
-      .getByRole('switch', { name: 'Temporary state of outlet 1 (Outlet 1)' })
-      .click();
+    await outletRow(page, 1, 'Outlet 1').getByRole('switch', { name: 'Temporary state of outlet 1' }).click();
     await eventually(() => physicalShown(outletRow(page, 1, 'Outlet 1'))).toBe('off');
     expect(bench.device.outlet(0)).toMatchObject({ state: true, transientState: false });
 

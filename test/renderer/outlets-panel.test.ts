@@ -55,6 +55,16 @@ afterEach(() => {
 });
 
 describe('outlet rows', () => {
+  test('name an outlet the way the Core does: an unnamed or default-named one is just "outlet N"', () => {
+    const outlets = controllerState().outlets.map((o) =>
+      o.number === 3 ? { ...o, name: 'Outlet 3' } : o.number === 4 ? { ...o, name: '' } : o,
+    );
+    renderPanel(controllerState({ outlets }));
+    expect(screen.getByRole('checkbox', { name: 'Select outlet 3' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Select outlet 4' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Select outlet 1 (Router)' })).toBeInTheDocument();
+  });
+
   test('show the physical state as the big indicator, with its explanation', () => {
     renderPanel();
     const router = within(row('Router'));
