@@ -6,7 +6,7 @@ import type { Controller } from './controller';
 import type { ConnectionClose } from './options';
 import type { Faults } from './faults';
 import { badRequest, forbidden, HttpError, type Json, methodNotAllowed, notFound } from './http-error';
-import { type ApiResponse, dispatch } from './methods';
+import { type ApiResponse, answerApiRequest } from './methods';
 import { API_DISABLED_PAGE, loginPage, resourcePage } from './pages';
 import type { StatsRecorder } from './stats';
 import type { Container } from './tree';
@@ -184,7 +184,7 @@ async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     ? { kind: 'none' }
     : parseBody(bodyType(controller, pathname, req.headers['content-type'], raw), raw);
   const prefer = String(req.headers.prefer ?? '');
-  const response: ApiResponse = dispatch({ controller, caller }, deps.root, {
+  const response: ApiResponse = answerApiRequest({ controller, caller }, deps.root, {
     method,
     steps,
     body,

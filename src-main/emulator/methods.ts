@@ -194,7 +194,8 @@ function perElement(ctx: Ctx, selection: Selected[], run: (selected: Selected) =
   });
 }
 
-export function dispatch(ctx: Ctx, root: Container, request: ApiRequest): ApiResponse {
+/** One REST request against the controller's tree: walk to the resource, then run the method on it. */
+export function answerApiRequest(ctx: Ctx, root: Container, request: ApiRequest): ApiResponse {
   const { method, body, depth } = request;
   const found = walk(root, request.steps, ctx);
   if (found.missing) {
