@@ -48,21 +48,27 @@ const refusedElsewhere = (s: ControllerState) =>
 
 const digestAs = (user: string) => (a: string) => a.startsWith('Digest ') && a.includes(`username="${user}"`);
 
+/** A Core with its own config folder and a memory keychain, and "Bench" added and online at `url`. */
+async function coreWithBench(url: string, folder: string) {
+  const dir = mkdtempSync(path.join(scratch, folder));
+  const secrets = new MemorySecretStore();
+  const h: CoreHarness = newCore({ store: openConfStore(dir), secrets });
+  await h.core.ready;
+  const summary = await h.ok<ControllerSummary>('controllers/add', {
+    url,
+    name: 'Bench',
+    auth: { kind: 'digest', user: 'admin', password: PASSWORD },
+  });
+  await until(h, summary.id, (s) => s.status === 'online');
+  return { dir, h, secrets, summary };
+}
+
 describe('a secret bound to its place in the keychain', () => {
   it('the running Core sends nothing to an address config.json was changed to by hand, until confirmed or typed again', async () => {
     const emu = await emulator({ password: PASSWORD });
     const home = await proxyTo(emu.url);
     const elsewhere = await proxyTo(emu.url);
-    const dir = mkdtempSync(path.join(scratch, 'core-'));
-    const secrets = new MemorySecretStore();
-    const h: CoreHarness = newCore({ store: openConfStore(dir), secrets });
-    await h.core.ready;
-    const summary = await h.ok<ControllerSummary>('controllers/add', {
-      url: home.url,
-      name: 'Bench',
-      auth: { kind: 'digest', user: 'admin', password: PASSWORD },
-    });
-    await until(h, summary.id, (s) => s.status === 'online');
+    const { dir, h, secrets, summary } = await coreWithBench(home.url, 'core-');
     expect(home.authorizations.some(digestAs('admin'))).toBe(true);
 
     editByHand(dir, (c) => (c.url = elsewhere.url));
@@ -112,15 +118,7 @@ describe('a secret bound to its place in the keychain', () => {
   it('a user or login method changed by hand gets nothing either', async () => {
     const emu = await emulator({ password: PASSWORD });
     const home = await proxyTo(emu.url);
-    const dir = mkdtempSync(path.join(scratch, 'login-'));
-    const h = newCore({ store: openConfStore(dir), secrets: new MemorySecretStore() });
-    await h.core.ready;
-    const summary = await h.ok<ControllerSummary>('controllers/add', {
-      url: home.url,
-      name: 'Bench',
-      auth: { kind: 'digest', user: 'admin', password: PASSWORD },
-    });
-    await until(h, summary.id, (s) => s.status === 'online');
+    const { dir, h, summary } = await coreWithBench(home.url, 'login-');
     editByHand(dir, (c) => {
       c.auth = 'basic';
       c.user = 'guest';
