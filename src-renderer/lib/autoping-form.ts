@@ -73,3 +73,9 @@ export function autopingStatusText(status: string): string {
   };
   return words[status] ?? status;
 }
+
+/** The editable fields of a listed item (the contract takes exactly these: no number, no status). */
+export function inputOf(item: AutopingItem): AutopingItemInput {
+  const { addresses, outlets, enabled, pingsBeforeEnabling, resumptionTrial, script } = item;
+  return { addresses, outlets, enabled, pingsBeforeEnabling, resumptionTrial, script };
+}

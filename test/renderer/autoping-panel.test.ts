@@ -97,9 +97,17 @@ describe('AutoPing panel', () => {
     const { saved, actions } = autopingActions([MODEM]);
     render(AutopingPanel, { controllerName: 'Bench A', live: controllerState(), actions });
     await user.click(await screen.findByRole('checkbox', { name: 'AutoPing item 1 enabled' }));
-    expect(saved.at(-1)).toMatchObject({
+    // Exactly the item's fields, as the contract takes them (no number, no status).
+    expect(saved.at(-1)).toEqual({
       number: 1,
-      item: { enabled: false, addresses: ['10.0.0.5'], outlets: [2] },
+      item: {
+        addresses: ['10.0.0.5'],
+        outlets: [2],
+        enabled: false,
+        pingsBeforeEnabling: null,
+        resumptionTrial: false,
+        script: '',
+      },
     });
     expect(await screen.findByText('Disabled')).toBeVisible();
 
