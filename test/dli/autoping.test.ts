@@ -76,3 +76,15 @@ describe('AutoPing', () => {
     expect(unit.device.autoping().items).toEqual([]);
   });
 });
+
+describe('AutoPing on the real-unit profile', () => {
+  it('works over Connection: close with chunked bodies and slow outlet reads', async () => {
+    const unit = await emulator({ realUnit: true, slowOutletsMs: 300 });
+    const c = client(unit.url);
+    const created = await c.autoping.create({ ...ITEM, outlets: [1] });
+    expect(created).toEqual([{ number: 1, ...ITEM, outlets: [1], status: 'waiting' }]);
+    expect((await c.autoping.setEnabled(1, false))[0]).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(await c.autoping.remove(1)).toEqual([]);
+    expect(unit.device.autoping().items).toEqual([]);
+  });
+});
