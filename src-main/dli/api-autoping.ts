@@ -129,16 +129,19 @@ export class AutopingApi {
     );
   }
 
-  /** Enable or disable item `number` (1-based), keeping its other fields. */
+  /**
+   * Enable or disable item `number` (1-based), keeping its other fields: the whole item is written back
+   * as read, as power_switch_pro's autoping.py edits items.
+   */
   setEnabled(number: number, enabled: boolean, options?: CallOptions): Promise<AutopingItem[]> {
     return this.#connection.run(options, (scope) =>
       scope.exclusive(async (slot) => {
-        this.#find(await this.#read(slot), number);
+        const current = this.#find(await this.#read(slot), number);
         const what = `${enabled ? 'enable' : 'disable'} AutoPing item ${number}`;
         const response = await slot.request({
           method: 'PUT',
-          path: `autoping/items/${number - 1}/enabled/`,
-          json: enabled,
+          path: `autoping/items/${number - 1}/`,
+          json: { ...toRaw({ ...current, enabled }), status: current.status },
           guard: 'csrf',
         });
         if (response.status !== 200 && response.status !== 204)
