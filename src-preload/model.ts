@@ -351,3 +351,31 @@ export interface TreeNode {
   depth: number;
   value: unknown;
 }
+
+/**
+ * AutoPing (issue 14 item 5): the controller pings addresses and power-cycles outlets when they stop
+ * answering. What one item does and how it is doing.
+ */
+export type AutopingStatus = 'disabled' | 'waiting' | 'ok' | 'failing' | 'rebooting' | 'halted';
+
+/** The editable fields of an AutoPing item. Outlets are 1-based, as on the hardware label. */
+export interface AutopingItemInput {
+  /** 1 to 8 host names or IP addresses; the item counts as answering when any of them answers. */
+  addresses: string[];
+  /** 1-based outlet numbers to power-cycle when the addresses stop answering. */
+  outlets: number[];
+  enabled: boolean;
+  /** Answered pings in a row before the item arms; null: the controller's global setting. */
+  pingsBeforeEnabling: number | null;
+  /** After a power cycle, wait for answered pings again before re-arming. */
+  resumptionTrial: boolean;
+  /** A user function to run instead of the power cycle; '' = power-cycle the outlets. */
+  script: string;
+}
+
+export interface AutopingItem extends AutopingItemInput {
+  /** 1-based position in the controller's list (the controller's own index + 1). */
+  number: number;
+  /** As the controller reports it; an unknown word is kept as it is. */
+  status: AutopingStatus | (string & {});
+}

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
 import { registerAdminCommands } from './commands-admin';
+import { registerAutopingCommands } from './commands-autoping';
 import { registerControllerCommands } from './commands-controllers';
 import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
@@ -61,6 +62,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerMeterCommands(program, run);
   registerScriptCommands(program, run);
   registerAdminCommands(program, run);
+  registerAutopingCommands(program, run);
   registerControllerCommands(program, run);
   return program;
 }

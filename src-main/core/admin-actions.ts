@@ -9,7 +9,7 @@ import type { NewUser, ScriptArgument } from '../dli/types';
 import { contractError, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';
 
-async function recorded<T>(
+export async function recorded<T>(
   session: ControllerSession,
   action: string,
   source: Source,

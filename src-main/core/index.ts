@@ -9,6 +9,7 @@ import { consoleLogger, type Logger } from '../shared/logging';
 import { EventHub } from './event-hub';
 import { activityHandlers } from './handlers-activity';
 import { appHandlers } from './handlers-app';
+import { autopingHandlers } from './handlers-autoping';
 import { demoHandlers } from './handlers-demo';
 import { discoveryHandlers } from './handlers-discovery';
 import { groupHandlers } from './handlers-groups';
@@ -163,6 +164,7 @@ export function createCore(options: CoreOptions): Core {
     ...outletHandlers(ctx, source),
     ...scriptHandlers(ctx, source),
     ...userHandlers(ctx, source),
+    ...autopingHandlers(ctx, source),
     ...systemHandlers(ctx, source),
     ...meterHandlers(ctx),
     ...groupHandlers(ctx, source),

@@ -4,6 +4,7 @@
  * when it leaves the queue, and an optional signal; it fails with a PlugboardError whose code a person
  * can act on.
  */
+import { AutopingApi } from './api-autoping';
 import { OutletsApi } from './api-outlets';
 import { ScriptsApi } from './api-scripts';
 import { SystemApi } from './api-system';
@@ -36,6 +37,8 @@ export class DliClient {
   readonly users: UsersApi;
   /** SSH, reboot, API tree, meters. */
   readonly system: SystemApi;
+  /** AutoPing: list, create, edit, setEnabled, remove. */
+  readonly autoping: AutopingApi;
 
   constructor(options: DliClientOptions) {
     this.#connection = new Connection(options);
@@ -43,6 +46,7 @@ export class DliClient {
     this.scripts = new ScriptsApi(this.#connection);
     this.users = new UsersApi(this.#connection);
     this.system = new SystemApi(this.#connection);
+    this.autoping = new AutopingApi(this.#connection);
   }
 
   /** How messages name this controller. */

@@ -1,4 +1,6 @@
 import type {
+  AutopingItem,
+  AutopingItemInput,
   ControllerSummary,
   MeterHistory,
   OutletActionResult,
@@ -47,6 +49,10 @@ export interface ControllerActions {
     outletAccess: boolean[];
   }): Promise<Result<null>>;
   deleteUser(name: string): Promise<Result<null>>;
+  /** AutoPing (issue 14 item 5): list, create (no number) or replace, delete; each answers with the list. */
+  autopingList(): Promise<Result<AutopingItem[]>>;
+  autopingSave(number: number | undefined, item: AutopingItemInput): Promise<Result<AutopingItem[]>>;
+  autopingRemove(number: number): Promise<Result<AutopingItem[]>>;
   setSsh(enabled: boolean): Promise<Result<null>>;
   reboot(): Promise<Result<null>>;
   tree(path: string, depth: number): Promise<Result<TreeNode>>;
@@ -71,6 +77,10 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     stopScripts: (threads) => settle(api.scripts.stop({ controllerId, threads })),
     createUser: (user) => settle(api.users.create({ controllerId, ...user })),
     deleteUser: (name) => settle(api.users.delete({ controllerId, name })),
+    autopingList: () => settle(api.autoping.list({ controllerId })),
+    autopingSave: (number, item) =>
+      settle(api.autoping.save({ controllerId, item, ...(number === undefined ? {} : { number }) })),
+    autopingRemove: (number) => settle(api.autoping.remove({ controllerId, number })),
     setSsh: (enabled) => settle(api.system.setSsh({ controllerId, enabled })),
     reboot: () => settle(api.system.reboot({ controllerId })),
     tree: (path, depth) => settle(api.system.tree({ controllerId, path, depth })),

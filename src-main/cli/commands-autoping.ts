@@ -1,0 +1,201 @@
+/** `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items (issue 14 item 5). */
+import type { Command } from 'commander';
+import type { AutopingItem, AutopingItemInput } from '../../src-preload/model';
+import { withController, type CommandContext, type Runner } from './command-context';
+import { leaf } from './global-options';
+import { UsageError, excerpt } from './io';
+import { parseNumberList } from './outlet-spec';
+import { renderTable } from './table';
+
+interface ItemOptions {
+  outlets?: string;
+  addresses?: string;
+  pingsBeforeEnabling?: string;
+  resumptionTrial?: boolean;
+  script?: string;
+  disabled?: boolean;
+}
+
+function itemNumber(text: unknown): number {
+  const typed = String(text);
+  if (!/^\d{1,4}$/.test(typed) || Number(typed) < 1)
+    throw new UsageError(`"${excerpt(typed)}" is not an AutoPing item number (see: plugboard autoping).`);
+  return Number(typed);
+}
+
+function addressList(text: string): string[] {
+  const list = text.split(',').map((part) => part.trim());
+  if (list.some((part) => part === '')) throw new UsageError('Addresses are separated by single commas.');
+  return list;
+}
+
+function pings(text: string | undefined, current: number | null): number | null {
+  if (text === undefined) return current;
+  if (text === 'default') return null;
+  if (!/^\d{1,4}$/.test(text))
+    throw new UsageError(
+      '--pings-before-enabling is a whole number, or "default" for the controller\'s setting.',
+    );
+  return Number(text);
+}
+
+/** The item the options describe, on top of `base` (edit) or of the defaults (add). */
+function itemFrom(options: ItemOptions, base: AutopingItemInput): AutopingItemInput {
+  return {
+    addresses: options.addresses === undefined ? base.addresses : addressList(options.addresses),
+    outlets: options.outlets === undefined ? base.outlets : parseNumberList(options.outlets, '--outlets'),
+    enabled: options.disabled ? false : base.enabled,
+    pingsBeforeEnabling: pings(options.pingsBeforeEnabling, base.pingsBeforeEnabling),
+    resumptionTrial: options.resumptionTrial ?? base.resumptionTrial,
+    script: options.script ?? base.script,
+  };
+}
+
+function printItems(context: CommandContext, controller: string, items: AutopingItem[]): void {
+  if (context.json) return context.terminal.json(items);
+  if (items.length === 0) return context.terminal.print(`${controller} has no AutoPing items.`);
+  context.terminal.print(
+    renderTable(
+      items,
+      [
+        { title: '#', value: (i) => String(i.number), align: 'right' },
+        { title: 'ADDRESSES', value: (i) => i.addresses.join(', ') },
+        { title: 'OUTLETS', value: (i) => i.outlets.join(',') || '-' },
+        { title: 'ENABLED', value: (i) => (i.enabled ? 'yes' : 'no') },
+        {
+          title: 'PINGS',
+          value: (i) => (i.pingsBeforeEnabling === null ? 'default' : String(i.pingsBeforeEnabling)),
+        },
+        { title: 'TRIAL', value: (i) => (i.resumptionTrial ? 'yes' : 'no') },
+        { title: 'ACTION', value: (i) => (i.script ? `script ${i.script}` : 'cycle') },
+        { title: 'STATUS', value: (i) => i.status },
+      ],
+      (s) => s,
+    ),
+  );
+}
+
+const itemOptions = (command: Command): Command =>
+  command
+    .option('--outlets <list>', 'outlets to power-cycle when the addresses stop answering, e.g. 1,2')
+    .option('--pings-before-enabling <n>', 'answered pings before the item arms, or "default"')
+    .option('--resumption-trial', 'after a power cycle, wait for answered pings again before re-arming')
+    .option('--no-resumption-trial', 're-arm at once after a power cycle')
+    .option('--script <function>', 'run this user function instead of power-cycling ("" to cycle again)')
+    .option('--disabled', 'save the item switched off');
+
+export function registerAutopingCommands(program: Command, run: Runner): void {
+  const autoping = leaf(
+    program
+      .command('autoping')
+      .description('AutoPing items with their status; add, edit, enable, disable, delete (admin only)'),
+  ).action(
+    run(async (context) => {
+      await withController(context, async ({ client }) =>
+        printItems(context, client.controller, await client.autoping.list()),
+      );
+    }),
+  );
+
+  leaf(
+    itemOptions(
+      autoping
+        .command('add')
+        .argument(
+          '<addresses>',
+          'address to ping, or several separated by commas (any one answering is enough)',
+        )
+        .description('add an AutoPing item'),
+    ),
+  ).action(
+    run(async (context, addresses) => {
+      const local = context.local as ItemOptions;
+      if (local.outlets === undefined && !local.script)
+        throw new UsageError('autoping add needs --outlets (the outlets to power-cycle) or --script.');
+      const item = itemFrom(local, {
+        addresses: addressList(String(addresses)),
+        outlets: [],
+        enabled: true,
+        pingsBeforeEnabling: null,
+        resumptionTrial: false,
+        script: '',
+      });
+      await withController(context, async ({ client }) => {
+        const items = await client.autoping.create(item);
+        if (context.json) return context.terminal.json(items.at(-1));
+        context.terminal.print(
+          `Added AutoPing item ${items.length} on ${client.controller}: ping ${item.addresses.join(', ')}.`,
+        );
+      });
+    }),
+  );
+
+  leaf(
+    itemOptions(
+      autoping
+        .command('edit')
+        .argument('<number>', 'item number (see: plugboard autoping)')
+        .option('--addresses <list>', 'addresses to ping, separated by commas')
+        .description('change an AutoPing item; what is not given stays as it is'),
+    ),
+  ).action(
+    run(async (context, numberText) => {
+      const number = itemNumber(numberText);
+      const local = context.local as ItemOptions;
+      await withController(context, async ({ client }) => {
+        const current = (await client.autoping.list()).find((i) => i.number === number);
+        const item = itemFrom(
+          local,
+          current ?? {
+            addresses: [],
+            outlets: [],
+            enabled: true,
+            pingsBeforeEnabling: null,
+            resumptionTrial: false,
+            script: '',
+          },
+        );
+        const items = await client.autoping.edit(number, item);
+        if (context.json) return context.terminal.json(items[number - 1]);
+        context.terminal.print(`Changed AutoPing item ${number} on ${client.controller}.`);
+      });
+    }),
+  );
+
+  for (const enabled of [true, false]) {
+    const verb = enabled ? 'enable' : 'disable';
+    leaf(
+      autoping
+        .command(verb)
+        .argument('<number>', 'item number (see: plugboard autoping)')
+        .description(`${verb} an AutoPing item`),
+    ).action(
+      run(async (context, numberText) => {
+        const number = itemNumber(numberText);
+        await withController(context, async ({ client }) => {
+          const items = await client.autoping.setEnabled(number, enabled);
+          if (context.json) return context.terminal.json(items[number - 1]);
+          context.terminal.print(
+            `${enabled ? 'Enabled' : 'Disabled'} AutoPing item ${number} on ${client.controller}.`,
+          );
+        });
+      }),
+    );
+  }
+
+  leaf(
+    autoping
+      .command('delete')
+      .argument('<number>', 'item number (see: plugboard autoping)')
+      .description('delete an AutoPing item; the items after it move up by one'),
+  ).action(
+    run(async (context, numberText) => {
+      const number = itemNumber(numberText);
+      await withController(context, async ({ client }) => {
+        const items = await client.autoping.remove(number);
+        if (context.json) return context.terminal.json(items);
+        context.terminal.print(`Deleted AutoPing item ${number} on ${client.controller}.`);
+      });
+    }),
+  );
+}

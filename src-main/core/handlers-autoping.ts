@@ -1,0 +1,49 @@
+/**
+ * The contract's AutoPing calls (issue 14 item 5): list, save (create or replace) and remove items on
+ * a controller. Every change is recorded in the activity log, named by item and addresses.
+ */
+import type { Handlers } from '../../src-preload/contract';
+import type { AutopingItemInput } from '../../src-preload/model';
+import { startedSession, type CoreContext } from './core-context';
+import { recorded } from './admin-actions';
+import type { Source } from './outlet-actions';
+
+type AutopingHandlers = Pick<Handlers, 'autoping/list' | 'autoping/save' | 'autoping/remove'>;
+
+const interactive = { priority: 'interactive' } as const;
+
+function described(item: AutopingItemInput): string {
+  const outlets = item.outlets.length ? ` (outlets ${item.outlets.join(', ')})` : '';
+  return `${item.addresses.join(', ')}${outlets}`;
+}
+
+export function autopingHandlers(ctx: CoreContext, source: Source): AutopingHandlers {
+  return {
+    'autoping/list': async ({ controllerId }) => {
+      const client = await (await startedSession(ctx, controllerId)).client();
+      return client.autoping.list(interactive);
+    },
+    'autoping/save': async ({ controllerId, number, item }) => {
+      const session = await startedSession(ctx, controllerId);
+      const client = await session.client();
+      if (number === undefined) {
+        return recorded(session, `added AutoPing item for ${described(item)}`, source, () =>
+          client.autoping.create(item, interactive),
+        );
+      }
+      return recorded(
+        session,
+        `changed AutoPing item ${number} to ${described(item)}${item.enabled ? '' : ', disabled'}`,
+        source,
+        () => client.autoping.edit(number, item, interactive),
+      );
+    },
+    'autoping/remove': async ({ controllerId, number }) => {
+      const session = await startedSession(ctx, controllerId);
+      const client = await session.client();
+      return recorded(session, `deleted AutoPing item ${number}`, source, () =>
+        client.autoping.remove(number, interactive),
+      );
+    },
+  };
+}
