@@ -6,6 +6,7 @@
  */
 import { OutletsApi } from './api-outlets';
 import { ScriptsApi } from './api-scripts';
+import { SettingsApi } from './api-settings';
 import { SystemApi } from './api-system';
 import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
@@ -36,6 +37,8 @@ export class DliClient {
   readonly users: UsersApi;
   /** SSH, reboot, API tree, meters. */
   readonly system: SystemApi;
+  /** Outlet settings (cycle delay, critical) and the relay's timing. */
+  readonly settings: SettingsApi;
 
   constructor(options: DliClientOptions) {
     this.#connection = new Connection(options);
@@ -43,6 +46,7 @@ export class DliClient {
     this.scripts = new ScriptsApi(this.#connection);
     this.users = new UsersApi(this.#connection);
     this.system = new SystemApi(this.#connection);
+    this.settings = new SettingsApi(this.#connection);
   }
 
   /** How messages name this controller. */
