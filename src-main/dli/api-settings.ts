@@ -28,7 +28,7 @@ export interface OutletSettings {
 }
 
 /** The relay's timing to change, in seconds; what is left out stays as it is. */
-export interface RelayTiming {
+export interface RelayTimingChange {
   cycleDelay?: number;
   sequenceDelay?: number;
 }
@@ -102,7 +102,7 @@ export class SettingsApi {
   }
 
   /** Change the relay's default cycle delay and/or its on-sequence delay. */
-  setRelayTiming(timing: RelayTiming, options?: CallOptions): Promise<void> {
+  setRelayTiming(timing: RelayTimingChange, options?: CallOptions): Promise<void> {
     const c = this.#connection;
     const writes: { path: string; value: number; words: string }[] = [];
     try {
