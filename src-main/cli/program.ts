@@ -9,6 +9,7 @@ import { registerControllerCommands } from './commands-controllers';
 import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
+import { registerSettingsCommands } from './commands-settings';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
@@ -60,6 +61,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerOutletCommands(program, run);
   registerMeterCommands(program, run);
   registerScriptCommands(program, run);
+  registerSettingsCommands(program, run);
   registerAdminCommands(program, run);
   registerControllerCommands(program, run);
   return program;
