@@ -245,4 +245,16 @@ describe('relay timing', () => {
       within(screen.getByRole('form', { name: 'Relay timing' })).getByText(/Needs an administrator/),
     ).toBeInTheDocument();
   });
+
+  test('a delay Plugboard would not write (0.5 s) does not block changing the other one', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    renderPanel(controllerState({ relayTiming: { cycleDelay: 4, sequenceDelay: 0.5 } }), actions);
+    const cycle = screen.getByRole('textbox', { name: 'Relay cycle delay in seconds' });
+    expect(screen.getByRole('textbox', { name: 'Relay sequence delay in seconds' })).toHaveValue('0.5');
+    await user.clear(cycle);
+    await user.type(cycle, '6');
+    await user.click(screen.getByRole('button', { name: 'Save timing' }));
+    expect(log).toEqual([['relayTiming', { cycleDelay: 6 }]]);
+  });
 });
