@@ -46,6 +46,14 @@ export const outletNumber = v.pipe(
   v.maxValue(64, 'no controller has that many outlets'),
 );
 
+/** A cycle off-time in whole seconds (outlet or relay): 1 s to an hour. */
+const cycleDelaySeconds = v.pipe(
+  v.number('must be a number of seconds'),
+  v.integer('must be whole seconds'),
+  v.minValue(1, 'must be at least 1 second'),
+  v.maxValue(3600, 'must be at most 3600 seconds (an hour)'),
+);
+
 export const outletSelection = v.union(
   [
     v.literal('all'),
@@ -260,6 +268,19 @@ export const calls = {
   ).returns<OutletActionResult>(),
   /** Rename an outlet on the controller itself (administrators only); the new name shows at once. */
   'outlets/rename': call(v.strictObject({ controllerId, outlet: outletNumber, name })).returns<null>(),
+  /**
+   * Change an outlet's own settings on the controller (administrators only): `cycleDelay` in whole
+   * seconds (1–3600; null = use the relay's cycle delay) and `critical` (the tray then asks before
+   * switching it off or cycling it). What is left out stays; the new values show at once.
+   */
+  'outlets/configure': call(
+    v.strictObject({
+      controllerId,
+      outlet: outletNumber,
+      cycleDelay: v.optional(v.nullable(cycleDelaySeconds)),
+      critical: v.optional(v.boolean()),
+    }),
+  ).returns<null>(),
 
   /** Start a user function; arguments are typed values, never code. Returns the thread id. */
   'scripts/start': call(
@@ -299,6 +320,18 @@ export const calls = {
 
   /** Switch the controller's SSH server on or off (administrators only). */
   'system/setSsh': call(v.strictObject({ controllerId, enabled: v.boolean() })).returns<null>(),
+  /**
+   * Change the relay's timing (administrators only), in whole seconds: the default `cycleDelay` (1–3600)
+   * and the on-sequence `sequenceDelay` (0–60). What is left out stays; the state's `relayTiming` is read
+   * again afterwards.
+   */
+  'system/setRelayTiming': call(
+    v.strictObject({
+      controllerId,
+      cycleDelay: v.optional(cycleDelaySeconds),
+      sequenceDelay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(60))),
+    }),
+  ).returns<null>(),
   /** Reboot; the state goes `rebooting` until the controller answers again. */
   'system/reboot': call(onController).returns<null>(),
   /** Browse the API tree: `path` below `/restapi/`, depth-limited. */

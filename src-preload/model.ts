@@ -187,6 +187,14 @@ export interface DeviceUser {
   outletAccess: boolean[];
 }
 
+/** The relay's timing in seconds (`relay/cycle_delay/`, `relay/sequence_delay/`); null: not readable. */
+export interface RelayTiming {
+  /** Default cycle off-time, used by outlets whose own cycle delay is null. */
+  cycleDelay: number | null;
+  /** Delay between outlets switched on together. */
+  sequenceDelay: number | null;
+}
+
 /** Everything Plugboard knows about one controller right now. Pushed whole on every change. */
 export interface ControllerState {
   id: string;
@@ -203,6 +211,8 @@ export interface ControllerState {
   /** null: not an admin, or not read yet. */
   users: DeviceUser[] | null;
   sshEnabled: boolean | null;
+  /** Read after each connect and after Plugboard changes it. */
+  relayTiming: RelayTiming;
   /** Epoch ms of the last successful poll. */
   lastUpdate: number | null;
   /** Epoch ms when a reboot was requested; null when not rebooting. */

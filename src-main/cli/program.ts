@@ -10,6 +10,7 @@ import { registerControllerCommands } from './commands-controllers';
 import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
+import { registerSettingsCommands } from './commands-settings';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
@@ -61,6 +62,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerOutletCommands(program, run);
   registerMeterCommands(program, run);
   registerScriptCommands(program, run);
+  registerSettingsCommands(program, run);
   registerAdminCommands(program, run);
   registerAutopingCommands(program, run);
   registerControllerCommands(program, run);

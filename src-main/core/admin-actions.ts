@@ -1,10 +1,11 @@
 /**
- * Scripts, users, SSH, reboot and the API tree on one controller. The controller decides who may do
+ * Scripts, users, SSH, relay timing, reboot and the API tree on one controller. The controller decides who may do
  * what (a non-administrator gets its FORBIDDEN); every action is recorded in the activity log, never
  * with a password.
  */
 import type { TreeNode } from '../../src-preload/model';
 import { callExpression } from '../dli/script-source';
+import type { RelayTimingChange } from '../dli/api-settings';
 import type { NewUser, ScriptArgument } from '../dli/types';
 import { contractError, type Source } from './outlet-actions';
 import type { ControllerSession } from './session';
@@ -94,4 +95,25 @@ export async function readTree(session: ControllerSession, path: string, depth: 
   const client = await session.client();
   const read = await client.system.tree(path, depth, { priority: 'interactive' });
   return { path: read.path, depth: read.depth, value: read.value };
+}
+
+/** Change the relay's timing, then read it again so the state shows what the controller holds now. */
+export async function setRelayTiming(
+  session: ControllerSession,
+  timing: RelayTimingChange,
+  source: Source,
+): Promise<void> {
+  const client = await session.client();
+  const parts = [
+    timing.cycleDelay === undefined ? null : `cycle delay ${timing.cycleDelay} s`,
+    timing.sequenceDelay === undefined ? null : `sequence delay ${timing.sequenceDelay} s`,
+  ].filter((part) => part !== null);
+  await recorded(session, `set the relay ${parts.join(' and ')}`, source, () =>
+    client.settings.setRelayTiming(timing, { priority: 'interactive' }),
+  );
+  const relayTiming = await client.system.relayTiming({ priority: 'interactive' }).catch(() => ({
+    cycleDelay: timing.cycleDelay ?? session.state.relayTiming.cycleDelay,
+    sequenceDelay: timing.sequenceDelay ?? session.state.relayTiming.sequenceDelay,
+  }));
+  session.patchLive({ relayTiming });
 }

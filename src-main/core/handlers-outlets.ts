@@ -1,12 +1,22 @@
-/** The contract's outlet calls: switch, cycle and rename outlets on one controller. */
+/** The contract's outlet calls: switch, cycle, rename and configure outlets on one controller. */
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
-import { cycleOutlets, renameOutlet, setOutlets, switchOutlets, type Source } from './outlet-actions';
+import {
+  configureOutlet,
+  cycleOutlets,
+  renameOutlet,
+  setOutlets,
+  switchOutlets,
+  type Source,
+} from './outlet-actions';
 import type { ControllerSession } from './session';
 
-type OutletHandlers = Pick<Handlers, 'outlets/set' | 'outlets/cycle' | 'outlets/switch' | 'outlets/rename'>;
+type OutletHandlers = Pick<
+  Handlers,
+  'outlets/set' | 'outlets/cycle' | 'outlets/switch' | 'outlets/rename' | 'outlets/configure'
+>;
 
 /**
  * The tray never switches a critical outlet off (or cycles it) by itself: it asks the window to confirm
@@ -63,6 +73,14 @@ export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers
     },
     'outlets/rename': async ({ controllerId, outlet, name }) => {
       await renameOutlet(await session(controllerId), outlet, name, source);
+      return null;
+    },
+    'outlets/configure': async ({ controllerId, outlet, cycleDelay, critical }) => {
+      const settings = {
+        ...(cycleDelay === undefined ? {} : { cycleDelay }),
+        ...(critical === undefined ? {} : { critical }),
+      };
+      await configureOutlet(await session(controllerId), outlet, settings, source);
       return null;
     },
   };

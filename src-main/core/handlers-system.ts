@@ -1,15 +1,26 @@
-/** The contract's system calls: SSH on or off, reboot, and reading the API tree. */
+/** The contract's system calls: SSH on or off, the relay's timing, reboot, and reading the API tree. */
 import type { Handlers } from '../../src-preload/contract';
-import { readTree, reboot, setSsh } from './admin-actions';
+import { readTree, reboot, setRelayTiming, setSsh } from './admin-actions';
 import { startedSession, type CoreContext } from './core-context';
 import type { Source } from './outlet-actions';
 
-type SystemHandlers = Pick<Handlers, 'system/setSsh' | 'system/reboot' | 'system/tree'>;
+type SystemHandlers = Pick<
+  Handlers,
+  'system/setSsh' | 'system/setRelayTiming' | 'system/reboot' | 'system/tree'
+>;
 
 export function systemHandlers(ctx: CoreContext, source: Source): SystemHandlers {
   return {
     'system/setSsh': async ({ controllerId, enabled }) => {
       await setSsh(await startedSession(ctx, controllerId), enabled, source);
+      return null;
+    },
+    'system/setRelayTiming': async ({ controllerId, cycleDelay, sequenceDelay }) => {
+      const timing = {
+        ...(cycleDelay === undefined ? {} : { cycleDelay }),
+        ...(sequenceDelay === undefined ? {} : { sequenceDelay }),
+      };
+      await setRelayTiming(await startedSession(ctx, controllerId), timing, source);
       return null;
     },
     'system/reboot': async ({ controllerId }) => {

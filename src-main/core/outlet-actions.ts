@@ -12,6 +12,7 @@ import type {
   OutletFailure,
 } from '../../src-preload/model';
 import { isPlugboardError } from '../shared/errors';
+import type { OutletSettings } from '../dli/api-settings';
 import type { OutletSelection } from '../dli/types';
 import { capitalise, outletLabel } from '../../src-preload/words';
 import type { ControllerSession } from './session';
@@ -178,6 +179,37 @@ export async function renameOutlet(
     throw error;
   }
   session.patchOutlet(outlet, { name: name.trim() });
+  record(session, [outlet], action, source, []);
+}
+
+/** Change one outlet's cycle delay and/or critical flag; the new values show at once. */
+export async function configureOutlet(
+  session: ControllerSession,
+  outlet: number,
+  settings: OutletSettings,
+  source: Source,
+): Promise<void> {
+  const client = await session.client();
+  const { cycleDelay, critical } = settings;
+  const parts = [
+    cycleDelay === undefined
+      ? null
+      : cycleDelay === null
+        ? 'cycle delay set to the relay default'
+        : `cycle delay set to ${cycleDelay} s`,
+    critical === undefined ? null : critical ? 'marked critical' : 'no longer critical',
+  ].filter((part) => part !== null);
+  const action = parts.join(', ') || 'settings unchanged';
+  try {
+    await client.settings.configureOutlet(outlet, settings, { priority: 'interactive' });
+  } catch (error) {
+    record(session, [outlet], action, source, contractError(error));
+    throw error;
+  }
+  session.patchOutlet(outlet, {
+    ...(cycleDelay === undefined ? {} : { cycleDelay }),
+    ...(critical === undefined ? {} : { critical }),
+  });
   record(session, [outlet], action, source, []);
 }
 

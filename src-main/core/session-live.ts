@@ -3,7 +3,7 @@
  * read (the baseline for outside changes), the pending changes, the meter history, the relay timing.
  * Applying a read settles pending changes, notes outside changes and feeds the meter history.
  */
-import type { ControllerState, ControllerSummary, Identity } from '../../src-preload/model';
+import type { ControllerState, ControllerSummary, Identity, RelayTiming } from '../../src-preload/model';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
 import { outletLabel } from '../../src-preload/words';
 import { MeterSeries } from './meter-history';
@@ -16,15 +16,21 @@ import { initialState, outletStates } from './session-state';
 import { StatePublisher } from './state-publisher';
 
 export type LiveFacts = Omit<ControllerState, 'outlets'>;
-export type RelayTiming = { cycleDelay: number | null; sequenceDelay: number | null };
+export type { RelayTiming };
 
 export class SessionLive {
   readonly history = new MeterSeries();
   /** Meter ids that changed while this session ran (old → new), as the history followed them. */
   readonly meterMoves = new Map<string, string>();
   readonly pending: PendingChanges;
-  /** For countdowns and deadlines; read after each connect. */
-  relayTiming: RelayTiming = { cycleDelay: null, sequenceDelay: null };
+  /** For countdowns and deadlines; read after each connect and after a change. Part of the state. */
+  get relayTiming(): RelayTiming {
+    return this.#live.relayTiming;
+  }
+
+  set relayTiming(timing: RelayTiming) {
+    this.#live = { ...this.#live, relayTiming: timing };
+  }
   /** The last outlets read, the baseline for spotting outside changes (null until the first poll). */
   #outlets: Outlet[] | null = null;
   #live: LiveFacts;

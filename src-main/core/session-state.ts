@@ -16,6 +16,7 @@ export function initialState(id: string): ControllerState {
     scripts: null,
     users: null,
     sshEnabled: null,
+    relayTiming: { cycleDelay: null, sequenceDelay: null },
     lastUpdate: null,
     rebootingSince: null,
   };

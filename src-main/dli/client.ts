@@ -7,6 +7,7 @@
 import { AutopingApi } from './api-autoping';
 import { OutletsApi } from './api-outlets';
 import { ScriptsApi } from './api-scripts';
+import { SettingsApi } from './api-settings';
 import { SystemApi } from './api-system';
 import { UsersApi } from './api-users';
 import { Connection, type Scope } from './connection';
@@ -39,6 +40,8 @@ export class DliClient {
   readonly system: SystemApi;
   /** AutoPing: list, create, edit, setEnabled, remove. */
   readonly autoping: AutopingApi;
+  /** Outlet settings (cycle delay, critical) and the relay's timing. */
+  readonly settings: SettingsApi;
 
   constructor(options: DliClientOptions) {
     this.#connection = new Connection(options);
@@ -47,6 +50,7 @@ export class DliClient {
     this.users = new UsersApi(this.#connection);
     this.system = new SystemApi(this.#connection);
     this.autoping = new AutopingApi(this.#connection);
+    this.settings = new SettingsApi(this.#connection);
   }
 
   /** How messages name this controller. */

@@ -47,11 +47,11 @@ export function blockReason(
   return null;
 }
 
-/** Why outlets cannot be renamed, or null when they can. */
+/** Why outlets cannot be renamed or their settings changed, or null when they can. */
 export function renameBlockReason(state: Pick<ControllerState, 'status' | 'capabilities'>): string | null {
   if (state.status !== 'online') return `${statusSentence('The controller', state.status)}.`;
   if (!state.capabilities?.isAdmin)
-    return 'Only an administrator can rename outlets; Plugboard is logged in as a regular user.';
+    return 'Only an administrator can rename outlets or change their settings; Plugboard is logged in as a regular user.';
   return null;
 }
 

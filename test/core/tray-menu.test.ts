@@ -52,6 +52,7 @@ function live(id: string, outlets: OutletState[], extra: Partial<ControllerState
     scripts: null,
     users: null,
     sshEnabled: null,
+    relayTiming: { cycleDelay: null, sequenceDelay: null },
     lastUpdate: 1,
     rebootingSince: null,
     ...extra,

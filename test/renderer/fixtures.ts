@@ -126,6 +126,7 @@ export function controllerState(overrides: Partial<ControllerState> = {}): Contr
     scripts: { functions: ['cycle_an_outlet', 'flash_a_light', 'all_off'], threads: [] },
     users: users(),
     sshEnabled: false,
+    relayTiming: { cycleDelay: 4, sequenceDelay: 1 },
     lastUpdate: Date.now(),
     rebootingSince: null,
     ...overrides,

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { OutletActionResult, Result } from '../../src-preload/model';
 import OutletsPanel from '../../src-renderer/lib/panels/OutletsPanel.svelte';
+import type { OutletSettingsChange } from '../../src-renderer/lib/state/controller-actions';
 import { capabilities, controllerState, outlet } from './fixtures';
 
 type Change = { outlet: number; on: boolean };
@@ -10,6 +11,10 @@ type Change = { outlet: number; on: boolean };
 /** A controller's outlet actions that record what the panel asked for and answer like the Core. */
 function recordingActions(
   answer: (outlets: number[]) => OutletActionResult = (o) => ({ requested: o, failed: [] }),
+  configured: (outlet: number, change: OutletSettingsChange) => Result<null> = () => ({
+    ok: true,
+    value: null,
+  }),
 ) {
   const sent: { call: string; args: unknown[] }[] = [];
   const reply = (outlets: number[]): Promise<Result<OutletActionResult>> =>
@@ -32,6 +37,10 @@ function recordingActions(
       rename: (n: number, name: string) => {
         sent.push({ call: 'rename', args: [n, name] });
         return Promise.resolve({ ok: true as const, value: null });
+      },
+      configure: (n: number, change: OutletSettingsChange): Promise<Result<null>> => {
+        sent.push({ call: 'configure', args: [n, change] });
+        return Promise.resolve(configured(n, change));
       },
     },
   };
@@ -307,6 +316,60 @@ describe('switching', () => {
     expect(screen.getByText('Enter a name.')).toBeInTheDocument();
     await user.type(input, 'Logic analyser{Enter}');
     expect(sent).toEqual([{ call: 'rename', args: [8, 'Logic analyser'] }]);
+  });
+});
+
+describe('outlet settings', () => {
+  test("change an outlet's cycle delay and critical flag from the row; only what changed is sent", async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState(), actions);
+    await user.click(screen.getByRole('button', { name: 'Settings of outlet 8 (Spare)' }));
+    const delay = screen.getByRole('textbox', { name: 'Cycle delay of outlet 8 (Spare) in seconds' });
+    expect(delay).toHaveValue('');
+    expect(screen.getByText(/Empty: use the relay’s \(4 s\)/)).toBeInTheDocument();
+    await user.type(delay, '2.5');
+    expect(screen.getByText(/whole seconds from 1 to 3600/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.clear(delay);
+    await user.type(delay, '10');
+    await user.click(screen.getByRole('checkbox', { name: 'Critical' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(sent).toEqual([{ call: 'configure', args: [8, { cycleDelay: 10, critical: true }] }]);
+    expect(screen.queryByRole('textbox', { name: /Cycle delay of/ })).toBeNull();
+  });
+
+  test('an empty cycle delay hands it back to the relay; a refusal is shown in the form', async () => {
+    const user = userEvent.setup();
+    const live = controllerState();
+    live.outlets[1] = outlet(2, { cycleDelay: 12 });
+    const { sent, actions } = recordingActions(undefined, () => ({
+      ok: false,
+      error: {
+        code: 'FORBIDDEN',
+        message: 'User "tech" may not change it.',
+        action: 'Log in as an administrator.',
+      },
+    }));
+    renderPanel(live, actions);
+    await user.click(screen.getByRole('button', { name: 'Settings of outlet 2 (Server)' }));
+    const delay = screen.getByRole('textbox', { name: 'Cycle delay of outlet 2 (Server) in seconds' });
+    expect(delay).toHaveValue('12');
+    await user.clear(delay);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(sent).toEqual([{ call: 'configure', args: [2, { cycleDelay: null }] }]);
+    expect(screen.getByText(/The settings of outlet 2 \(Server\) were not saved/)).toBeInTheDocument();
+    expect(screen.getByText(/Log in as an administrator/)).toBeInTheDocument();
+  });
+
+  test('settings are disabled with the reason for a user who is not an administrator', () => {
+    renderPanel(controllerState({ capabilities: capabilities({ isAdmin: false }) }));
+    const button = screen.getByRole('button', { name: 'Settings of outlet 1 (Router)' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute(
+      'title',
+      expect.stringMatching(/Only an administrator can rename outlets or change their settings/),
+    );
   });
 });
 

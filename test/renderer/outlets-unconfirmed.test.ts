@@ -19,6 +19,7 @@ test('outlets not confirmed yet are named as pending until a reading settles the
       cycle: (n) => reply([n]),
       switchMany: (changes) => reply(changes.map((c) => c.outlet)),
       rename: () => Promise.resolve({ ok: true as const, value: null }),
+      configure: () => Promise.resolve({ ok: true as const, value: null }),
     },
     favourites: [],
     onfavourite: () => undefined,
@@ -28,7 +29,9 @@ test('outlets not confirmed yet are named as pending until a reading settles the
 
   const waiting = controllerState();
   for (const n of [2, 3]) {
-    waiting.outlets[n - 1] = outlet(n, { pending: { kind: 'transientState', target: true, since: Date.now() } });
+    waiting.outlets[n - 1] = outlet(n, {
+      pending: { kind: 'transientState', target: true, since: Date.now() },
+    });
   }
   await rerender({ live: waiting });
   expect(screen.getByText(/did not answer in time/)).toHaveTextContent(

@@ -16,6 +16,10 @@ function systemActions(
     log,
     actions: {
       setSsh: async (enabled: boolean) => (log.push(['ssh', enabled]), ok),
+      setRelayTiming: async (timing: { cycleDelay?: number; sequenceDelay?: number }) => (
+        log.push(['relayTiming', timing]),
+        ok
+      ),
       reboot: async () => (log.push(['reboot']), ok),
       tree: async (path: string, depth: number) => (log.push(['tree', path, depth]), tree(path)),
       update: async (patch: ConnectionPatch) => (
@@ -209,5 +213,48 @@ describe('system panel', () => {
       ['tree', 'config/ssh/port/', 1],
       ['tree', 'config/version/', 1],
     ]);
+  });
+});
+
+describe('relay timing', () => {
+  test('shows the relay timing and sends only what changed', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    renderPanel(controllerState(), actions);
+    const cycle = screen.getByRole('textbox', { name: 'Relay cycle delay in seconds' });
+    const sequence = screen.getByRole('textbox', { name: 'Relay sequence delay in seconds' });
+    expect(cycle).toHaveValue('4');
+    expect(sequence).toHaveValue('1');
+    const save = screen.getByRole('button', { name: 'Save timing' });
+    expect(save).toBeDisabled();
+    await user.clear(sequence);
+    await user.type(sequence, '61');
+    expect(screen.getByText('The sequence delay is whole seconds from 0 to 60.')).toBeInTheDocument();
+    expect(save).toBeDisabled();
+    await user.clear(sequence);
+    await user.type(sequence, '2');
+    await user.click(save);
+    expect(log).toEqual([['relayTiming', { sequenceDelay: 2 }]]);
+  });
+
+  test('is disabled with the reason for a user who is not an administrator', () => {
+    renderPanel(controllerState({ capabilities: capabilities({ isAdmin: false }) }));
+    expect(screen.getByRole('textbox', { name: 'Relay cycle delay in seconds' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save timing' })).toBeDisabled();
+    expect(
+      within(screen.getByRole('form', { name: 'Relay timing' })).getByText(/Needs an administrator/),
+    ).toBeInTheDocument();
+  });
+
+  test('a delay Plugboard would not write (0.5 s) does not block changing the other one', async () => {
+    const user = userEvent.setup();
+    const { log, actions } = systemActions();
+    renderPanel(controllerState({ relayTiming: { cycleDelay: 4, sequenceDelay: 0.5 } }), actions);
+    const cycle = screen.getByRole('textbox', { name: 'Relay cycle delay in seconds' });
+    expect(screen.getByRole('textbox', { name: 'Relay sequence delay in seconds' })).toHaveValue('0.5');
+    await user.clear(cycle);
+    await user.type(cycle, '6');
+    await user.click(screen.getByRole('button', { name: 'Save timing' }));
+    expect(log).toEqual([['relayTiming', { cycleDelay: 6 }]]);
   });
 });

@@ -29,6 +29,13 @@ export interface SecretConfirmation {
   reuseSecret?: true;
 }
 
+/** An outlet's settings to change (`outlets/configure`); what is left out stays. */
+export interface OutletSettingsChange {
+  /** Whole seconds; null = use the relay's cycle delay. */
+  cycleDelay?: number | null;
+  critical?: boolean;
+}
+
 /**
  * Everything one controller's tab can ask of the backend, bound to that controller. Panels receive the
  * part they need as a prop, so a test hands them plain functions instead of a backend.
@@ -39,6 +46,8 @@ export interface ControllerActions {
   /** Several outlets at once, each to its own state (transient, simultaneous where the firmware allows). */
   switchMany(changes: { outlet: number; on: boolean }[]): Promise<Result<OutletActionResult>>;
   rename(outlet: number, name: string): Promise<Result<null>>;
+  configure(outlet: number, change: OutletSettingsChange): Promise<Result<null>>;
+  setRelayTiming(timing: { cycleDelay?: number; sequenceDelay?: number }): Promise<Result<null>>;
   startScript(fn: string, args: ScriptArg[]): Promise<Result<{ threadId: string }>>;
   stopScripts(threads: string[] | 'all'): Promise<Result<null>>;
   createUser(user: {
@@ -73,6 +82,8 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     cycle: (outlet) => settle(api.outlets.cycle({ controllerId, outlet })),
     switchMany: (changes) => settle(api.outlets.switch({ controllerId, changes })),
     rename: (outlet, name) => settle(api.outlets.rename({ controllerId, outlet, name })),
+    configure: (outlet, change) => settle(api.outlets.configure({ controllerId, outlet, ...change })),
+    setRelayTiming: (timing) => settle(api.system.setRelayTiming({ controllerId, ...timing })),
     startScript: (fn, args) => settle(api.scripts.start({ controllerId, function: fn, args })),
     stopScripts: (threads) => settle(api.scripts.stop({ controllerId, threads })),
     createUser: (user) => settle(api.users.create({ controllerId, ...user })),
