@@ -30,6 +30,7 @@ export default defineConfig({
             'test/core/core-status.test.ts',
             'test/core/core-controllers.test.ts',
             'test/core/core-admin.test.ts',
+            'test/core/core-groups.test.ts',
             'test/cli/cli.test.ts',
             'test/cli/cli-admin.test.ts',
           ],
