@@ -39,7 +39,11 @@ async function onlyTheOtherIsPolled(
   const events = h.events.length;
   const keptReads = outletReads(kept);
   await polls(clock, 10);
-  expect(outletReads(kept) - keptReads).toBe(10);
+  const reads = outletReads(kept) - keptReads;
+  // With the real-unit profile an outlet read takes 300 ms: one still being answered when the count
+  // starts is logged during these polls (seen on a loaded machine), so one more is allowed there.
+  if (REAL_UNIT) expect([10, 11]).toContain(reads);
+  else expect(reads).toBe(10);
   expect(removed.device.stats.requests).toBe(requests);
   expect(clock.pendingTimers).toBe(1);
   return h.events.slice(events);
