@@ -20,6 +20,26 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          // The tests that exercise the wire, again against the emulator's real-unit profile
+          // (test/core/harness.ts reads the variable; slow outlet answers scaled down to 300 ms).
+          name: 'node-real-unit',
+          environment: 'node',
+          include: [
+            'test/core/core-outlets.test.ts',
+            'test/core/core-status.test.ts',
+            'test/core/core-controllers.test.ts',
+            'test/core/core-admin.test.ts',
+            'test/core/core-groups.test.ts',
+            'test/cli/cli.test.ts',
+            'test/cli/cli-admin.test.ts',
+          ],
+          env: { PLUGBOARD_TEST_REAL_UNIT: '1' },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         plugins: [svelte({ configFile: resolve(root, 'svelte.config.js') }), svelteTesting()],
         test: {
           name: 'renderer',

@@ -38,6 +38,8 @@ export interface CoreRunOptions {
   visible?: boolean;
   store?: KeyValueStore;
   secrets?: SecretStore;
+  /** Pinned certificate fingerprints (HTTPS), in the order of the URLs. */
+  fingerprints?: readonly (string | null)[];
 }
 
 /** Save the controllers (name "Bench N", the emulator's factory login) in a store the Core will read. */
@@ -45,11 +47,16 @@ export async function saveControllers(
   urls: readonly string[],
   store: KeyValueStore,
   secrets: SecretStore,
+  fingerprints: readonly (string | null)[] = [],
 ): Promise<string[]> {
   const registry = new ControllerRegistry({ store, secrets, log: () => undefined });
   const ids: string[] = [];
   for (const [i, url] of urls.entries()) {
-    const saved = await registry.add({ name: `Bench ${i + 1}`, url, auth: 'digest', user: USER }, PASSWORD);
+    const fingerprint = fingerprints[i] ?? null;
+    const saved = await registry.add(
+      { name: `Bench ${i + 1}`, url, auth: 'digest', user: USER, fingerprint },
+      PASSWORD,
+    );
     ids.push(saved.id);
   }
   return ids;
@@ -58,7 +65,7 @@ export async function saveControllers(
 export async function startCore(urls: readonly string[], options: CoreRunOptions): Promise<CoreRun> {
   const store = options.store ?? new MemoryStore();
   const secrets = options.secrets ?? new MemorySecretStore();
-  const ids = await saveControllers(urls, store, secrets);
+  const ids = await saveControllers(urls, store, secrets, options.fingerprints);
   store.set(SETTINGS_KEY, { ...store.get(SETTINGS_KEY, {}), pollIntervalMs: options.pollIntervalMs });
   const core = createCore({
     shell: 'web',

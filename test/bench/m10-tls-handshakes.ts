@@ -1,14 +1,14 @@
 /**
- * 10. Full TLS handshakes per 100 HTTPS requests against a unit that closes every connection
- * (`Connection: close`, reference §13): an HTTPS front (`test/dli/closing-https.ts`) before an in-process
- * emulator counts each `secureConnection` server-side as full or resumed. Baseline: the same front
- * refusing resumption (no session tickets), which costs what Plugboard paid before it resumed sessions:
- * one full handshake per connection.
+ * 10. Full TLS handshakes per 100 HTTPS requests against a unit that closes every connection: the
+ * emulator's real-unit profile with `tls: true` (`Connection: close` on every answer, reference §13;
+ * outlet answers not slowed here), which counts each TLS handshake server-side as full or resumed
+ * (`device.tlsHandshakes()`). Baseline: the same profile refusing resumption (`tlsResumption: false`,
+ * ticket keys rotated per connection), which costs what Plugboard paid before it resumed sessions: one
+ * full handshake per connection.
  */
 import { DliClient } from '../../src-main/dli/client';
-import { closingHttps, type ClosingHttps } from '../dli/closing-https';
+import type { RunningEmulator } from '../../src-main/emulator/index';
 import { PASSWORD, USER } from './baselines';
-import { onCleanup } from './cleanup';
 import { startLocal } from './emulators';
 import { row, type Row } from './results';
 
@@ -20,11 +20,11 @@ interface Count {
 }
 
 /** `REQUESTS` outlet reads through a fresh client (its first request is challenged: one more answer). */
-async function count(front: ClosingHttps): Promise<Count> {
+async function count(unit: RunningEmulator): Promise<Count> {
   const client = new DliClient({
-    url: front.url,
+    url: unit.url,
     credentials: { kind: 'digest', user: USER, password: PASSWORD },
-    fingerprint: front.fingerprint,
+    fingerprint: unit.device.certificate!.fingerprint256,
     timeoutMs: 60_000,
   });
   try {
@@ -32,20 +32,16 @@ async function count(front: ClosingHttps): Promise<Count> {
   } finally {
     await client.close();
   }
-  return { full: front.handshakes.full, requests: front.requests };
+  return { full: unit.device.tlsHandshakes().full, requests: unit.device.stats.requests };
 }
 
 export async function measureTlsHandshakes(): Promise<Row[]> {
-  const { emulators, close } = await startLocal(1);
-  const target = emulators[0]!.url;
-  const resuming = await closingHttps(target);
-  const refusing = await closingHttps(target, { resume: false });
-  const stopFronts = onCleanup(async () => {
-    await Promise.allSettled([resuming.close(), refusing.close()]);
-  });
+  const profile = { realUnit: true, tls: true, slowOutletsMs: 0 };
+  const resuming = await startLocal(1, profile);
+  const refusing = await startLocal(1, { ...profile, tlsResumption: false });
   try {
-    const plugboard = await count(resuming);
-    const baseline = await count(refusing);
+    const plugboard = await count(resuming.emulators[0]!);
+    const baseline = await count(refusing.emulators[0]!);
     const per100 = (c: Count) => (c.full / c.requests) * 100;
     return [
       row({
@@ -58,11 +54,10 @@ export async function measureTlsHandshakes(): Promise<Row[]> {
         baselines: [
           { name: 'no session resumption (before; a unit that never resumes)', value: per100(baseline) },
         ],
-        note: `${plugboard.requests} requests, each on a new connection (the front closes every one); counted server-side; against a unit that never resumes Plugboard paid ${baseline.full} full handshakes for ${baseline.requests} requests.`,
+        note: `${plugboard.requests} requests to the emulator's real-unit profile over HTTPS, each on a new connection (Connection: close); counted server-side; against a unit that never resumes Plugboard paid ${baseline.full} full handshakes for ${baseline.requests} requests.`,
       }),
     ];
   } finally {
-    await stopFronts();
-    await close();
+    await Promise.allSettled([resuming.close(), refusing.close()]);
   }
 }

@@ -16,13 +16,14 @@ import { measureMemory } from './m7-memory';
 import { measureFirstState } from './m8-first-state';
 import { measureCli } from './m9-cli';
 import { measureTlsHandshakes } from './m10-tls-handshakes';
+import { measureSlowUnit } from './m11-slow-unit';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
-  --quick      shorten the memory run (measurement 7) to 60 s; every other measurement is unchanged
+  --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s; the rest is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–10, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–11, comma-separated)`;
 
 interface Measurement {
   number: number;
@@ -41,6 +42,7 @@ const MEASUREMENTS: Measurement[] = [
   { number: 8, title: 'start to first state', run: () => measureFirstState() },
   { number: 9, title: 'command line against curl', run: () => measureCli() },
   { number: 10, title: 'TLS handshakes, unit closing every connection', run: () => measureTlsHandshakes() },
+  { number: 11, title: 'slow unit over HTTPS', run: ({ quick }) => measureSlowUnit(quick) },
 ];
 
 async function main(): Promise<number> {

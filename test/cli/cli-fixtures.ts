@@ -2,6 +2,10 @@
 import { afterEach, expect } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 
+/** The `node-real-unit` project (vitest.config.ts) runs these tests against the real-unit profile. */
+const profileOptions = (): EmulatorOptions =>
+  process.env.PLUGBOARD_TEST_REAL_UNIT === '1' ? { realUnit: true, slowOutletsMs: 300 } : {};
+
 export const PASSWORD = 'pw-4711';
 const running: RunningEmulator[] = [];
 afterEach(async () => {
@@ -14,6 +18,7 @@ export async function unit(options: EmulatorOptions = {}): Promise<RunningEmulat
     cycleDelay: 0.2,
     sequenceDelay: 0,
     rebootSeconds: 0.3,
+    ...profileOptions(),
     ...options,
   });
   for (let i = 0; i < started.device.outletCount; i++) started.device.setOutlet(i, { state: false });

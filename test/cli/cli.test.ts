@@ -66,12 +66,17 @@ describe('reading', () => {
 
   it('meters: --json shape, °F by the controller formula, and a clear "no meters"', async () => {
     const e = await unit();
-    e.device.setMeter('environment.temperature', 300);
+    // The object-model map of a real unit names it `cpu_temperature` and keeps its other fields.
+    const objectModel = e.device.behaviours.meterMap === 'object-model';
+    const key = objectModel ? 'cpu_temperature' : 'environment.temperature';
+    e.device.setMeter(key, 300);
     const result = await cli([...login(e), 'meters', '--fahrenheit', '--json']);
     expect(result.code).toBe(0);
     const rows = result.json<{ key: string; name: string; value: number | null; unit: string }[]>();
-    expect(Object.keys(rows[0]!).sort()).toEqual(['key', 'name', 'unit', 'value']);
-    const temperature = rows.find((r) => r.key === 'environment.temperature')!;
+    expect(Object.keys(rows[0]!).sort()).toEqual(
+      objectModel ? ['fields', 'key', 'name', 'unit', 'value'] : ['key', 'name', 'unit', 'value'],
+    );
+    const temperature = rows.find((r) => r.key === key)!;
     expect(temperature.unit).toBe('°F');
     expect(temperature.value).toBeCloseTo((9 / 5) * (300 - 273.16) + 32, 9);
     const bare = await unit({ meters: false });
@@ -101,7 +106,10 @@ describe('reading', () => {
     const e = await unit();
     const result = await cli([...login(e), 'tree', 'relay/outlets/2', '--depth', '1']);
     expect(result.code).toBe(0);
-    expect(result.json()).toMatchObject({ name: 'Outlet 3', state: false });
+    // A real unit answers `$ref` leaves at the depth limit (made absolute by the client: dli/tree-refs.ts).
+    const leaf = (name: string, value: unknown) =>
+      e.device.behaviours.depthRefs === 'relative' ? { $ref: `/restapi/relay/outlets/2/${name}/` } : value;
+    expect(result.json()).toMatchObject({ name: leaf('name', 'Outlet 3'), state: leaf('state', false) });
   });
 });
 

@@ -12,7 +12,9 @@ import {
   cleanUp,
   emulator,
   keychainSecret,
+  meterKey,
   newCore,
+  REAL_UNIT,
   until,
   type CoreHarness,
 } from './harness';
@@ -37,7 +39,11 @@ async function onlyTheOtherIsPolled(
   const events = h.events.length;
   const keptReads = outletReads(kept);
   await polls(clock, 10);
-  expect(outletReads(kept) - keptReads).toBe(10);
+  const reads = outletReads(kept) - keptReads;
+  // With the real-unit profile an outlet read takes 300 ms: one still being answered when the count
+  // starts is logged during these polls (seen on a loaded machine), so one more is allowed there.
+  if (REAL_UNIT) expect([10, 11]).toContain(reads);
+  else expect(reads).toBe(10);
   expect(removed.device.stats.requests).toBe(requests);
   expect(clock.pendingTimers).toBe(1);
   return h.events.slice(events);
@@ -163,7 +169,7 @@ describe('saved controllers', () => {
     expect(paths()).toEqual(Array(4).fill('/restapi/relay/outlets/'));
 
     await h.ok('settings/set', {
-      meterThresholds: [{ controllerId: id, key: 'buses.0.voltage', min: null, max: 1 }],
+      meterThresholds: [{ controllerId: id, key: meterKey(emu, 'buses.0.voltage'), min: null, max: 1 }],
     });
     await nextPoll(clock);
     expect(h.notices.map((n) => n.title)).toContainEqual(expect.stringMatching(/AC voltage out of range/));
@@ -182,10 +188,11 @@ describe('saved controllers', () => {
     const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
-    emu.device.setMeter('buses.0.voltage', 118.5);
+    const voltage = meterKey(emu, 'buses.0.voltage');
+    emu.device.setMeter(voltage, 118.5);
     await polls(clock, 3);
-    expect(h.state(id)!.meters!.find((m) => m.key === 'buses.0.voltage')!.value).toBe(118.5);
-    const history = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: 'buses.0.voltage' });
+    expect(h.state(id)!.meters!.find((m) => m.key === voltage)!.value).toBe(118.5);
+    const history = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: voltage });
     expect(history.unit).toBe('V');
     expect(history.t.length).toBeGreaterThanOrEqual(3);
     expect(history.t).toEqual([...history.t].sort((x, y) => x - y));
@@ -195,11 +202,14 @@ describe('saved controllers', () => {
     });
     expect(filename).toMatch(/^plugboard-bench-a-meters-.*\.csv$/);
     const [header, ...rows] = csv.trim().split('\r\n');
-    expect(header).toBe(
-      'time,AC current (A),Total energy (kWh),AC voltage (V),Internal temperature (°C),Sensor 1 humidity (%),Sensor 1 temperature (°C)',
-    );
+    // The object-model map (real-unit run) has other meters (an unplugged second sensor, internal ones).
+    if (!REAL_UNIT)
+      expect(header).toBe(
+        'time,AC current (A),Total energy (kWh),AC voltage (V),Internal temperature (°C),Sensor 1 humidity (%),Sensor 1 temperature (°C)',
+      );
     expect(rows).toHaveLength(history.t.length);
-    expect(rows.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,[\d.]+,[\d.]+,118\.5,/);
+    expect(rows.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
+    expect(rows.at(-1)!.split(',')[header!.split(',').indexOf('AC voltage (V)')]).toBe('118.5');
     const missing = await h.call('meters/history', { controllerId: id, key: 'nope' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
 

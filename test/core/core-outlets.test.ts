@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControllerState, OutletActionResult } from '../../src-preload/contract';
 import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import { addController, cleanUp, emulator, meterKey, newCore, until, type CoreHarness } from './harness';
 import { nextPoll, planned, polls } from './poll-steps';
 
 afterEach(cleanUp);
@@ -37,7 +37,7 @@ describe('live state', () => {
       emu.device.outlets().map((o) => o.physicalState),
     );
     expect(state.outlets.map((o) => o.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(state.meters?.find((m) => m.key === 'buses.0.voltage')).toMatchObject({
+    expect(state.meters?.find((m) => m.key === meterKey(emu, 'buses.0.voltage'))).toMatchObject({
       unit: 'V',
       quantity: 'voltage',
     });

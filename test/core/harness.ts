@@ -43,9 +43,41 @@ export interface CoreHarness {
 
 const running: { emulators: RunningEmulator[]; cores: Core[] } = { emulators: [], cores: [] };
 
+/**
+ * Set by the `node-real-unit` Vitest project (vitest.config.ts): the same tests then run against the
+ * emulator's real-unit profile (src-main/emulator/README.md), slow `relay/outlets/` scaled down to 300 ms.
+ */
+export const REAL_UNIT = process.env.PLUGBOARD_TEST_REAL_UNIT === '1';
+/** The real-unit profile's options (empty in the fast run); a test's own options still win. */
+export const profileOptions = (): EmulatorOptions =>
+  REAL_UNIT ? { realUnit: true, slowOutletsMs: 300 } : {};
+
+/**
+ * The key of a controller's meter as the emulator names it: the simple `buses.0.voltage` form, or, with
+ * the object-model meter map (real-unit profile), the platform-specific id of the entry fed by it
+ * (`mains_voltage`). Tests read keys through this instead of hard-coding the fast profile's.
+ */
+export function meterKey(emu: RunningEmulator, simple: string): string {
+  if (emu.device.behaviours.meterMap !== 'object-model') return simple;
+  const names: Record<string, string> = {
+    'buses.0.voltage': 'AC voltage',
+    'buses.0.current': 'AC current',
+    'environment.temperature': 'Internal temperature',
+  };
+  const found = Object.entries(emu.device.meterMap()).find(([, meter]) => meter.name === names[simple]);
+  if (!found) throw new Error(`No object-model meter for ${simple}`);
+  return found[0];
+}
+
 /** A software controller with short delays (so pending changes settle quickly). */
 export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ cycleDelay: 0.3, sequenceDelay: 0.05, rebootSeconds: 1, ...options });
+  const started = await startEmulator({
+    cycleDelay: 0.3,
+    sequenceDelay: 0.05,
+    rebootSeconds: 1,
+    ...profileOptions(),
+    ...options,
+  });
   running.emulators.push(started);
   return started;
 }
