@@ -89,4 +89,3 @@ export function adviceFor(error: ContractError): ErrorAdvice {
 export function nextStep(error: ContractError, placeNext?: string): string {
   return placeNext ?? error.action ?? adviceFor(error).next;
 }
-
