@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TreeNode } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
 
 afterEach(cleanUp);
 
@@ -111,15 +111,7 @@ describe('as an administrator', () => {
 
 describe('as a user who is not an administrator', () => {
   it('has no scripts or users in the state, and admin actions fail with FORBIDDEN', async () => {
-    const emu = await emulator();
-    emu.device.addUser({
-      name: 'bob',
-      password: 'bobs-pw',
-      isAdmin: false,
-      outletAccess: [true, true, false, false, false, false, false, false],
-    });
-    const h = newCore();
-    const { id } = await addController(h, emu, { user: 'bob', password: 'bobs-pw' });
+    const { emu, h, id } = await addedAsNonAdmin();
     const state = h.state(id)!;
     expect(state.capabilities).toMatchObject({
       isAdmin: false,

@@ -1,6 +1,6 @@
 /** Outlet settings (cycle delay, critical) and the relay's timing through the contract, against the emulator. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
 
 afterEach(cleanUp);
 
@@ -62,15 +62,7 @@ describe('relay timing', () => {
 
 describe('as a user who is not an administrator', () => {
   it('gets FORBIDDEN with what to do, recorded in the activity log; nothing changes', async () => {
-    const emu = await emulator();
-    emu.device.addUser({
-      name: 'bob',
-      password: 'bobs-pw',
-      isAdmin: false,
-      outletAccess: [true, true, false, false, false, false, false, false],
-    });
-    const h = newCore();
-    const { id } = await addController(h, emu, { user: 'bob', password: 'bobs-pw' });
+    const { emu, h, id } = await addedAsNonAdmin();
     const critical = await h.call('outlets/configure', { controllerId: id, outlet: 1, critical: true });
     expect(critical).toMatchObject({
       ok: false,

@@ -140,6 +140,20 @@ export async function addController(
   return summary;
 }
 
+/** An emulator with "bob", not an administrator, who may switch outlets 1 and 2; added to a new Core as bob. */
+export async function addedAsNonAdmin(): Promise<{ emu: RunningEmulator; h: CoreHarness; id: string }> {
+  const emu = await emulator();
+  emu.device.addUser({
+    name: 'bob',
+    password: 'bobs-pw',
+    isAdmin: false,
+    outletAccess: [true, true, false, false, false, false, false, false],
+  });
+  const h = newCore();
+  const { id } = await addController(h, emu, { user: 'bob', password: 'bobs-pw' });
+  return { emu, h, id };
+}
+
 /** Wait (real time) until the latest pushed state of `id` satisfies `check`; returns that state. */
 export async function until(
   h: CoreHarness,
