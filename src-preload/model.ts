@@ -254,6 +254,33 @@ export interface GroupRunResult {
 
 export type ActivityResult = 'ok' | 'error' | 'observed';
 
+/**
+ * The door a request came through: the desktop window or tray, the web window, the CLI, the pdudaemon
+ * protocol (HTTP or TCP), the JSON API, a group or sequence run, a script Plugboard started; `outside`
+ * for a change seen on the unit that Plugboard did not make, `system` for Plugboard's own doing.
+ */
+export const ACTIVITY_DOORS = [
+  'window',
+  'tray',
+  'web',
+  'cli',
+  'pdudaemon-http',
+  'pdudaemon-tcp',
+  'json-api',
+  'group',
+  'sequence',
+  'script',
+  'outside',
+  'system',
+] as const;
+export type ActivityDoor = (typeof ACTIVITY_DOORS)[number];
+
+/** Who asked, and through which door: the OS user for the desktop and CLI, the token's name for the APIs. */
+export interface Actor {
+  door: ActivityDoor;
+  who: string;
+}
+
 export interface ActivityEntry {
   id: number;
   /** Epoch ms. */
@@ -263,8 +290,10 @@ export interface ActivityEntry {
   outlet: number | null;
   /** Short verb phrase, e.g. "on", "off (temporary)", "cycle", "started script flash_a_light". */
   action: string;
-  /** Where it came from: the window, the tray, a group, or someone else (web UI, keypad, script). */
-  source: 'window' | 'tray' | 'group' | 'outside' | 'system';
+  /** The door it came through (see ActivityDoor); `outside` for changes seen on the unit. */
+  source: ActivityDoor;
+  /** Who asked: an OS user, a token's name, "outside Plugboard" or "Plugboard". Null in entries older than 0.2. */
+  who: string | null;
   result: ActivityResult;
   error: ContractError | null;
 }

@@ -3,7 +3,7 @@
  * Core's activity log, errors, notifications and tray, the REST client's errors, and the window all name
  * things the same way. Imports nothing of Plugboard's but the model.
  */
-import type { ControllerStatus } from './model';
+import type { ActivityDoor, ControllerStatus } from './model';
 
 /** "outlet 3 (Scope)", or "outlet 3" when the outlet has no name or its default one ("Outlet 3"). */
 export function outletLabel(number: number, name: string | undefined): string {
@@ -44,4 +44,26 @@ const STATUS_PHRASE: Record<ControllerStatus, string> = {
 /** "Bench A is offline", "The controller does not accept the saved login": a status in a sentence. */
 export function statusSentence(subject: string, status: ControllerStatus): string {
   return `${subject} ${STATUS_PHRASE[status]}`;
+}
+
+/** The doors of the activity log, as a sentence says them ("by alice, CLI"). */
+export const DOOR_TEXT: Record<ActivityDoor, string> = {
+  window: 'window',
+  tray: 'tray',
+  web: 'web window',
+  cli: 'CLI',
+  'pdudaemon-http': 'pdudaemon HTTP',
+  'pdudaemon-tcp': 'pdudaemon TCP',
+  'json-api': 'JSON API',
+  group: 'group',
+  sequence: 'sequence',
+  script: 'script',
+  outside: 'outside Plugboard',
+  system: 'Plugboard',
+};
+
+/** Who did it and through which door: "alice, CLI"; "outside Plugboard"; "Plugboard". */
+export function actorText(entry: { source: ActivityDoor; who: string | null }): string {
+  if (entry.source === 'outside' || entry.source === 'system') return DOOR_TEXT[entry.source];
+  return entry.who ? `${entry.who}, ${DOOR_TEXT[entry.source]}` : DOOR_TEXT[entry.source];
 }

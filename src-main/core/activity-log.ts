@@ -10,11 +10,19 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
+import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry, type Actor } from '../../src-preload/model';
 import type { Clock, TimerHandle } from './clock';
 import type { Logger } from '../shared/logging';
 
-export type NewActivity = Omit<ActivityEntry, 'id' | 'time'> & { time?: number };
+export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who'> & {
+  time?: number;
+  actor: Actor;
+};
+
+/** Changes seen on the unit that Plugboard did not make. */
+export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outside Plugboard' });
+/** Plugboard's own doing (a reboot noticed, meter ids carried over). */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ door: 'system', who: 'Plugboard' });
 
 export interface ActivityLogOptions {
   clock: Clock;
@@ -37,7 +45,8 @@ const entrySchema = v.object({
   controllerName: v.string(),
   outlet: v.nullable(v.pipe(v.number(), v.integer())),
   action: v.string(),
-  source: v.picklist(['window', 'tray', 'group', 'outside', 'system']),
+  source: v.picklist(ACTIVITY_DOORS),
+  who: v.optional(v.nullable(v.string()), null),
   result: v.picklist(['ok', 'error', 'observed']),
   error: v.nullable(
     v.object({
@@ -81,7 +90,8 @@ export class ActivityLog {
       controllerName: input.controllerName,
       outlet: input.outlet,
       action: input.action,
-      source: input.source,
+      source: input.actor.door,
+      who: input.actor.who,
       result: input.result,
       error: input.error,
     };

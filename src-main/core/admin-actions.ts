@@ -7,16 +7,17 @@ import type { TreeNode } from '../../src-preload/model';
 import { callExpression } from '../dli/script-source';
 import type { RelayTimingChange } from '../dli/api-settings';
 import type { NewUser, ScriptArgument } from '../dli/types';
-import { contractError, type Source } from './outlet-actions';
+import { contractError } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 import type { ControllerSession } from './session';
 
 export async function recorded<T>(
   session: ControllerSession,
   action: string,
-  source: Source,
+  actor: Actor,
   work: () => Promise<T>,
 ): Promise<T> {
-  const entry = { outlet: null, action, source };
+  const entry = { outlet: null, action, actor };
   try {
     const value = await work();
     session.record({ ...entry, result: 'ok', error: null });
@@ -31,7 +32,7 @@ export async function startScript(
   session: ControllerSession,
   name: string,
   args: readonly ScriptArgument[],
-  source: Source,
+  actor: Actor,
 ): Promise<{ threadId: string }> {
   const client = await session.client();
   let shown: string;
@@ -40,7 +41,7 @@ export async function startScript(
   } catch {
     shown = `${name}(…)`;
   }
-  const started = await recorded(session, `started script ${shown}`, source, () =>
+  const started = await recorded(session, `started script ${shown}`, actor, () =>
     client.scripts.start(name, args, { priority: 'interactive' }),
   );
   session.rereadSlow(['scripts']);
@@ -50,44 +51,44 @@ export async function startScript(
 export async function stopScripts(
   session: ControllerSession,
   threads: 'all' | readonly string[],
-  source: Source,
+  actor: Actor,
 ): Promise<void> {
   const client = await session.client();
   const action = threads === 'all' ? 'stopped all scripts' : `stopped script thread ${threads.join(', ')}`;
-  await recorded(session, action, source, () => client.scripts.stop(threads, { priority: 'interactive' }));
+  await recorded(session, action, actor, () => client.scripts.stop(threads, { priority: 'interactive' }));
   session.rereadSlow(['scripts']);
 }
 
-export async function createUser(session: ControllerSession, user: NewUser, source: Source): Promise<void> {
+export async function createUser(session: ControllerSession, user: NewUser, actor: Actor): Promise<void> {
   const client = await session.client();
   const role = user.isAdmin ? 'administrator' : 'user';
-  await recorded(session, `created ${role} "${user.name}"`, source, () =>
+  await recorded(session, `created ${role} "${user.name}"`, actor, () =>
     client.users.create(user, { priority: 'interactive' }),
   );
   session.rereadSlow(['users']);
 }
 
-export async function deleteUser(session: ControllerSession, name: string, source: Source): Promise<void> {
+export async function deleteUser(session: ControllerSession, name: string, actor: Actor): Promise<void> {
   const client = await session.client();
-  await recorded(session, `deleted user "${name}"`, source, () =>
+  await recorded(session, `deleted user "${name}"`, actor, () =>
     client.users.delete(name, { priority: 'interactive' }),
   );
   session.rereadSlow(['users']);
 }
 
-export async function setSsh(session: ControllerSession, enabled: boolean, source: Source): Promise<void> {
+export async function setSsh(session: ControllerSession, enabled: boolean, actor: Actor): Promise<void> {
   const client = await session.client();
-  await recorded(session, enabled ? 'enabled SSH' : 'disabled SSH', source, () =>
+  await recorded(session, enabled ? 'enabled SSH' : 'disabled SSH', actor, () =>
     client.system.setSsh(enabled, { priority: 'interactive' }),
   );
   session.patchLive({ sshEnabled: enabled });
 }
 
 /** Reboot: the state shows rebooting at once and the session probes until the controller is back. */
-export async function reboot(session: ControllerSession, source: Source): Promise<void> {
+export async function reboot(session: ControllerSession, actor: Actor): Promise<void> {
   const client = await session.client();
   const since = session.now();
-  await recorded(session, 'reboot', source, () => client.system.reboot({ priority: 'interactive' }));
+  await recorded(session, 'reboot', actor, () => client.system.reboot({ priority: 'interactive' }));
   session.markRebooting(since, client);
 }
 
@@ -101,14 +102,14 @@ export async function readTree(session: ControllerSession, path: string, depth: 
 export async function setRelayTiming(
   session: ControllerSession,
   timing: RelayTimingChange,
-  source: Source,
+  actor: Actor,
 ): Promise<void> {
   const client = await session.client();
   const parts = [
     timing.cycleDelay === undefined ? null : `cycle delay ${timing.cycleDelay} s`,
     timing.sequenceDelay === undefined ? null : `sequence delay ${timing.sequenceDelay} s`,
   ].filter((part) => part !== null);
-  await recorded(session, `set the relay ${parts.join(' and ')}`, source, () =>
+  await recorded(session, `set the relay ${parts.join(' and ')}`, actor, () =>
     client.settings.setRelayTiming(timing, { priority: 'interactive' }),
   );
   const relayTiming = await client.system.relayTiming({ priority: 'interactive' }).catch(() => ({

@@ -8,16 +8,17 @@
  * and should a tray call arrive anyway, the Core refuses it rather than switch a critical outlet off
  * without a confirmation.
  */
+import type { Actor } from '../../src-preload/model';
 import type { ContractError, GroupRunResult, OutletActionResult } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import type { CoreContext } from './core-context';
-import { contractError, cycleOutlets, setOutlets, type Source } from './outlet-actions';
+import { contractError, cycleOutlets, setOutlets } from './outlet-actions';
 
 export async function runGroup(
   ctx: CoreContext,
   id: string,
   action: 'on' | 'off' | 'cycle',
-  source: Source,
+  actor: Actor,
 ): Promise<GroupRunResult> {
   const group = ctx.registry.getGroupOrThrow(id);
   await ctx.started;
@@ -27,7 +28,7 @@ export async function runGroup(
     list.push(member.outlet);
     byController.set(member.controllerId, list);
   }
-  if (source === 'tray' && action !== 'on') {
+  if (actor.door === 'tray' && action !== 'on') {
     const critical = group.members.some(
       (m) => ctx.sessions.find(m.controllerId)?.state.outlets.find((o) => o.number === m.outlet)?.critical,
     );
@@ -38,6 +39,8 @@ export async function runGroup(
       );
     }
   }
+  // The switches are the group's, on behalf of whoever ran it.
+  const viaGroup: Actor = { door: 'group', who: actor.who };
   const runs = [...byController].map(async ([controllerId, outlets]) => {
     const session = ctx.sessions.find(controllerId);
     if (!session) {
@@ -50,8 +53,8 @@ export async function runGroup(
     try {
       const result =
         action === 'cycle'
-          ? await cycleOutlets(session, outlets, 'group')
-          : await setOutlets(session, outlets, action === 'on', false, 'group');
+          ? await cycleOutlets(session, outlets, viaGroup)
+          : await setOutlets(session, outlets, action === 'on', false, viaGroup);
       return { controllerId, outlets, error: combined(result) };
     } catch (error) {
       return { controllerId, outlets, error: contractError(error) };

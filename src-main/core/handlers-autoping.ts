@@ -6,7 +6,7 @@ import type { Handlers } from '../../src-preload/contract';
 import type { AutopingItemInput } from '../../src-preload/model';
 import { startedSession, type CoreContext } from './core-context';
 import { recorded } from './admin-actions';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type AutopingHandlers = Pick<Handlers, 'autoping/list' | 'autoping/save' | 'autoping/remove'>;
 
@@ -17,7 +17,7 @@ function described(item: AutopingItemInput): string {
   return `${item.addresses.join(', ')}${outlets}`;
 }
 
-export function autopingHandlers(ctx: CoreContext, source: Source): AutopingHandlers {
+export function autopingHandlers(ctx: CoreContext, actor: Actor): AutopingHandlers {
   return {
     'autoping/list': async ({ controllerId }) => {
       const client = await (await startedSession(ctx, controllerId)).client();
@@ -27,21 +27,21 @@ export function autopingHandlers(ctx: CoreContext, source: Source): AutopingHand
       const session = await startedSession(ctx, controllerId);
       const client = await session.client();
       if (number === undefined) {
-        return recorded(session, `added AutoPing item for ${described(item)}`, source, () =>
+        return recorded(session, `added AutoPing item for ${described(item)}`, actor, () =>
           client.autoping.create(item, interactive),
         );
       }
       return recorded(
         session,
         `changed AutoPing item ${number} to ${described(item)}${item.enabled ? '' : ', disabled'}`,
-        source,
+        actor,
         () => client.autoping.edit(number, item, interactive),
       );
     },
     'autoping/remove': async ({ controllerId, number }) => {
       const session = await startedSession(ctx, controllerId);
       const client = await session.client();
-      return recorded(session, `deleted AutoPing item ${number}`, source, () =>
+      return recorded(session, `deleted AutoPing item ${number}`, actor, () =>
         client.autoping.remove(number, interactive),
       );
     },

@@ -4,7 +4,7 @@ import { addController } from './controllers-add';
 import { removeController } from './controllers-remove';
 import { trustCertificate, updateController } from './controllers-update';
 import type { CoreContext } from './core-context';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type ControllerHandlers = Pick<
   Handlers,
@@ -21,32 +21,32 @@ export function noteController(
   ctx: CoreContext,
   summary: ControllerSummary,
   action: string,
-  source: Source,
+  actor: Actor,
 ): void {
   ctx.activity.add({
     controllerId: summary.id,
     controllerName: summary.name,
     outlet: null,
     action,
-    source,
+    actor,
     result: 'ok',
     error: null,
   });
 }
 
-export function controllerHandlers(ctx: CoreContext, source: Source): ControllerHandlers {
+export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHandlers {
   return {
     'controllers/list': async () => ctx.registry.list(),
     'controllers/add': async (input) => {
       const summary = await addController(ctx, input);
-      noteController(ctx, summary, 'added to Plugboard', source);
+      noteController(ctx, summary, 'added to Plugboard', actor);
       return summary;
     },
     'controllers/update': async (input) => updateController(ctx, input),
     'controllers/remove': async ({ id }) => {
       const summary = ctx.registry.getOrThrow(id);
       await removeController(ctx, id);
-      noteController(ctx, summary, 'removed from Plugboard', source);
+      noteController(ctx, summary, 'removed from Plugboard', actor);
       return null;
     },
     'controllers/reorder': async ({ ids }) => ctx.registry.reorder(ids),
@@ -57,7 +57,7 @@ export function controllerHandlers(ctx: CoreContext, source: Source): Controller
     },
     'controllers/trustCertificate': async (input) => {
       const summary = await trustCertificate(ctx, input);
-      noteController(ctx, summary, `accepted certificate ${input.fingerprint.slice(0, 11)}…`, source);
+      noteController(ctx, summary, `accepted certificate ${input.fingerprint.slice(0, 11)}…`, actor);
       return summary;
     },
   };

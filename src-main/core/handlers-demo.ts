@@ -5,11 +5,11 @@ import { removeController } from './controllers-remove';
 import type { CoreContext } from './core-context';
 import { startDemoEmulators } from './demo';
 import { noteController } from './handlers-controllers';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type DemoHandlers = Pick<Handlers, 'demo/start' | 'demo/remove'>;
 
-export function demoHandlers(ctx: CoreContext, source: Source): DemoHandlers {
+export function demoHandlers(ctx: CoreContext, actor: Actor): DemoHandlers {
   return {
     'demo/start': async () => {
       const running = ctx.registry.list().filter((c) => c.demo && ctx.demos.has(c.id));
@@ -38,7 +38,7 @@ export function demoHandlers(ctx: CoreContext, source: Source): DemoHandlers {
       }
       for (const summary of added) {
         await ctx.sessions.start(summary);
-        noteController(ctx, summary, 'demo controller added', source);
+        noteController(ctx, summary, 'demo controller added', actor);
       }
       return added;
     },

@@ -2,11 +2,11 @@
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
 import { runGroup } from './groups-run';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type GroupHandlers = Pick<Handlers, 'groups/list' | 'groups/save' | 'groups/remove' | 'groups/run'>;
 
-export function groupHandlers(ctx: CoreContext, source: Source): GroupHandlers {
+export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
   return {
     'groups/list': async () => ctx.registry.listGroups(),
     'groups/save': async (input) => ctx.registry.saveGroup(input),
@@ -14,6 +14,6 @@ export function groupHandlers(ctx: CoreContext, source: Source): GroupHandlers {
       await ctx.registry.removeGroup(id);
       return null;
     },
-    'groups/run': async ({ id, action }) => runGroup(ctx, id, action, source),
+    'groups/run': async ({ id, action }) => runGroup(ctx, id, action, actor),
   };
 }

@@ -1,16 +1,10 @@
 /** The contract's outlet calls: switch, cycle, rename and configure outlets on one controller. */
+import type { Actor } from '../../src-preload/model';
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
-import {
-  configureOutlet,
-  cycleOutlets,
-  renameOutlet,
-  setOutlets,
-  switchOutlets,
-  type Source,
-} from './outlet-actions';
+import { configureOutlet, cycleOutlets, renameOutlet, setOutlets, switchOutlets } from './outlet-actions';
 import type { ControllerSession } from './session';
 
 type OutletHandlers = Pick<
@@ -25,11 +19,11 @@ type OutletHandlers = Pick<
 function guardCritical(
   ctx: CoreContext,
   session: ControllerSession,
-  source: Source,
+  actor: Actor,
   outlets: 'all' | readonly number[],
   action: 'off' | 'cycle',
 ): void {
-  if (source !== 'tray') return;
+  if (actor.door !== 'tray') return;
   const critical = session.state.outlets.filter(
     (o) => o.critical && (outlets === 'all' || outlets.includes(o.number)),
   );
@@ -47,32 +41,32 @@ function guardCritical(
   );
 }
 
-export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers {
+export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
   const session = (id: string) => startedSession(ctx, id);
   return {
     'outlets/set': async ({ controllerId, outlets, on, transient }) => {
       const s = await session(controllerId);
-      if (!on) guardCritical(ctx, s, source, outlets, 'off');
-      return setOutlets(s, outlets, on, transient ?? false, source);
+      if (!on) guardCritical(ctx, s, actor, outlets, 'off');
+      return setOutlets(s, outlets, on, transient ?? false, actor);
     },
     'outlets/cycle': async ({ controllerId, outlet }) => {
       const s = await session(controllerId);
-      guardCritical(ctx, s, source, [outlet], 'cycle');
-      return cycleOutlets(s, [outlet], source);
+      guardCritical(ctx, s, actor, [outlet], 'cycle');
+      return cycleOutlets(s, [outlet], actor);
     },
     'outlets/switch': async ({ controllerId, changes }) => {
       const s = await session(controllerId);
       guardCritical(
         ctx,
         s,
-        source,
+        actor,
         changes.filter((c) => !c.on).map((c) => c.outlet),
         'off',
       );
-      return switchOutlets(s, changes, source);
+      return switchOutlets(s, changes, actor);
     },
     'outlets/rename': async ({ controllerId, outlet, name }) => {
-      await renameOutlet(await session(controllerId), outlet, name, source);
+      await renameOutlet(await session(controllerId), outlet, name, actor);
       return null;
     },
     'outlets/configure': async ({ controllerId, outlet, cycleDelay, critical }) => {
@@ -80,7 +74,7 @@ export function outletHandlers(ctx: CoreContext, source: Source): OutletHandlers
         ...(cycleDelay === undefined ? {} : { cycleDelay }),
         ...(critical === undefined ? {} : { critical }),
       };
-      await configureOutlet(await session(controllerId), outlet, settings, source);
+      await configureOutlet(await session(controllerId), outlet, settings, actor);
       return null;
     },
   };

@@ -2,16 +2,16 @@
 import type { Handlers } from '../../src-preload/contract';
 import { startScript, stopScripts } from './admin-actions';
 import { startedSession, type CoreContext } from './core-context';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type ScriptHandlers = Pick<Handlers, 'scripts/start' | 'scripts/stop'>;
 
-export function scriptHandlers(ctx: CoreContext, source: Source): ScriptHandlers {
+export function scriptHandlers(ctx: CoreContext, actor: Actor): ScriptHandlers {
   return {
     'scripts/start': async ({ controllerId, function: name, args }) =>
-      startScript(await startedSession(ctx, controllerId), name, args, source),
+      startScript(await startedSession(ctx, controllerId), name, args, actor),
     'scripts/stop': async ({ controllerId, threads }) => {
-      await stopScripts(await startedSession(ctx, controllerId), threads, source);
+      await stopScripts(await startedSession(ctx, controllerId), threads, actor);
       return null;
     },
   };

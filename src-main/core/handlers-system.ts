@@ -2,17 +2,17 @@
 import type { Handlers } from '../../src-preload/contract';
 import { readTree, reboot, setRelayTiming, setSsh } from './admin-actions';
 import { startedSession, type CoreContext } from './core-context';
-import type { Source } from './outlet-actions';
+import type { Actor } from '../../src-preload/model';
 
 type SystemHandlers = Pick<
   Handlers,
   'system/setSsh' | 'system/setRelayTiming' | 'system/reboot' | 'system/tree'
 >;
 
-export function systemHandlers(ctx: CoreContext, source: Source): SystemHandlers {
+export function systemHandlers(ctx: CoreContext, actor: Actor): SystemHandlers {
   return {
     'system/setSsh': async ({ controllerId, enabled }) => {
-      await setSsh(await startedSession(ctx, controllerId), enabled, source);
+      await setSsh(await startedSession(ctx, controllerId), enabled, actor);
       return null;
     },
     'system/setRelayTiming': async ({ controllerId, cycleDelay, sequenceDelay }) => {
@@ -20,11 +20,11 @@ export function systemHandlers(ctx: CoreContext, source: Source): SystemHandlers
         ...(cycleDelay === undefined ? {} : { cycleDelay }),
         ...(sequenceDelay === undefined ? {} : { sequenceDelay }),
       };
-      await setRelayTiming(await startedSession(ctx, controllerId), timing, source);
+      await setRelayTiming(await startedSession(ctx, controllerId), timing, actor);
       return null;
     },
     'system/reboot': async ({ controllerId }) => {
-      await reboot(await startedSession(ctx, controllerId), source);
+      await reboot(await startedSession(ctx, controllerId), actor);
       return null;
     },
     'system/tree': async ({ controllerId, path, depth }) =>

@@ -1,4 +1,6 @@
 import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-preload/contract';
+import type { ActivityDoor, Actor } from '../../src-preload/model';
+import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
 import { MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
@@ -21,7 +23,6 @@ import { scriptHandlers } from './handlers-scripts';
 import { systemHandlers } from './handlers-system';
 import { userHandlers } from './handlers-users';
 import { NotificationDecider, type Notice } from './notifications';
-import type { Source } from './outlet-actions';
 import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
 import type { KeyValueStore } from './ports';
 import { ControllerRegistry } from './registry';
@@ -56,14 +57,29 @@ export interface CoreOptions {
   discovery?: DiscoveryTuning;
   /** Per-request limit towards controllers, ms (default 10 s). */
   requestTimeoutMs?: number;
+  /** Who the window and tray act for in the activity log (default: this process's OS user). */
+  user?: string;
+}
+
+/** This process's OS user name, or "unknown user" where the system has none for it. */
+export function osUserName(): string {
+  try {
+    return userInfo().username || 'unknown user';
+  } catch {
+    return 'unknown user';
+  }
 }
 
 /** The app: implements every call of the contract and pushes events. Knows nothing of its shell. */
 export interface Core {
-  /** The contract's calls, as the window makes them. */
+  /** The contract's calls, as the window makes them (recorded as the window's, by this OS user). */
   handlers: Handlers;
-  /** The same calls on behalf of the tray: recorded as such, and critical outlets need the window's confirmation. */
-  handlersAs(source: 'window' | 'tray'): Handlers;
+  /**
+   * The same calls on behalf of another door or person (one handler set per actor, kept). A door alone
+   * (`'tray'`, `'web'`) is this OS user at that door. A tray's critical outlets need the window's
+   * confirmation.
+   */
+  handlersAs(actor: Actor | ActivityDoor): Handlers;
   /** Subscribe to events; returns the unsubscribe function. */
   subscribe(sink: EventSink): () => void;
   /**
@@ -157,22 +173,33 @@ export function createCore(options: CoreOptions): Core {
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
   };
-  const handlersFor = (source: Source): Handlers => ({
+  const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
-    ...controllerHandlers(ctx, source),
-    ...demoHandlers(ctx, source),
-    ...outletHandlers(ctx, source),
-    ...scriptHandlers(ctx, source),
-    ...userHandlers(ctx, source),
-    ...autopingHandlers(ctx, source),
-    ...systemHandlers(ctx, source),
+    ...controllerHandlers(ctx, actor),
+    ...demoHandlers(ctx, actor),
+    ...outletHandlers(ctx, actor),
+    ...scriptHandlers(ctx, actor),
+    ...userHandlers(ctx, actor),
+    ...autopingHandlers(ctx, actor),
+    ...systemHandlers(ctx, actor),
     ...meterHandlers(ctx),
-    ...groupHandlers(ctx, source),
+    ...groupHandlers(ctx, actor),
     ...activityHandlers(ctx),
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
   });
-  const bySource = { window: handlersFor('window'), tray: handlersFor('tray') };
+  const user = options.user ?? osUserName();
+  const byActor = new Map<string, Handlers>();
+  const handlersAs = (actor: Actor | ActivityDoor): Handlers => {
+    const resolved = typeof actor === 'string' ? { door: actor, who: user } : actor;
+    const key = `${resolved.door}\u0000${resolved.who}`;
+    let handlers = byActor.get(key);
+    if (!handlers) {
+      handlers = handlersFor(Object.freeze({ ...resolved }));
+      byActor.set(key, handlers);
+    }
+    return handlers;
+  };
 
   let disposed = false;
   const started = (async () => {
@@ -193,8 +220,8 @@ export function createCore(options: CoreOptions): Core {
   });
 
   return {
-    handlers: bySource.window,
-    handlersAs: (source) => bySource[source],
+    handlers: handlersAs('window'),
+    handlersAs,
     subscribe: (sink) => events.subscribe(sink),
     setVisible(next) {
       if (next === visible) return;

@@ -7,7 +7,7 @@
  */
 import type { ControllerSummary, MeterReading, MeterThreshold } from '../../src-preload/model';
 import { busOf, quantityOf, UNIT } from '../dli/meters';
-import type { NewActivity } from './activity-log';
+import { SYSTEM_ACTOR, type NewActivity } from './activity-log';
 import type { MeterSeries } from './meter-history';
 
 /** What is known about a meter under its old id: the id, and its name and unit when history has them. */
@@ -114,7 +114,7 @@ export function thresholdEntries(
     controllerId: summary.id,
     controllerName: summary.name,
     outlet: null,
-    source: 'system' as const,
+    actor: SYSTEM_ACTOR,
   };
   const nameOf = (key: string) => readings.find((r) => r.key === key)?.name ?? key;
   return [

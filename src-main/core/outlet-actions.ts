@@ -5,20 +5,14 @@
  * answer never came (it timed out on the wire) is neither done nor failed: its outlets stay pending,
  * the result lists them as `unconfirmed`, and the poll that settles them records the outcome.
  */
-import type {
-  ActivityEntry,
-  ContractError,
-  OutletActionResult,
-  OutletFailure,
-} from '../../src-preload/model';
+import type { Actor } from '../../src-preload/model';
+import type { ContractError, OutletActionResult, OutletFailure } from '../../src-preload/model';
 import { isPlugboardError } from '../shared/errors';
 import type { OutletSettings } from '../dli/api-settings';
 import type { OutletSelection } from '../dli/types';
 import { capitalise, outletLabel } from '../../src-preload/words';
 import type { ControllerSession } from './session';
 import type { PendingRequest } from './session-pending';
-
-export type Source = ActivityEntry['source'];
 
 /** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
 function mayHaveHappened(error: unknown): boolean {
@@ -36,7 +30,7 @@ function record(
   session: ControllerSession,
   outlets: readonly number[],
   action: string | ((outlet: number | null) => string),
-  source: Source,
+  actor: Actor,
   failures: readonly OutletFailure[] | ContractError,
 ): void {
   const each = outlets.length ? outlets : [null];
@@ -47,7 +41,7 @@ function record(
     session.record({
       outlet,
       action: typeof action === 'string' ? action : action(outlet),
-      source,
+      actor,
       result: error ? 'error' : 'ok',
       error,
     });
@@ -75,7 +69,7 @@ async function run<T extends OutletActionResult>(
       if (unconfirmed.length) return { requested: numbers, failed: [], unconfirmed };
     }
     session.unmarkPending(marks);
-    record(session, numbers, actionOf, m.source, contractError(error));
+    record(session, numbers, actionOf, m.actor, contractError(error));
     throw error;
   }
   const failed = afterAnswer(result);
@@ -83,7 +77,7 @@ async function run<T extends OutletActionResult>(
     marks,
     failed.map((f) => f.outlet),
   );
-  record(session, result.requested.length ? result.requested : numbers, actionOf, m.source, failed);
+  record(session, result.requested.length ? result.requested : numbers, actionOf, m.actor, failed);
   return { requested: result.requested, failed };
 }
 
@@ -93,7 +87,7 @@ export async function setOutlets(
   selection: OutletSelection,
   on: boolean,
   transient: boolean,
-  source: Source,
+  actor: Actor,
 ): Promise<OutletActionResult> {
   const client = await session.client();
   const numbers =
@@ -106,7 +100,7 @@ export async function setOutlets(
     {
       kind: transient ? 'transientState' : 'state',
       action,
-      source,
+      actor,
       targets: new Map(numbers.map((n) => [n, on])),
     },
     () => client.outlets.setState(selection, on, { transient, priority: 'interactive' }),
@@ -117,13 +111,13 @@ export async function setOutlets(
 export async function switchOutlets(
   session: ControllerSession,
   changes: readonly { outlet: number; on: boolean }[],
-  source: Source,
+  actor: Actor,
 ): Promise<OutletActionResult> {
   const client = await session.client();
   const targets = new Map(changes.map((c) => [c.outlet, c.on]));
   return run(
     session,
-    { kind: 'transientState', action: (on) => `${on ? 'on' : 'off'} (temporary, together)`, source, targets },
+    { kind: 'transientState', action: (on) => `${on ? 'on' : 'off'} (temporary, together)`, actor, targets },
     () => client.outlets.switch(changes, { priority: 'interactive' }),
   );
 }
@@ -132,7 +126,7 @@ export async function switchOutlets(
 export async function cycleOutlets(
   session: ControllerSession,
   outlets: readonly number[],
-  source: Source,
+  actor: Actor,
 ): Promise<OutletActionResult> {
   const client = await session.client();
   const numbers = [...new Set(outlets)].sort((a, b) => a - b);
@@ -145,7 +139,7 @@ export async function cycleOutlets(
   });
   return run(
     session,
-    { kind: 'cycle', action: () => 'cycle', source, targets: new Map(numbers.map((n) => [n, true])) },
+    { kind: 'cycle', action: () => 'cycle', actor, targets: new Map(numbers.map((n) => [n, true])) },
     async () => {
       if (numbers.length > 1) return client.outlets.cycleSeveral(numbers, { priority: 'interactive' });
       const outlet = numbers[0]!;
@@ -168,18 +162,18 @@ export async function renameOutlet(
   session: ControllerSession,
   outlet: number,
   name: string,
-  source: Source,
+  actor: Actor,
 ): Promise<void> {
   const client = await session.client();
   const action = `renamed to "${name.trim()}"`;
   try {
     await client.outlets.rename(outlet, name, { priority: 'interactive' });
   } catch (error) {
-    record(session, [outlet], action, source, contractError(error));
+    record(session, [outlet], action, actor, contractError(error));
     throw error;
   }
   session.patchOutlet(outlet, { name: name.trim() });
-  record(session, [outlet], action, source, []);
+  record(session, [outlet], action, actor, []);
 }
 
 /** Change one outlet's cycle delay and/or critical flag; the new values show at once. */
@@ -187,7 +181,7 @@ export async function configureOutlet(
   session: ControllerSession,
   outlet: number,
   settings: OutletSettings,
-  source: Source,
+  actor: Actor,
 ): Promise<void> {
   const client = await session.client();
   const { cycleDelay, critical } = settings;
@@ -203,14 +197,14 @@ export async function configureOutlet(
   try {
     await client.settings.configureOutlet(outlet, settings, { priority: 'interactive' });
   } catch (error) {
-    record(session, [outlet], action, source, contractError(error));
+    record(session, [outlet], action, actor, contractError(error));
     throw error;
   }
   session.patchOutlet(outlet, {
     ...(cycleDelay === undefined ? {} : { cycleDelay }),
     ...(critical === undefined ? {} : { critical }),
   });
-  record(session, [outlet], action, source, []);
+  record(session, [outlet], action, actor, []);
 }
 
 function nameOf(session: ControllerSession, outlet: number): string | undefined {

@@ -5,7 +5,7 @@
  * failed: it stays pending until a poll shows whether the controller carried it out. Pure: the session
  * holds the map, these functions decide.
  */
-import type { ActivityEntry, PendingChange } from '../../src-preload/model';
+import type { Actor, PendingChange } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
 
 export interface PendingOutlet {
@@ -30,7 +30,7 @@ export interface PendingOutlet {
   cycleEndsAt: number | null;
   /** Cycle: a poll has seen the relay off. */
   sawOff: boolean;
-  source: ActivityEntry['source'];
+  actor: Actor;
   /** How the activity log names the action: "on", "off (temporary)", "cycle". */
   action: string;
 }

@@ -6,7 +6,7 @@
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
 import { capitalise, outletLabel } from '../../src-preload/words';
-import type { NewActivity } from './activity-log';
+import { OUTSIDE_ACTOR, type NewActivity } from './activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';
 
@@ -23,7 +23,7 @@ export function unconfirmedEntry(
     controllerName: summary.name,
     outlet: number,
     action: `${waiting.action} (not confirmed)`,
-    source: waiting.source,
+    actor: waiting.actor,
     result: 'error',
     error: {
       code: 'TIMEOUT',
@@ -38,7 +38,7 @@ export function observedEntry(summary: ControllerSummary, change: ObservedChange
     controllerName: summary.name,
     outlet: change.outlet,
     action: change.action,
-    source: 'outside',
+    actor: OUTSIDE_ACTOR,
     result: 'observed',
     error: null,
   };
@@ -51,7 +51,7 @@ function confirmedEntry(summary: ControllerSummary, number: number, waiting: Pen
     controllerName: summary.name,
     outlet: number,
     action: waiting.action,
-    source: waiting.source,
+    actor: waiting.actor,
     result: 'ok',
     error: null,
   };

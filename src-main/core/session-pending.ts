@@ -3,6 +3,7 @@
  * out, what the controller's answer (or its missing answer) does to them, and what a poll settles or a
  * deadline expires. The rules for one change are in pending.ts; the activity entries in session-outlets.ts.
  */
+import type { Actor } from '../../src-preload/model';
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
 import type { NewActivity } from './activity-log';
@@ -14,7 +15,7 @@ export interface PendingRequest {
   kind: PendingOutlet['kind'];
   /** How the activity log words it, per target state. */
   action: (target: boolean) => string;
-  source: PendingOutlet['source'];
+  actor: Actor;
   /** Target per outlet. */
   targets: Map<number, boolean>;
 }
@@ -69,7 +70,7 @@ export class PendingChanges {
         }),
         cycleEndsAt: null,
         sawOff: false,
-        source: request.source,
+        actor: request.actor,
         action: request.action(target),
       };
       this.#map.set(number, pending);

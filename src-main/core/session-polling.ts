@@ -12,6 +12,7 @@ import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import type { SessionLive } from './session-live';
 import type { SessionOptions } from './session-ports';
+import { SYSTEM_ACTOR } from './activity-log';
 import { statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
 
@@ -266,7 +267,7 @@ export class SessionPolling {
         controllerName: summary.name,
         outlet: null,
         action: 'back online after the reboot',
-        source: 'system',
+        actor: SYSTEM_ACTOR,
         result: 'ok',
         error: null,
       });

@@ -67,7 +67,7 @@ async function answer(
     socket.close(1008, 'Expected a JSON call message: {"type":"call","id":1,"name":"app/info","input":{}}');
     return;
   }
-  const result = await dispatch(core.handlers, message.name, message.input, log);
+  const result = await dispatch(core.handlersAs('web'), message.name, message.input, log);
   if (socket.readyState === socket.OPEN)
     socket.send(JSON.stringify({ type: 'result', id: message.id, result }));
 }

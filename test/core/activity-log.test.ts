@@ -19,7 +19,7 @@ const entry = (n: number, controllerId = 'c1'): NewActivity => ({
   controllerName: 'Bench A',
   outlet: n,
   action: 'on',
-  source: 'window',
+  actor: { door: 'window', who: 'alice' },
   result: 'ok',
   error: null,
 });
@@ -75,10 +75,15 @@ describe('the activity log', () => {
   });
 
   it('skips damaged lines and compacts the file back to its limit', async () => {
-    const good = (id: number) => JSON.stringify({ ...entry(id), id, time: id });
+    // Lines as 0.1 wrote them: a `source`, no `who` (read back as who: null).
+    const good = (id: number) => {
+      const { actor, ...rest } = entry(id);
+      return JSON.stringify({ ...rest, source: actor.door, id, time: id });
+    };
     await writeFile(join(dir, 'activity.jsonl'), `${good(1)}\n{"broken\n${good(2)}\nnot json\n`);
     const { log, logged } = open({ limit: 3 });
     expect(log.list().map((e) => e.id)).toEqual([2, 1]);
+    expect(log.list()[0]).toMatchObject({ source: 'window', who: null });
     expect(logged.join('\n')).toMatch(/skipped 2 unreadable/);
     for (let i = 0; i < 6; i++) log.add(entry(i));
     await log.flush();

@@ -17,7 +17,7 @@ const sent = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({
   deadline: 13_000,
   cycleEndsAt: null,
   sawOff: false,
-  source: 'window',
+  actor: { door: 'window', who: 'alice' },
   action: 'on',
   ...patch,
 });

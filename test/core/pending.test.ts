@@ -11,7 +11,7 @@ const pending = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({
   deadline: 20_000,
   cycleEndsAt: null,
   sawOff: false,
-  source: 'window',
+  actor: { door: 'window', who: 'alice' },
   action: 'on',
   ...patch,
 });

@@ -146,6 +146,7 @@ describe('the app shell with saved controllers', () => {
       outlet: 1,
       action: 'on',
       source: 'window',
+      who: 'alice',
       result: 'ok',
       error: null,
     };

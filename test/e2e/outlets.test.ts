@@ -245,7 +245,7 @@ describe.sequential('Outlets in Chromium', () => {
     await eventually(() => log.innerText()).toMatch(/Bench A, outlet 6\s+off\s+by outside Plugboard\s+seen/);
     // What this window did is there too, newest first.
     const text = await log.innerText();
-    expect(text).toMatch(/outlet 7\s+off\s+by this window\s+done/);
+    expect(text).toMatch(/outlet 7\s+off\s+by \S+, web window\s+done/);
     expect(text.indexOf('outlet 6')).toBeLessThan(text.indexOf('outlet 7'));
     await saveScreenshot(page, 'activity');
     await expectAccessible(page, 'Activity');

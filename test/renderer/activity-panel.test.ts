@@ -17,12 +17,24 @@ function entries(count = 10_000): ActivityEntry[] {
       controllerName: id % 2 ? 'Bench A' : 'Bench B',
       outlet: (id % 8) + 1,
       action: `entry ${id} ${id % 3 ? 'on' : 'off'}`,
-      source: 'window',
+      source: id % 5 ? 'window' : 'cli',
+      who: id % 5 ? 'alice' : 'bob',
       result: failed ? 'error' : 'ok',
       error: failed ? { code: 'LOCKED', message: `Outlet ${(id % 8) + 1} is locked.` } : null,
     };
   });
 }
+
+test('an entry says who did it and through which door, and the filter finds it by that', async () => {
+  const user = userEvent.setup();
+  render(ActivityPanel, { entries: entries(20), height: 340 });
+  const list = screen.getByRole('list', { name: 'Activity, newest first' });
+  expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('by bob, CLI');
+  await user.type(screen.getByRole('searchbox'), 'bob');
+  const rows = within(list).getAllByRole('listitem');
+  expect(rows.map((r) => r.textContent)).toHaveLength(4);
+  for (const row of rows) expect(row).toHaveTextContent('by bob, CLI');
+});
 
 test('10,000 entries render only the rows in view', () => {
   render(ActivityPanel, { entries: entries(), height: 340 });
@@ -60,6 +72,6 @@ test('a failed entry shows its error in words; filters narrow the list', async (
   await user.type(screen.getByRole('searchbox', { name: 'Filter' }), 'locked');
   expect(screen.getByRole('status')).toHaveTextContent('3 entries');
   expect(screen.getAllByRole('listitem')[0]).toHaveTextContent(
-    'entry 291 off by this window failed: Outlet 4 is locked.',
+    'entry 291 off by alice, window failed: Outlet 4 is locked.',
   );
 });

@@ -15,6 +15,7 @@ const entry = (id: number): ActivityEntry => ({
   outlet: 1,
   action: `action ${id}`,
   source: 'window',
+  who: 'alice',
   result: 'ok',
   error: null,
 });
