@@ -339,7 +339,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
 export interface AppInfo {
   name: string;
   version: string;
-  shell: 'electron' | 'web' | 'test';
+  shell: 'electron' | 'web' | 'cli' | 'serve' | 'test';
   platform: string;
 }
 

@@ -4,12 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { plugboardConfigDir } from '../core/config-dir';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { openConfStore } from '../core/conf-store';
+import { openSavedCore } from '../core/saved-core';
 import { createCore, type Core } from '../core/index';
 import { MemoryStore } from '../core/ports';
-import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
+import { MemorySecretStore } from '../secrets';
 import { contentSecurityPolicy } from '../shared/csp';
 import {
   checkPageRequest,
@@ -128,16 +127,17 @@ async function createOwnCore(options: WebShellOptions, log: Logger): Promise<Cor
     JSON.parse(readFileSync(resolve(appRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
   const throwaway = options.demo === true || options.ephemeral === true;
-  const dir = plugboardConfigDir();
-  const core = createCore({
-    shell: 'web',
-    version,
-    store: throwaway ? new MemoryStore() : openConfStore(dir),
-    secrets: throwaway ? new MemorySecretStore() : await keychainOrMemory(log),
-    dataDir: throwaway ? null : dir,
-    visible: false,
-    log,
-  });
+  const core = throwaway
+    ? createCore({
+        shell: 'web',
+        version,
+        store: new MemoryStore(),
+        secrets: new MemorySecretStore(),
+        dataDir: null,
+        visible: false,
+        log,
+      })
+    : await openSavedCore({ shell: 'web', version, log });
   if (options.demo) {
     try {
       await core.handlers['demo/start']({});
@@ -146,25 +146,6 @@ async function createOwnCore(options: WebShellOptions, log: Logger): Promise<Cor
     }
   }
   return core;
-}
-
-/**
- * The OS keychain when one answers. A headless lab box often has no Secret Service: rather than refuse
- * to start, the shell then keeps passwords in memory for this run and says so — controllers saved with a
- * password in the keychain ask for it again, and passwords typed now are forgotten when the shell stops.
- */
-async function keychainOrMemory(log: Logger): Promise<SecretStore> {
-  const keychain = new KeytarSecretStore();
-  try {
-    await keychain.get('plugboard:availability-check');
-    return keychain;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    log(
-      `WARNING: the system keychain is not available, so passwords will NOT be remembered: they are kept in memory until the web shell stops. ${reason}`,
-    );
-    return new MemorySecretStore();
-  }
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {

@@ -1,0 +1,48 @@
+/**
+ * The machine's Core over the saved controllers: Plugboard's config folder (config.json under its
+ * inter-process lock, the activity log) and the OS keychain. The web shell, `plugboard serve` and the
+ * CLI open it this way; the desktop app does the same with electron-store.
+ */
+import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
+import type { Logger } from '../shared/logging';
+import { openConfStore } from './conf-store';
+import { plugboardConfigDir } from './config-dir';
+import { createCore, type Core, type CoreOptions } from './index';
+
+export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'version' | 'log'>> {
+  shell: CoreOptions['shell'];
+  version: string;
+  log: Logger;
+  /** The config folder (default: plugboardConfigDir(), which honours PLUGBOARD_CONFIG_DIR). */
+  configDir?: string;
+}
+
+export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
+  const dir = options.configDir ?? plugboardConfigDir();
+  return createCore({
+    store: openConfStore(dir),
+    dataDir: dir,
+    visible: false,
+    ...options,
+    secrets: options.secrets ?? (await keychainOrMemory(options.log)),
+  });
+}
+
+/**
+ * The OS keychain when one answers. A headless lab box often has no Secret Service: rather than refuse
+ * to start, the Core then keeps passwords in memory for this run and says so — controllers saved with a
+ * password in the keychain ask for it again, and passwords typed now are forgotten when it stops.
+ */
+export async function keychainOrMemory(log: Logger): Promise<SecretStore> {
+  const keychain = new KeytarSecretStore();
+  try {
+    await keychain.get('plugboard:availability-check');
+    return keychain;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    log(
+      `WARNING: the system keychain is not available, so passwords will NOT be remembered: they are kept in memory until Plugboard stops. ${reason}`,
+    );
+    return new MemorySecretStore();
+  }
+}
