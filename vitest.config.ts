@@ -21,18 +21,30 @@ export default defineConfig({
       },
       {
         test: {
-          // The tests that exercise the wire, again against the emulator's real-unit profile
-          // (test/core/harness.ts reads the variable; slow outlet answers scaled down to 300 ms).
+          // Every Core and CLI test that talks to an emulator, again against the emulator's real-unit
+          // profile (test/core/harness.ts reads the variable; slow outlet answers scaled down to 300 ms).
           name: 'node-real-unit',
           environment: 'node',
-          include: [
-            'test/core/core-outlets.test.ts',
-            'test/core/core-status.test.ts',
-            'test/core/core-controllers.test.ts',
-            'test/core/core-admin.test.ts',
-            'test/core/core-groups.test.ts',
-            'test/cli/cli.test.ts',
-            'test/cli/cli-admin.test.ts',
+          include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          // Left out: files that start no emulator, where the profile changes nothing. Pure units
+          // (pending, poller, notifications, tray menu, meter history, credentials, config folder, the
+          // CLI's parsing and output) and the stores (activity log, conf store, registry, settings,
+          // several processes over one settings folder and keychain: config-processes).
+          exclude: [
+            'test/core/activity-log.test.ts',
+            'test/core/conf-store.test.ts',
+            'test/core/config-dir.test.ts',
+            'test/core/config-processes.test.ts',
+            'test/core/credentials.test.ts',
+            'test/core/meter-history.test.ts',
+            'test/core/notifications.test.ts',
+            'test/core/pending.test.ts',
+            'test/core/pending-unanswered.test.ts',
+            'test/core/poller.test.ts',
+            'test/core/registry.test.ts',
+            'test/core/settings.test.ts',
+            'test/core/tray-menu.test.ts',
+            'test/cli/output.test.ts',
           ],
           env: { PLUGBOARD_TEST_REAL_UNIT: '1' },
           testTimeout: 30_000,

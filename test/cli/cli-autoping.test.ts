@@ -75,7 +75,8 @@ describe('plugboard autoping', () => {
     expect(errorLines(missing).join('\n')).toContain('no AutoPing item 4');
     expect(e.device.autoping().items).toEqual([]);
 
-    const plain = await unit();
+    // Explicitly without: the real-unit profile (node-real-unit project) turns AutoPing on.
+    const plain = await unit({ autoping: false });
     const none = await cli([...login(plain), 'autoping']);
     expect(none.code).toBe(1);
     expect(errorLines(none).join('\n')).toContain('has no AutoPing');

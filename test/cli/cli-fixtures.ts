@@ -1,10 +1,8 @@
 /** An emulator per test for the CLI tests, and the login options for it. */
 import { afterEach, expect } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
-
-/** The `node-real-unit` project (vitest.config.ts) runs these tests against the real-unit profile. */
-const profileOptions = (): EmulatorOptions =>
-  process.env.PLUGBOARD_TEST_REAL_UNIT === '1' ? { realUnit: true, slowOutletsMs: 300 } : {};
+// The `node-real-unit` project (vitest.config.ts) runs these tests against the real-unit profile.
+import { profileOptions } from '../core/harness';
 
 export const PASSWORD = 'pw-4711';
 const running: RunningEmulator[] = [];

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { profileOptions } from '../core/harness';
 import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
 import { ROOT, cleanEnv } from './run-cli';
 
@@ -89,8 +90,8 @@ async function inKeychainSession(
 
 it('adds after verifying, keeps secrets in the keychain only, and --controller NAME works for commands', async () => {
   const password = 'keychain-only-5813';
-  const plain = await startEmulator({ password, sequenceDelay: 0 });
-  const secure = await startEmulator({ password, tls: true, sequenceDelay: 0 });
+  const plain = await startEmulator({ password, sequenceDelay: 0, ...profileOptions() });
+  const secure = await startEmulator({ password, tls: true, sequenceDelay: 0, ...profileOptions() });
   running.push(plain, secure);
   for (let i = 0; i < 8; i++) plain.device.setOutlet(i, { state: false });
   const token = plain.device.issueToken('bench-bot', [
@@ -186,7 +187,7 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
 
 it('--controller sends the saved password to another user or a new certificate only with --reuse-secret or typed again', async () => {
   const password = 'saved-for-admin-2291';
-  const plain = await startEmulator({ password, sequenceDelay: 0 });
+  const plain = await startEmulator({ password, sequenceDelay: 0, ...profileOptions() });
   running.push(plain);
   const home = await recordingProxy(plain.url);
   const secure = await recordingProxy(plain.url, { tls: true });

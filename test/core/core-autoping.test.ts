@@ -70,7 +70,8 @@ describe('AutoPing through the Core', () => {
   });
 
   it('says the controller has no AutoPing, with what to do', async () => {
-    const emu = await emulator();
+    // Explicitly without: the real-unit profile (node-real-unit project) turns AutoPing on.
+    const emu = await emulator({ autoping: false });
     const h = newCore();
     const { id } = await addController(h, emu);
     const error = failed(await h.call('autoping/list', { controllerId: id }));

@@ -3,12 +3,17 @@
  * limits and kept history carry over to the new id, and what cannot be matched is dropped and said.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MeterReading, Settings } from '../../src-preload/model';
+import type { MeterHistory, MeterReading, Settings } from '../../src-preload/model';
 import { MeterSeries } from '../../src-main/core/meter-history';
 import { carryHistory, carryThresholds, matchMeterIds } from '../../src-main/core/meter-ids';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import { addController, cleanUp, emulator, meterKey, newCore } from './harness';
 
 afterEach(cleanUp);
+
+/** rest.html's simple meter ids (`buses.0.voltage`), whichever Vitest project runs the file. */
+const FAST = { realUnit: false, slowOutletsMs: 0 } as const;
+/** The real-unit profile's object-model meter map (`mains_voltage`), in both projects too. */
+const REAL = { realUnit: true, slowOutletsMs: 300 } as const;
 
 const reading = (
   key: string,
@@ -87,7 +92,8 @@ describe('matching old meter ids to new ones', () => {
 
 describe('the Core carries saved limits over after a meter read', () => {
   it('moves limits to the ids the controller reports now and records what was dropped', async () => {
-    const emu = await emulator();
+    // About the simple ids the fast profile reports (the other way round is the firmware update below).
+    const emu = await emulator(FAST);
     const h = newCore();
     const { id } = await addController(h, emu, { name: 'Bench A' });
     // Saved under ids this controller does not use (another firmware's): mains_voltage, mains_current
@@ -119,5 +125,47 @@ describe('the Core carries saved limits over after a meter read', () => {
     const dropped = entries.find((e) => e.result === 'error');
     expect(dropped?.action).toBe('meter limit for board_temperature dropped');
     expect(dropped?.error?.message).toContain('no longer reports meter board_temperature');
+  });
+
+  it('carries limits and kept history over when a firmware update moves the meters to object-model ids', async () => {
+    const serial = 'LPC9' + String(Date.now()).slice(-10);
+    const before = await emulator({ ...FAST, serial });
+    const port = Number(new URL(before.url).port);
+    const h = newCore();
+    const { id } = await addController(h, before, { name: 'Bench A' });
+    await h.ok('settings/set', {
+      meterThresholds: [
+        { controllerId: id, key: 'buses.0.voltage', min: 100, max: 130 },
+        { controllerId: id, key: 'buses.0.current', min: null, max: 10 },
+        { controllerId: id, key: 'environment.temperature', min: null, max: 330 },
+      ],
+    });
+    const kept = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: 'buses.0.voltage' });
+    expect(kept.t.length).toBeGreaterThan(0);
+
+    // The same unit comes back at the same address with the object model's meter map.
+    await before.close();
+    const after = await emulator({ ...REAL, serial, port });
+    const voltage = meterKey(after, 'buses.0.voltage');
+    expect(voltage).not.toBe('buses.0.voltage');
+    await expect
+      .poll(() => h.all('settings/changed').some((s) => s.meterThresholds.some((t) => t.key === voltage)), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    expect((await h.ok<Settings>('settings/get', {})).meterThresholds).toEqual([
+      { controllerId: id, key: voltage, min: 100, max: 130 },
+      { controllerId: id, key: meterKey(after, 'buses.0.current'), min: null, max: 10 },
+      { controllerId: id, key: meterKey(after, 'environment.temperature'), min: null, max: 330 },
+    ]);
+    const moved = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: voltage });
+    expect(moved.t.slice(0, kept.t.length)).toEqual(kept.t);
+    expect(moved.v.slice(0, kept.v.length)).toEqual(kept.v);
+    expect(moved.t.length).toBeGreaterThan(kept.t.length);
+    const gone = await h.call('meters/history', { controllerId: id, key: 'buses.0.voltage' });
+    expect(gone).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(h.activity().filter((e) => e.result === 'error' && e.action.startsWith('meter limit'))).toEqual(
+      [],
+    );
   });
 });
