@@ -451,6 +451,8 @@ export const calls = {
   ).returns<Reservation>(),
   /** End your own reservation (RESERVED if someone else holds it: break it instead). */
   'reservations/release': call(v.strictObject({ id })).returns<null>(),
+  /** Who reservations taken through this door are held as (the window tells its own from others'). */
+  'reservations/holder': call(empty).returns<{ holder: string }>(),
   /** End anyone's reservation, explicitly and with a reason; logged as yours. */
   'reservations/break': call(
     v.strictObject({

@@ -5,7 +5,11 @@ import type { CoreContext } from './core-context';
 
 type ReservationHandlers = Pick<
   Handlers,
-  'reservations/list' | 'reservations/take' | 'reservations/release' | 'reservations/break'
+  | 'reservations/list'
+  | 'reservations/take'
+  | 'reservations/release'
+  | 'reservations/holder'
+  | 'reservations/break'
 >;
 
 export function reservationHandlers(ctx: CoreContext, actor: Actor): ReservationHandlers {
@@ -16,6 +20,7 @@ export function reservationHandlers(ctx: CoreContext, actor: Actor): Reservation
       await ctx.reservations.release(actor, id);
       return null;
     },
+    'reservations/holder': async () => ({ holder: actor.who }),
     'reservations/break': async ({ id, reason }) => {
       await ctx.reservations.break(actor, id, reason);
       return null;
