@@ -76,7 +76,7 @@ describe('reservations in the window', () => {
     );
     expect(switchRow.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
     expect(
-      switchRow.getByRole('button', { name: 'Break the reservation of outlet 3 (Switch)' }),
+      switchRow.getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' }),
     ).toBeEnabled();
     // A group's reservation covers its members; the other outlets are free.
     expect(within(row('Camera')).getByRole('button', { name: 'Cycle outlet 5 (Camera)' })).toBeDisabled();
@@ -130,7 +130,7 @@ describe('reservations in the window', () => {
       error: { code: 'NOT_FOUND', message: 'There is no current reservation r-1.' },
     }));
     renderPanel(state);
-    await userEvent.click(screen.getByRole('button', { name: 'Break the reservation of Bench A' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Break reservation of Bench A' }));
     await userEvent.type(
       screen.getByRole('textbox', { name: 'Why you break the reservation of Bench A' }),
       'lab needs it',
