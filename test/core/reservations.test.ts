@@ -69,6 +69,7 @@ describe('reservations', () => {
       ['outlets/switch', { controllerId: id, changes: [{ outlet: 3, on: true }] }],
       ['outlets/set', { controllerId: id, outlets: 'all', on: true }],
       ['system/reboot', { controllerId: id }],
+      ['scripts/start', { controllerId: id, function: 'flash_a_light', args: [] }],
     ] as const) {
       expect(refusal(await as(h, bob, call[0], call[1])).code, call[0]).toBe('RESERVED');
     }
