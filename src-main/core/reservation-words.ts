@@ -46,6 +46,8 @@ export interface Names {
   controller(id: string): string | undefined;
   outlet(controllerId: string, outlet: number): string | undefined;
   group(id: string): string | undefined;
+  /** How many outlets the controller reported, or null before it did. */
+  outletCount(controllerId: string): number | null;
 }
 
 /** "Outlet 3 (Router) on Bench A", "Bench A", "group \"Rack 7\"". */

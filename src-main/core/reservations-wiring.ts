@@ -31,6 +31,7 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
     outlet: (controllerId, outlet) =>
       sessions.find(controllerId)?.state.outlets.find((o) => o.number === outlet)?.name,
     group: (id) => registry.listGroups().find((g) => g.id === id)?.name,
+    outletCount: (controllerId) => sessions.find(controllerId)?.state.outlets.length || null,
   };
   const record = (actor: Actor, reservation: Reservation, action: string) => {
     const cells = cellsOf(reservation.target, registry.listGroups());

@@ -7,9 +7,8 @@
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
-import { randomBytes } from 'node:crypto';
-import * as v from 'valibot';
-import { ACTIVITY_DOORS, type Actor, type Group, type Reservation } from '../../src-preload/model';
+import type { Actor, Group, Reservation } from '../../src-preload/model';
+import { capitalise } from '../../src-preload/words';
 import type { CallParsed } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
@@ -26,23 +25,10 @@ import {
   type Cell,
   type Names,
 } from './reservation-words';
+import { detailOf, newReservationId, readReservations } from './reservation-records';
 import { sameJson } from './same-json';
 
 export const RESERVATIONS_KEY = 'reservations';
-
-const storedSchema = v.object({
-  id: v.pipe(v.string(), v.minLength(1)),
-  target: v.variant('kind', [
-    v.object({ kind: v.literal('outlet'), controllerId: v.string(), outlet: v.number() }),
-    v.object({ kind: v.literal('group'), groupId: v.string() }),
-    v.object({ kind: v.literal('controller'), controllerId: v.string() }),
-  ]),
-  holder: v.string(),
-  door: v.picklist(ACTIVITY_DOORS),
-  reason: v.string(),
-  createdAt: v.number(),
-  expiresAt: v.number(),
-});
 
 export interface ReservationsOptions {
   store: KeyValueStore;
@@ -67,7 +53,12 @@ export class Reservations {
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
-    this.#known = this.list();
+    try {
+      this.#known = this.list();
+    } catch (error) {
+      // Logged; every check reads the file again, and refuses while it cannot be read.
+      this.#o.log('could not read the reservations', error);
+    }
     this.#arm();
   }
 
@@ -134,7 +125,7 @@ export class Reservations {
       if (found.holder !== actor.who) {
         throw new PlugboardError(
           'RESERVED',
-          `${reservedSentence(capitalised(describeTarget(found.target, this.#o.names)), found, this.#o.clock.now())} Only ${found.holder} can release it.`,
+          `${reservedSentence(capitalise(describeTarget(found.target, this.#o.names)), found, this.#o.clock.now())} Only ${found.holder} can release it.`,
           detailOf(found),
           { action: 'Break the reservation with a reason instead (it is logged).' },
         );
@@ -156,7 +147,13 @@ export class Reservations {
 
   /** Announce changes another process made to the file (call on every watch notice). */
   refresh(): void {
-    const now = this.list();
+    let now: Reservation[];
+    try {
+      now = this.list();
+    } catch (error) {
+      this.#o.log('could not re-read the reservations', error);
+      return;
+    }
     if (!sameJson(now, this.#known)) {
       this.#known = now;
       this.#o.onChanged(structuredClone(now));
@@ -179,7 +176,7 @@ export class Reservations {
         cell.outlet === null ? describeTarget(held.target, this.#o.names) : describeCell(cell, this.#o.names);
       throw new PlugboardError(
         'RESERVED',
-        reservedSentence(capitalised(what), held, this.#o.clock.now()),
+        reservedSentence(capitalise(what), held, this.#o.clock.now()),
         detailOf(held),
         {
           action: `Ask ${held.holder} to release it, or break the reservation with a reason.`,
@@ -194,8 +191,15 @@ export class Reservations {
         throw new PlugboardError('NOT_FOUND', `No saved group has the id ${target.groupId}.`);
       return;
     }
-    if (this.#o.names.controller(target.controllerId) === undefined)
+    const name = this.#o.names.controller(target.controllerId);
+    if (name === undefined)
       throw new PlugboardError('NOT_FOUND', `No saved controller has the id ${target.controllerId}.`);
+    const count = this.#o.names.outletCount(target.controllerId);
+    if (target.kind === 'outlet' && count !== null && target.outlet > count)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `${name} has ${count} outlets, so there is no outlet ${target.outlet} to reserve.`,
+      );
   }
 
   #find(current: readonly Reservation[], id: string): Reservation {
@@ -209,18 +213,22 @@ export class Reservations {
   }
 
   #read(): Reservation[] {
-    const raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
-    if (!Array.isArray(raw)) return [];
-    const valid: Reservation[] = [];
-    for (const item of raw) {
-      const parsed = v.safeParse(storedSchema, item);
-      if (parsed.success) valid.push(parsed.output as Reservation);
-      else if (!this.#reported) {
-        this.#reported = true;
-        this.#o.log('settings file: a saved reservation is invalid and was ignored');
-      }
+    let raw: unknown;
+    try {
+      raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
+    } catch (error) {
+      throw new PlugboardError(
+        'INTERNAL',
+        `Plugboard could not read the reservations in its settings file (${error instanceof Error ? error.message : String(error)}), so it switches nothing for now.`,
+        undefined,
+        { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
+      );
     }
-    return valid;
+    return readReservations(raw, () => {
+      if (this.#reported) return;
+      this.#reported = true;
+      this.#o.log('settings file: a saved reservation is invalid and was ignored');
+    });
   }
 
   #write(list: Reservation[]): void {
@@ -228,7 +236,7 @@ export class Reservations {
     this.refresh();
   }
 
-  /** Wake at the soonest expiry so the window hears that it ended. */
+  /** Wake at the soonest expiry so the window hears that it ended (at most an hour ahead: a timer of more than 24.8 days would fire at once). */
   #arm(): void {
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
@@ -238,7 +246,6 @@ export class Reservations {
       () => {
         this.#timer = null;
         this.refresh();
-        // At most an hour at a time: a timer of more than 24.8 days would fire at once.
       },
       Math.min(Math.max(0, next.expiresAt - this.#o.clock.now()) + 1, 3_600_000),
     );
@@ -251,26 +258,5 @@ export class Reservations {
     const run = this.#queue.then(locked, locked);
     this.#queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-function capitalised(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-}
-
-function detailOf(r: Reservation): Record<string, string | number> {
-  return {
-    reservationId: r.id,
-    holder: r.holder,
-    until: new Date(r.expiresAt).toISOString(),
-    untilMs: r.expiresAt,
-    reason: r.reason,
-  };
-}
-
-function newReservationId(current: readonly Reservation[]): string {
-  for (;;) {
-    const id = `r-${randomBytes(3).toString('hex')}`;
-    if (!current.some((r) => r.id === id)) return id;
   }
 }

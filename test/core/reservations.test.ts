@@ -230,5 +230,16 @@ describe('reservations', () => {
       }),
     );
     expect(unknown.code).toBe('NOT_FOUND');
+    const outlet9 = refusal(
+      await as(h, alice, 'reservations/take', {
+        target: { kind: 'outlet', controllerId: id, outlet: 9 },
+        reason: 'x',
+        durationMs: HOUR,
+      }),
+    );
+    expect(outlet9).toMatchObject({
+      code: 'BAD_INPUT',
+      message: 'Bench A has 8 outlets, so there is no outlet 9 to reserve.',
+    });
   });
 });
