@@ -204,8 +204,16 @@ function groupSubmenu(state: TrayState, group: Group): TrayMenuItem {
   const critical = group.members.filter(
     (m) => stateOf(state, m.controllerId)?.outlets.find((o) => o.number === m.outlet)?.critical,
   );
-  const enabled = reachable.length > 0;
-  const why = enabled ? undefined : 'None of its controllers is online';
+  // Refused whole by the Core while someone else reserves any member: say so instead.
+  const reserved = group.members
+    .map((m) => reservationOn(state, m.controllerId, m.outlet))
+    .find((r) => r !== null && r.holder !== state.user);
+  const enabled = reachable.length > 0 && !reserved;
+  const why = reserved
+    ? reservedWords(state, reserved)
+    : enabled
+      ? undefined
+      : 'None of its controllers is online';
   const guarded = critical.length > 0 ? 'Has critical outlets: use the window' : why;
   const item = (
     action: 'on' | 'off' | 'cycle',

@@ -452,6 +452,11 @@ describe('reserved outlets in the tray', () => {
   it('cover a group’s members and a whole controller; the holder’s own stay clickable', () => {
     const byGroup = buildTrayMenu(state([reservation('bob', { kind: 'group', groupId: 'g' })]));
     expect(find(byGroup, 'ctl:a:3')).toMatchObject({ enabled: false });
+    expect(find(byGroup, 'grp:g:on')).toMatchObject({
+      enabled: false,
+      action: null,
+      sublabel: 'Reserved by bob until 14:30: flashing firmware',
+    });
     expect(find(byGroup, 'ctl:a:1')).toMatchObject({ enabled: true });
     const mine = buildTrayMenu(state([reservation('alice', { kind: 'controller', controllerId: 'a' })]));
     expect(find(mine, 'ctl:a:1')).toMatchObject({
