@@ -75,9 +75,7 @@ describe('reservations in the window', () => {
       /^Reserved by alice until \d{1,2}:\d{2}.*: flashing firmware\. Ask alice, or break the reservation\.$/,
     );
     expect(switchRow.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
-    expect(
-      switchRow.getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' }),
-    ).toBeEnabled();
+    expect(switchRow.getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' })).toBeEnabled();
     // A group's reservation covers its members; the other outlets are free.
     expect(within(row('Camera')).getByRole('button', { name: 'Cycle outlet 5 (Camera)' })).toBeDisabled();
     const free = within(row('Server')).getByRole('button', { name: 'Turn outlet 2 (Server) on' });
