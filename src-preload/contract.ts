@@ -26,6 +26,7 @@ import type {
   GroupRunResult,
   MeterHistory,
   OutletActionResult,
+  Reservation,
   Result,
   Settings,
   TreeNode,
@@ -172,6 +173,14 @@ const autopingItemInput = v.strictObject({
   resumptionTrial: v.boolean(),
   script: v.pipe(v.string(), v.maxLength(64, 'is at most 64 characters')),
 });
+
+/** Reservations (issue 15 part 4): what one covers, and its longest span. */
+export const RESERVATION_MAX_MS = 30 * 24 * 3600_000;
+const reservationTarget = v.variant('kind', [
+  v.strictObject({ kind: v.literal('outlet'), controllerId, outlet: outletNumber }),
+  v.strictObject({ kind: v.literal('group'), groupId: id }),
+  v.strictObject({ kind: v.literal('controller'), controllerId }),
+]);
 
 // ---------- calls ----------
 
@@ -406,6 +415,51 @@ export const calls = {
   ).returns<{ runId: string }>(),
   /** Stop a discovery run; what it found so far stays in its last progress event. */
   'discovery/stop': call(v.strictObject({ runId: id })).returns<null>(),
+
+  // Reservations (issue 15 part 4): enforced in the Core before any switch is queued.
+  /** Every current reservation (expired ones are gone), soonest expiry first. */
+  'reservations/list': call(empty).returns<Reservation[]>(),
+  /**
+   * Reserve an outlet, a group or a controller for `durationMs` (1 minute to 30 days) or `until` (epoch
+   * ms). RESERVED when someone else holds anything it overlaps; the holder may take more.
+   */
+  'reservations/take': call(
+    v.pipe(
+      v.strictObject({
+        target: reservationTarget,
+        reason: v.pipe(
+          v.string(),
+          v.trim(),
+          v.minLength(1, 'give a reason'),
+          v.maxLength(200, 'is too long'),
+        ),
+        durationMs: v.optional(
+          v.pipe(
+            v.number(),
+            v.integer(),
+            v.minValue(60_000, 'must be at least a minute'),
+            v.maxValue(RESERVATION_MAX_MS, 'must be at most 30 days'),
+          ),
+        ),
+        until: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+      }),
+      v.check(
+        (input) => (input.durationMs === undefined) !== (input.until === undefined),
+        'give either durationMs or until',
+      ),
+    ),
+  ).returns<Reservation>(),
+  /** End your own reservation (RESERVED if someone else holds it: break it instead). */
+  'reservations/release': call(v.strictObject({ id })).returns<null>(),
+  /** Who reservations taken through this door are held as (the window tells its own from others'). */
+  'reservations/holder': call(empty).returns<{ holder: string }>(),
+  /** End anyone's reservation, explicitly and with a reason; logged as yours. */
+  'reservations/break': call(
+    v.strictObject({
+      id,
+      reason: v.pipe(v.string(), v.trim(), v.minLength(1, 'give a reason'), v.maxLength(200, 'is too long')),
+    }),
+  ).returns<null>(),
 } as const;
 
 // ---------- events ----------
@@ -429,6 +483,8 @@ export const events = {
   'discovery/progress': event<DiscoveryProgress>(),
   /** The tray wants the window to confirm an action on critical outlets. */
   'ui/confirm': event<ConfirmRequest>(),
+  /** The reservations changed (taken, released, broken, expired, or changed by another process); all current ones are sent. */
+  'reservations/changed': event<Reservation[]>(),
 } as const;
 
 // ---------- derived types ----------

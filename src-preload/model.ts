@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'CANCELLED',
   /** A bug in Plugboard; the message says so and the log has details. */
   'INTERNAL',
+  /** Someone else holds a reservation on it (detail: holder, until, reason, reservationId). */
+  'RESERVED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -417,4 +419,30 @@ export interface AutopingItem extends AutopingItemInput {
   number: number;
   /** As the controller reports it; an unknown word is kept as it is. */
   status: AutopingStatus | (string & {});
+}
+
+// ---------- reservations (issue 15 part 4) ----------
+
+/** What a reservation covers: one outlet, a group's outlets, or every outlet of a controller. */
+export type ReservationTarget =
+  | { kind: 'outlet'; controllerId: string; outlet: number }
+  | { kind: 'group'; groupId: string }
+  | { kind: 'controller'; controllerId: string };
+
+/**
+ * A reservation: while it lasts, only its holder (the same `who`, through any door) may switch what it
+ * covers; anyone else is refused with RESERVED. Not the unit's own `locked` flag (LOCKED).
+ */
+export interface Reservation {
+  id: string;
+  target: ReservationTarget;
+  /** Who holds it: the Actor's `who` (an OS user, a token's name). */
+  holder: string;
+  /** The door it was taken through. */
+  door: ActivityDoor;
+  reason: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms; past it the reservation is gone. */
+  expiresAt: number;
 }

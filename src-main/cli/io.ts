@@ -12,6 +12,8 @@ export const EXIT_OK = 0;
 export const EXIT_CONTROLLER = 1;
 /** The command line itself is wrong. */
 export const EXIT_USAGE = 2;
+/** Someone else holds a reservation on it (RESERVED); stderr names the holder. */
+export const EXIT_RESERVED = 5;
 
 /** At most `max` characters of what was typed, for an error message (an ellipsis marks a cut). */
 export function excerpt(typed: string, max = 40): string {

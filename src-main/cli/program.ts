@@ -11,12 +11,14 @@ import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
 import { registerSettingsCommands } from './commands-settings';
+import { registerReservationCommands } from './commands-reservations';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
 import {
   EXIT_CONTROLLER,
   EXIT_OK,
+  EXIT_RESERVED,
   EXIT_USAGE,
   ExitWith,
   Terminal,
@@ -66,6 +68,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerAdminCommands(program, run);
   registerAutopingCommands(program, run);
   registerControllerCommands(program, run);
+  registerReservationCommands(program, run);
   return program;
 }
 
@@ -118,7 +121,7 @@ export function report(error: unknown, terminal: Terminal, json: boolean, saved 
     const contract = { ...error.toContractError(), ...(action ? { action } : {}) };
     if (json) terminal.warn(JSON.stringify({ error: contract }));
     else terminal.warn(`plugboard: ${errorSentence(contract)} [${error.code}]`);
-    return EXIT_CONTROLLER;
+    return error.code === 'RESERVED' ? EXIT_RESERVED : EXIT_CONTROLLER;
   }
   const message = `Plugboard hit an unexpected problem: ${error instanceof Error ? error.message : String(error)}`;
   if (json) terminal.warn(JSON.stringify({ error: { code: 'INTERNAL', message } }));

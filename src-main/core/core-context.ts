@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { RunningDemo } from './demo';
 import type { ControllerRegistry } from './registry';
+import type { Reservations } from './reservations';
 import type { ControllerSession } from './session';
 import type { SessionManager } from './sessions';
 import type { SettingsStore } from './settings';
@@ -29,6 +30,8 @@ export interface CoreContext {
   started: Promise<void>;
   /** Per-request limit for verifying a controller, ms. */
   requestTimeoutMs: number | undefined;
+  /** Reservations: `assertMayAct` is the check every switching path calls before queueing. */
+  reservations: Reservations;
 }
 
 /** The session of a saved controller, once the saved controllers have started. */

@@ -39,6 +39,9 @@ export async function runGroup(
       );
     }
   }
+  // Nothing half-applied: refused whole when someone else reserved any member (before any request goes).
+  for (const [controllerId, outlets] of byController)
+    ctx.reservations.assertMayAct(actor, controllerId, outlets);
   // The switches are the group's, on behalf of whoever ran it.
   const viaGroup: Actor = { door: 'group', who: actor.who };
   const runs = [...byController].map(async ([controllerId, outlets]) => {

@@ -13,6 +13,9 @@ type OutletHandlers = Pick<
 >;
 
 /**
+ * Reservations are checked first (outlet-actions.ts checks again, for paths that reach it directly), so
+ * the tray never asks the window to confirm a switch that someone else's reservation refuses.
+ *
  * The tray never switches a critical outlet off (or cycles it) by itself: it asks the window to confirm
  * (`ui/confirm`) and the call ends CANCELLED; the window then sends the confirmed call.
  */
@@ -46,16 +49,22 @@ export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
   return {
     'outlets/set': async ({ controllerId, outlets, on, transient }) => {
       const s = await session(controllerId);
+      s.assertMayAct(actor, outlets);
       if (!on) guardCritical(ctx, s, actor, outlets, 'off');
       return setOutlets(s, outlets, on, transient ?? false, actor);
     },
     'outlets/cycle': async ({ controllerId, outlet }) => {
       const s = await session(controllerId);
+      s.assertMayAct(actor, [outlet]);
       guardCritical(ctx, s, actor, [outlet], 'cycle');
       return cycleOutlets(s, [outlet], actor);
     },
     'outlets/switch': async ({ controllerId, changes }) => {
       const s = await session(controllerId);
+      s.assertMayAct(
+        actor,
+        changes.map((c) => c.outlet),
+      );
       guardCritical(
         ctx,
         s,

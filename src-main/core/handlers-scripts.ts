@@ -8,8 +8,11 @@ type ScriptHandlers = Pick<Handlers, 'scripts/start' | 'scripts/stop'>;
 
 export function scriptHandlers(ctx: CoreContext, actor: Actor): ScriptHandlers {
   return {
-    'scripts/start': async ({ controllerId, function: name, args }) =>
-      startScript(await startedSession(ctx, controllerId), name, args, actor),
+    'scripts/start': async ({ controllerId, function: name, args }) => {
+      // A script may switch any outlet: refused while someone else reserves any of the controller.
+      ctx.reservations.assertMayAct(actor, controllerId, 'all');
+      return startScript(await startedSession(ctx, controllerId), name, args, actor);
+    },
     'scripts/stop': async ({ controllerId, threads }) => {
       await stopScripts(await startedSession(ctx, controllerId), threads, actor);
       return null;

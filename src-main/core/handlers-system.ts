@@ -24,6 +24,8 @@ export function systemHandlers(ctx: CoreContext, actor: Actor): SystemHandlers {
       return null;
     },
     'system/reboot': async ({ controllerId }) => {
+      // The unit is out of reach while it reboots: refused while someone else reserves any of it.
+      ctx.reservations.assertMayAct(actor, controllerId, 'all');
       await reboot(await startedSession(ctx, controllerId), actor);
       return null;
     },

@@ -30,6 +30,8 @@ import { followExternalChange } from './registry-follow';
 import { SessionManager } from './sessions';
 import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
+import { createReservations } from './reservations-wiring';
+import { reservationHandlers } from './handlers-reservations';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -149,6 +151,7 @@ export function createCore(options: CoreOptions): Core {
       record: (entry) => void activity.add(entry),
       log,
     }),
+    mayAct: (controllerId, actor, outlets) => ctx.reservations.assertMayAct(actor, controllerId, outlets),
   });
   const followExternal = followExternalChange(sessions, log);
   // Changes the CLI, the web shell or a second app make to the shared file reach this one as events.
@@ -157,6 +160,15 @@ export function createCore(options: CoreOptions): Core {
     ...options.discovery,
     onProgress: (progress) => events.emit('discovery/progress', progress),
     savedControllers: () => registry.list(),
+  });
+  const reservations = createReservations({
+    store: options.store,
+    clock,
+    log,
+    events,
+    registry,
+    sessions,
+    activity,
   });
   const ctx: CoreContext = {
     info: { name: 'Plugboard', version: options.version, shell: options.shell, platform: process.platform },
@@ -172,6 +184,7 @@ export function createCore(options: CoreOptions): Core {
     confirm: (request) => events.emit('ui/confirm', request),
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
+    reservations: reservations.reservations,
   };
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -187,6 +200,7 @@ export function createCore(options: CoreOptions): Core {
     ...activityHandlers(ctx),
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
+    ...reservationHandlers(ctx, actor),
   });
   const user = options.user ?? osUserName();
   const byActor = new Map<string, Handlers>();
@@ -235,6 +249,7 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      reservations.stop();
       await ready;
       await discovery.dispose();
       await sessions.dispose();

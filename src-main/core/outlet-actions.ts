@@ -89,6 +89,7 @@ export async function setOutlets(
   transient: boolean,
   actor: Actor,
 ): Promise<OutletActionResult> {
+  session.assertMayAct(actor, selection);
   const client = await session.client();
   const numbers =
     selection === 'all'
@@ -113,6 +114,10 @@ export async function switchOutlets(
   changes: readonly { outlet: number; on: boolean }[],
   actor: Actor,
 ): Promise<OutletActionResult> {
+  session.assertMayAct(
+    actor,
+    changes.map((c) => c.outlet),
+  );
   const client = await session.client();
   const targets = new Map(changes.map((c) => [c.outlet, c.on]));
   return run(
@@ -128,6 +133,7 @@ export async function cycleOutlets(
   outlets: readonly number[],
   actor: Actor,
 ): Promise<OutletActionResult> {
+  session.assertMayAct(actor, outlets);
   const client = await session.client();
   const numbers = [...new Set(outlets)].sort((a, b) => a - b);
   const nothingToCycle = (outlet: number): OutletFailure => ({

@@ -1,4 +1,4 @@
-import type { ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
+import type { Actor, ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
 import type { NewActivity } from './activity-log';
 import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
@@ -15,6 +15,8 @@ export interface SessionHooks {
   metersRead(state: ControllerState): void;
   /** An outlet changed outside Plugboard (already recorded in the activity log). */
   observed(summary: ControllerSummary, change: ObservedChange, label: string): void;
+  /** Throws RESERVED unless `actor` may switch these outlets ('all': every outlet) — before any request goes. */
+  mayAct?(controllerId: string, actor: Actor, outlets: 'all' | readonly number[]): void;
 }
 
 /** What a session is given by the Core. */

@@ -5,7 +5,7 @@
  * (outlet-actions.ts, admin-actions.ts) use only its API: the client, pending changes, recording in
  * the activity log, and slow reads.
  */
-import type { ControllerState, ControllerSummary } from '../../src-preload/model';
+import type { Actor, ControllerState, ControllerSummary } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
 import type { ControllerDescription, Outlet } from '../dli/types';
 import type { NewActivity } from './activity-log';
@@ -49,6 +49,11 @@ export class ControllerSession {
   /** The saved controller's name or colour changed: nothing to reconnect. */
   rename(summary: ControllerSummary): void {
     this.#summary = summary;
+  }
+
+  /** Refuse (RESERVED) unless `actor` may switch these outlets: someone else's reservation covers none. */
+  assertMayAct(actor: Actor, outlets: 'all' | readonly number[]): void {
+    this.#options.hooks.mayAct?.(this.#summary.id, actor, outlets);
   }
 
   /** The Core's clock. */

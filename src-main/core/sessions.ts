@@ -8,7 +8,7 @@ import type { EventHub } from './event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
 import { controllerNotFound } from './registry-input';
-import { ControllerSession } from './session';
+import { ControllerSession, type SessionHooks } from './session';
 import { initialState } from './session-state';
 
 export interface SessionManagerOptions {
@@ -29,6 +29,8 @@ export interface SessionManagerOptions {
     readings: readonly MeterReading[],
     historyMoves: ReadonlyMap<string, string>,
   ) => void;
+  /** The reservations check every outlet action makes before its request is queued. */
+  mayAct?: SessionHooks['mayAct'];
 }
 
 /** The live sessions, one per saved controller, and what their findings set off (events, notices). */
@@ -89,6 +91,7 @@ export class SessionManager {
           o.carryMeterLimits?.(current.summary, state.meters ?? [], current.meterMoves);
           this.#notify(o.notices.meters(current.summary.name, state, o.settings()));
         },
+        ...(o.mayAct ? { mayAct: o.mayAct } : {}),
         observed: (observedOn, change, label) => {
           const what = `${capitalise(label)}: ${change.action}`;
           this.#notify(o.notices.outsideChange(observedOn.name, what, o.settings()));

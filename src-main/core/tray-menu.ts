@@ -6,8 +6,10 @@ import type {
   Group,
   OutletRef,
   OutletState,
+  Reservation,
 } from '../../src-preload/model';
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
+import { cellsOf, untilText } from './reservation-words';
 
 /**
  * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.
@@ -49,6 +51,26 @@ export interface TrayState {
   favourites: readonly OutletRef[];
   /** The main window is showing: offer "Hide" instead of "Open". */
   windowVisible: boolean;
+  /** Current reservations, who the tray acts for, and the time (for "until 14:30"). */
+  reservations?: readonly Reservation[];
+  user?: string;
+  now?: number;
+}
+
+/** The reservation covering an outlet (someone else's first), or null. */
+function reservationOn(state: TrayState, controllerId: string, number: number): Reservation | null {
+  const covering = (state.reservations ?? []).filter((r) =>
+    cellsOf(r.target, state.groups).some(
+      (c) => c.controllerId === controllerId && (c.outlet === null || c.outlet === number),
+    ),
+  );
+  return covering.find((r) => r.holder !== state.user) ?? covering[0] ?? null;
+}
+
+/** "Reserved by alice until 14:30: flashing" (or "by you"). */
+function reservedWords(state: TrayState, r: Reservation): string {
+  const by = r.holder === state.user ? 'you' : r.holder;
+  return `Reserved by ${by} until ${untilText(r.expiresAt, state.now ?? Date.now())}: ${r.reason}`;
 }
 
 export type TrayIconState = 'on' | 'off' | 'mixed' | 'offline';
@@ -85,6 +107,7 @@ function outletItem(
   controller: ControllerSummary,
   live: ControllerState | null,
   number: number,
+  state: TrayState,
 ): TrayMenuItem {
   const base = { type: 'checkbox' as const, id, label };
   /** An item that cannot be clicked now, and why. */
@@ -105,6 +128,9 @@ function outletItem(
   if (outlet.locked)
     return disabled(checked, 'Locked: only the keypad or the controller’s own page can switch it');
   if (!outlet.access) return disabled(checked, 'This user may not switch this outlet');
+  const reserved = reservationOn(state, controller.id, number);
+  if (reserved && reserved.holder !== state.user) return disabled(checked, reservedWords(state, reserved));
+  const mine = reserved ? { sublabel: reservedWords(state, reserved) } : {};
   if (outlet.pending) {
     const what =
       outlet.pending.kind === 'cycle'
@@ -133,6 +159,7 @@ function outletItem(
     ...base,
     checked,
     enabled: true,
+    ...mine,
     action: { kind: 'set', controllerId: controller.id, outlet: outlet.number, on: !checked },
   };
 }
@@ -145,7 +172,7 @@ function favouriteItems(state: TrayState): TrayMenuItem[] {
     const live = stateOf(state, controller.id);
     const outlet = live?.outlets.find((o) => o.number === ref.outlet);
     const label = `${controller.name} › ${outlet ? menuLabel(outlet) : `Outlet ${ref.outlet}`}`;
-    items.push(outletItem(`fav:${controller.id}:${ref.outlet}`, label, controller, live, ref.outlet));
+    items.push(outletItem(`fav:${controller.id}:${ref.outlet}`, label, controller, live, ref.outlet, state));
   }
   return items;
 }
@@ -165,7 +192,7 @@ function controllerSubmenu(state: TrayState, controller: ControllerSummary): Tra
     ];
   } else {
     submenu = live.outlets.map((o) =>
-      outletItem(`${id}:${o.number}`, menuLabel(o), controller, live, o.number),
+      outletItem(`${id}:${o.number}`, menuLabel(o), controller, live, o.number, state),
     );
   }
   return { type: 'submenu', id, label, sublabel: status, enabled: true, submenu };
@@ -177,8 +204,16 @@ function groupSubmenu(state: TrayState, group: Group): TrayMenuItem {
   const critical = group.members.filter(
     (m) => stateOf(state, m.controllerId)?.outlets.find((o) => o.number === m.outlet)?.critical,
   );
-  const enabled = reachable.length > 0;
-  const why = enabled ? undefined : 'None of its controllers is online';
+  // Refused whole by the Core while someone else reserves any member: say so instead.
+  const reserved = group.members
+    .map((m) => reservationOn(state, m.controllerId, m.outlet))
+    .find((r) => r !== null && r.holder !== state.user);
+  const enabled = reachable.length > 0 && !reserved;
+  const why = reserved
+    ? reservedWords(state, reserved)
+    : enabled
+      ? undefined
+      : 'None of its controllers is online';
   const guarded = critical.length > 0 ? 'Has critical outlets: use the window' : why;
   const item = (
     action: 'on' | 'off' | 'cycle',

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
-import type { Core, Notice } from '../core/index';
+import { osUserName, type Core, type Notice } from '../core/index';
 import { dispatch } from '../core/dispatch';
 import type { Logger } from '../shared/logging';
 import { errorSentence } from '../shared/errors';
@@ -59,6 +59,7 @@ const RELEVANT: ReadonlySet<EventName> = new Set([
   'controllers/changed',
   'groups/changed',
   'settings/changed',
+  'reservations/changed',
 ]);
 
 const TOOLTIP: Record<TrayIconState, string> = {
@@ -141,6 +142,9 @@ export class PlugboardTray {
       groups: snapshot.groups,
       favourites: snapshot.settings.trayFavourites,
       windowVisible: this.#options.window.isVisible(),
+      reservations: await this.#options.core.handlers['reservations/list']({}),
+      user: osUserName(),
+      now: Date.now(),
     };
     const menu = buildTrayMenu(state);
     const serialised = JSON.stringify(menu);

@@ -67,6 +67,10 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     title: 'Plugboard ran into a problem of its own.',
     next: 'Retry; if it keeps happening, restart Plugboard and report it with the log.',
   },
+  RESERVED: {
+    title: 'Someone else has reserved this.',
+    next: 'Ask the holder to release it, wait until it ends, or break the reservation with a reason.',
+  },
 };
 
 /** Headline and next step for an error, using its detail where that helps (required firmware, fingerprint). */

@@ -63,3 +63,11 @@ export function formatDuration(ms: number): string {
 export function outletLabel(outlet: { number: number; name: string }): string {
   return labelOf(outlet.number, outlet.name);
 }
+
+/** The end of a reservation: "14:30" today, else "25 Nov 14:30", in the person's locale. */
+export function untilWords(ms: number, now = Date.now()): string {
+  const at = new Date(ms);
+  const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (at.toDateString() === new Date(now).toDateString()) return time;
+  return `${at.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ControllerState, ControllerSummary, Group, OutletState } from '../../src-preload/model';
+import type {
+  ControllerState,
+  ControllerSummary,
+  Group,
+  OutletState,
+  Reservation,
+} from '../../src-preload/model';
 import {
   buildTrayMenu,
   trayIconState,
@@ -408,5 +414,55 @@ describe('trayIconState', () => {
   it('is off when nothing is known', () => {
     expect(with_([], [])).toBe('off');
     expect(with_([])).toBe('off');
+  });
+});
+
+describe('reserved outlets in the tray', () => {
+  const at = new Date(2026, 10, 24, 9, 0).getTime();
+  const reservation = (holder: string, target: Reservation['target']): Reservation => ({
+    id: 'r-1',
+    target,
+    holder,
+    door: 'window',
+    reason: 'flashing firmware',
+    createdAt: at,
+    expiresAt: new Date(2026, 10, 24, 14, 30).getTime(),
+  });
+  const state = (reservations: Reservation[]) =>
+    tray({
+      controllers: [benchA],
+      states: [live('a', [outlet(1, false), outlet(2, true), outlet(3, false)])],
+      groups: [{ id: 'g', name: 'Rack', members: [{ controllerId: 'a', outlet: 3 }] }],
+      reservations,
+      user: 'alice',
+      now: at,
+    });
+
+  it('say who holds someone else’s reservation, until when and why, and refuse the click', () => {
+    const menu = buildTrayMenu(state([reservation('bob', { kind: 'outlet', controllerId: 'a', outlet: 2 })]));
+    expect(find(menu, 'ctl:a:2')).toMatchObject({
+      enabled: false,
+      action: null,
+      checked: true,
+      sublabel: 'Reserved by bob until 14:30: flashing firmware',
+    });
+    expect(find(menu, 'ctl:a:1')).toMatchObject({ enabled: true });
+  });
+
+  it('cover a group’s members and a whole controller; the holder’s own stay clickable', () => {
+    const byGroup = buildTrayMenu(state([reservation('bob', { kind: 'group', groupId: 'g' })]));
+    expect(find(byGroup, 'ctl:a:3')).toMatchObject({ enabled: false });
+    expect(find(byGroup, 'grp:g:on')).toMatchObject({
+      enabled: false,
+      action: null,
+      sublabel: 'Reserved by bob until 14:30: flashing firmware',
+    });
+    expect(find(byGroup, 'ctl:a:1')).toMatchObject({ enabled: true });
+    const mine = buildTrayMenu(state([reservation('alice', { kind: 'controller', controllerId: 'a' })]));
+    expect(find(mine, 'ctl:a:1')).toMatchObject({
+      enabled: true,
+      sublabel: 'Reserved by you until 14:30: flashing firmware',
+      action: { kind: 'set', controllerId: 'a', outlet: 1, on: true },
+    });
   });
 });

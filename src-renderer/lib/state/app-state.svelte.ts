@@ -15,6 +15,7 @@ import type {
 import { DEFAULT_SETTINGS } from '../../../src-preload/model';
 import { settle, type Backend } from '../backend';
 import { controllerActions, type ControllerActions } from './controller-actions';
+import { ReservationsState } from './reservations.svelte';
 
 /** Shown until the backend's settings arrive: the values the Core starts with. */
 export { DEFAULT_SETTINGS };
@@ -44,11 +45,14 @@ export class AppState {
   confirmQueue = $state.raw<ConfirmRequest[]>([]);
 
   readonly api: Backend;
+  /** Who reserved what (issue 15 part 4): shown on outlet rows, the Overview and the tray. */
+  readonly reservations: ReservationsState;
   /** Per-controller actions, made once each; not reactive on purpose. */
   #actions: Record<string, ControllerActions> = {};
 
   constructor(api: Backend) {
     this.api = api;
+    this.reservations = new ReservationsState(api, () => this.groups);
   }
 
   /** Listen to main's events and load everything; returns the function that stops listening. */
@@ -59,6 +63,7 @@ export class AppState {
       this.api.on('groups/changed', (groups) => (this.groups = groups)),
       this.api.on('settings/changed', (settings) => (this.settings = settings)),
       this.api.on('ui/confirm', (request) => (this.confirmQueue = [...this.confirmQueue, request])),
+      this.reservations.start(),
     ];
     void this.load();
     return () => offs.forEach((off) => off());

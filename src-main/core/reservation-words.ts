@@ -1,0 +1,86 @@
+/**
+ * Reservations in cells and words: what a target covers (one cell per outlet, or the whole controller),
+ * whether two overlap, and the one sentence a refusal says — the pdudaemon door passes it verbatim to
+ * labgrid and LAVA, so it is one clean sentence: "Outlet 3 (Router) on Bench A is reserved by alice
+ * until 14:30: flashing firmware."
+ */
+import type { Group, Reservation, ReservationTarget } from '../../src-preload/model';
+import { capitalise, outletLabel } from '../../src-preload/words';
+
+/** One covered outlet, or every outlet of a controller (`outlet: null`). */
+export interface Cell {
+  controllerId: string;
+  outlet: number | null;
+}
+
+/** What a target covers now (a group's current members; a group that is gone covers nothing). */
+export function cellsOf(target: ReservationTarget, groups: readonly Group[]): Cell[] {
+  switch (target.kind) {
+    case 'outlet':
+      return [{ controllerId: target.controllerId, outlet: target.outlet }];
+    case 'controller':
+      return [{ controllerId: target.controllerId, outlet: null }];
+    case 'group':
+      return (groups.find((g) => g.id === target.groupId)?.members ?? []).map((m) => ({ ...m }));
+  }
+}
+
+function cellsMeet(a: Cell, b: Cell): boolean {
+  return (
+    a.controllerId === b.controllerId && (a.outlet === null || b.outlet === null || a.outlet === b.outlet)
+  );
+}
+
+/** The first cell of `wanted` that `held` covers, or null. */
+export function overlap(wanted: readonly Cell[], held: readonly Cell[]): Cell | null {
+  for (const cell of wanted) if (held.some((h) => cellsMeet(cell, h))) return cell;
+  return null;
+}
+
+/** The controller ids a target touches (for the activity log). */
+export function controllersOf(target: ReservationTarget, groups: readonly Group[]): string[] {
+  return [...new Set(cellsOf(target, groups).map((c) => c.controllerId))];
+}
+
+export interface Names {
+  controller(id: string): string | undefined;
+  outlet(controllerId: string, outlet: number): string | undefined;
+  group(id: string): string | undefined;
+  /** How many outlets the controller reported, or null before it did. */
+  outletCount(controllerId: string): number | null;
+}
+
+/** "Outlet 3 (Router) on Bench A", "Bench A", "group \"Rack 7\"". */
+export function describeCell(cell: Cell, names: Names): string {
+  const controller = names.controller(cell.controllerId) ?? 'a controller that is no longer saved';
+  if (cell.outlet === null) return controller;
+  return `${capitalise(outletLabel(cell.outlet, names.outlet(cell.controllerId, cell.outlet)))} on ${controller}`;
+}
+
+export function describeTarget(target: ReservationTarget, names: Names): string {
+  if (target.kind === 'group') return `group "${names.group(target.groupId) ?? target.groupId}"`;
+  return describeCell(
+    { controllerId: target.controllerId, outlet: target.kind === 'outlet' ? target.outlet : null },
+    names,
+  );
+}
+
+/** Local "HH:MM" when it is today, else "YYYY-MM-DD HH:MM" (the machine's time zone). */
+export function untilText(expiresAt: number, now: number): string {
+  const at = new Date(expiresAt);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  if (new Date(now).toDateString() === at.toDateString()) return time;
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
+}
+
+/** The reason as the end of a sentence (one trailing full stop, no line breaks). */
+export function reasonText(reason: string): string {
+  const flat = reason.replace(/\s+/g, ' ').trim();
+  return /[.!?]$/.test(flat) ? flat : `${flat}.`;
+}
+
+/** "… is reserved by alice until 14:30: flashing firmware." */
+export function reservedSentence(what: string, reservation: Reservation, now: number): string {
+  return `${what} is reserved by ${reservation.holder} until ${untilText(reservation.expiresAt, now)}: ${reasonText(reservation.reason)}`;
+}

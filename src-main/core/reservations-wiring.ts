@@ -1,0 +1,85 @@
+/**
+ * The Core's reservations, wired: names from the registry and the live state, changes pushed as
+ * `reservations/changed`, takes/releases/breaks in the activity log (one entry per controller touched),
+ * and changes other processes make to the shared file followed as they happen.
+ */
+import type { Actor, Reservation } from '../../src-preload/model';
+import type { Logger } from '../shared/logging';
+import type { ActivityLog } from './activity-log';
+import type { Clock } from './clock';
+import type { EventHub } from './event-hub';
+import type { KeyValueStore } from './ports';
+import type { ControllerRegistry } from './registry';
+import { cellsOf, type Names } from './reservation-words';
+import { Reservations } from './reservations';
+import type { SessionManager } from './sessions';
+
+export interface ReservationsDeps {
+  store: KeyValueStore;
+  clock: Clock;
+  log: Logger;
+  events: EventHub;
+  registry: ControllerRegistry;
+  sessions: SessionManager;
+  activity: ActivityLog;
+}
+
+export function createReservations(deps: ReservationsDeps): { reservations: Reservations; stop(): void } {
+  const { registry, sessions, activity } = deps;
+  const names: Names = {
+    controller: (id) => registry.get(id)?.name,
+    outlet: (controllerId, outlet) =>
+      sessions.find(controllerId)?.state.outlets.find((o) => o.number === outlet)?.name,
+    group: (id) => registry.listGroups().find((g) => g.id === id)?.name,
+    outletCount: (controllerId) => sessions.find(controllerId)?.state.outlets.length || null,
+  };
+  const record = (actor: Actor, reservation: Reservation, action: string) => {
+    const cells = cellsOf(reservation.target, registry.listGroups());
+    const perController = new Map<string, number | null>();
+    for (const cell of cells) {
+      // One entry per controller: the outlet when it is the only one there, else the whole controller.
+      perController.set(cell.controllerId, perController.has(cell.controllerId) ? null : cell.outlet);
+    }
+    const prefix =
+      reservation.target.kind === 'group'
+        ? `group "${names.group(reservation.target.groupId) ?? '?'}": `
+        : '';
+    for (const [controllerId, outlet] of perController) {
+      const controllerName = names.controller(controllerId);
+      if (controllerName === undefined) continue;
+      activity.add({
+        controllerId,
+        controllerName,
+        outlet,
+        action: `${prefix}${action}`,
+        actor,
+        result: 'ok',
+        error: null,
+      });
+    }
+  };
+  const reservations = new Reservations({
+    store: deps.store,
+    clock: deps.clock,
+    log: deps.log,
+    groups: () => registry.listGroups(),
+    names,
+    onChanged: (list) => deps.events.emit('reservations/changed', list),
+    onRecorded: record,
+  });
+  const unwatch =
+    deps.store.watch?.(() => {
+      try {
+        reservations.refresh();
+      } catch (error) {
+        deps.log('could not re-read the reservations after another process changed them', error);
+      }
+    }) ?? (() => undefined);
+  return {
+    reservations,
+    stop() {
+      unwatch();
+      reservations.dispose();
+    },
+  };
+}

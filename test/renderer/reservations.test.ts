@@ -1,0 +1,166 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import type { Reservation } from '../../src-preload/model';
+import OutletsPanel from '../../src-renderer/lib/panels/OutletsPanel.svelte';
+import OverviewController from '../../src-renderer/lib/components/OverviewController.svelte';
+import { ConfirmGate } from '../../src-renderer/lib/state/confirm-gate.svelte';
+import { ReservationsState } from '../../src-renderer/lib/state/reservations.svelte';
+import { controllerState, summary } from './fixtures';
+import { TestBackend } from './test-backend';
+
+const HOUR = 3_600_000;
+
+function reservation(holder: string, target: Reservation['target'], id = 'r-1'): Reservation {
+  const now = Date.now();
+  return {
+    id,
+    target,
+    holder,
+    door: 'window',
+    reason: 'flashing firmware',
+    createdAt: now,
+    expiresAt: now + HOUR,
+  };
+}
+
+/** A ReservationsState over a test backend: this window holds reservations as "me". */
+async function reservationsWith(list: Reservation[]) {
+  const backend = new TestBackend()
+    .answer('reservations/list', () => ({ ok: true, value: list }))
+    .answer('reservations/holder', () => ({ ok: true, value: { holder: 'me' } }));
+  const state = new ReservationsState(backend.api, () => [
+    { id: 'g', name: 'Rack', members: [{ controllerId: 'bench-a', outlet: 5 }] },
+  ]);
+  state.start();
+  await state.load();
+  return { backend, state };
+}
+
+function renderPanel(reservations: ReservationsState) {
+  const sent: unknown[] = [];
+  const ok = (outlets: number[]) =>
+    Promise.resolve({ ok: true as const, value: { requested: outlets, failed: [] } });
+  render(OutletsPanel, {
+    controllerName: 'Bench A',
+    user: 'tech',
+    live: controllerState(),
+    actions: {
+      set: (outlets: number[] | 'all', on: boolean) => (sent.push(['set', outlets, on]), ok([1])),
+      cycle: (n: number) => (sent.push(['cycle', n]), ok([n])),
+      switchMany: () => ok([]),
+      rename: () => Promise.resolve({ ok: true as const, value: null }),
+      configure: () => Promise.resolve({ ok: true as const, value: null }),
+    },
+    favourites: [],
+    onfavourite: () => undefined,
+    reservations,
+  });
+  return sent;
+}
+
+const row = (name: string) => screen.getByRole('listitem', { name: new RegExp(`Outlet \\d+: ${name}$`) });
+
+describe('reservations in the window', () => {
+  test('someone else’s reservation greys out the switches and says who holds it, until when and why', async () => {
+    const { state } = await reservationsWith([
+      reservation('alice', { kind: 'outlet', controllerId: 'bench-a', outlet: 3 }),
+      reservation('bob', { kind: 'group', groupId: 'g' }, 'r-2'),
+    ]);
+    const sent = renderPanel(state);
+    const switchRow = within(row('Switch'));
+    const on = switchRow.getByRole('button', { name: 'Turn outlet 3 (Switch) on' });
+    expect(on).toBeDisabled();
+    expect(on).toHaveAccessibleDescription(
+      /^Reserved by alice until \d{1,2}:\d{2}.*: flashing firmware\. Ask alice, or break the reservation\.$/,
+    );
+    expect(switchRow.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
+    expect(switchRow.getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' })).toBeEnabled();
+    // A group's reservation covers its members; the other outlets are free.
+    expect(within(row('Camera')).getByRole('button', { name: 'Cycle outlet 5 (Camera)' })).toBeDisabled();
+    const free = within(row('Server')).getByRole('button', { name: 'Turn outlet 2 (Server) on' });
+    expect(free).toBeEnabled();
+    await userEvent.click(free);
+    expect(sent).toEqual([['set', [2], true]]);
+  });
+
+  test('Reserve… asks for a reason and a duration; the holder’s own reservation offers Release', async () => {
+    const { backend, state } = await reservationsWith([]);
+    const mine = reservation('me', { kind: 'outlet', controllerId: 'bench-a', outlet: 1 }, 'r-9');
+    backend.answer('reservations/take', () => ({ ok: true, value: mine }));
+    backend.answer('reservations/release', () => ({ ok: true, value: null }));
+    renderPanel(state);
+    const router = within(row('Router'));
+    await userEvent.click(router.getByRole('button', { name: 'Reserve outlet 1 (Router)' }));
+    const reserve = router.getByRole('button', { name: 'Reserve' });
+    expect(reserve).toBeDisabled();
+    await userEvent.type(
+      router.getByRole('textbox', { name: 'Why you reserve outlet 1 (Router)' }),
+      'bisecting',
+    );
+    await userEvent.selectOptions(
+      router.getByRole('combobox', { name: 'How long to reserve outlet 1 (Router)' }),
+      '2 hours',
+    );
+    await userEvent.click(reserve);
+    expect(backend.callsOf('reservations/take')).toEqual([
+      {
+        target: { kind: 'outlet', controllerId: 'bench-a', outlet: 1 },
+        reason: 'bisecting',
+        durationMs: 2 * HOUR,
+      },
+    ]);
+    expect(router.getByText(/^Reserved by you until .*: flashing firmware$/)).toBeInTheDocument();
+    // The holder may still switch.
+    expect(router.getByRole('button', { name: 'Cycle outlet 1 (Router)' })).toBeEnabled();
+    await userEvent.click(
+      router.getByRole('button', { name: 'Release the reservation of outlet 1 (Router)' }),
+    );
+    expect(backend.callsOf('reservations/release')).toEqual([{ id: 'r-9' }]);
+    expect(router.getByRole('button', { name: 'Reserve outlet 1 (Router)' })).toBeInTheDocument();
+  });
+
+  test('Break reservation… needs a reason; a refusal from main is shown, and the list follows reservations/changed', async () => {
+    const held = reservation('alice', { kind: 'controller', controllerId: 'bench-a' });
+    const { backend, state } = await reservationsWith([held]);
+    backend.answer('reservations/break', () => ({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'There is no current reservation r-1.' },
+    }));
+    renderPanel(state);
+    await userEvent.click(screen.getByRole('button', { name: 'Break reservation of Bench A' }));
+    await userEvent.type(
+      screen.getByRole('textbox', { name: 'Why you break the reservation of Bench A' }),
+      'lab needs it',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Break' }));
+    expect(backend.callsOf('reservations/break')).toEqual([{ id: 'r-1', reason: 'lab needs it' }]);
+    expect(screen.getByText('There is no current reservation r-1.')).toBeInTheDocument();
+    expect(within(row('Router')).getByRole('button', { name: 'Turn outlet 1 (Router) off' })).toBeDisabled();
+    backend.emit('reservations/changed', []);
+    await expect
+      .poll(() => within(row('Router')).getByRole('button', { name: 'Turn outlet 1 (Router) off' }))
+      .toBeEnabled();
+  });
+
+  test('the Overview greys out someone else’s reserved outlets and names the holder of a whole controller', async () => {
+    const { state } = await reservationsWith([
+      reservation('alice', { kind: 'controller', controllerId: 'bench-a' }),
+    ]);
+    render(OverviewController, {
+      summary: summary({ id: 'bench-a', name: 'Bench A' }),
+      live: controllerState(),
+      actions: { set: () => Promise.resolve({ ok: true as const, value: { requested: [], failed: [] } }) },
+      gate: new ConfirmGate(),
+      onopen: () => undefined,
+      reservations: state,
+    });
+    expect(
+      screen.getByText(/^Reserved by alice until .*: flashing firmware$/, { selector: 'p' }),
+    ).toBeVisible();
+    for (const button of within(screen.getByRole('list', { name: 'Outlets of Bench A' })).getAllByRole(
+      'button',
+    ))
+      expect(button).toBeDisabled();
+  });
+});
