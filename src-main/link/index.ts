@@ -1,0 +1,2 @@
+export { connectCore, findRunningCore, type CoreLink, type ConnectOptions, type LinkActor } from './client';
+export { coreSocketPath, LINK_DOORS } from './wire';
