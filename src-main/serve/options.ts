@@ -144,14 +144,16 @@ function parseListen(text: string): ListenSpec {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(where);
   const host = match ? (match[1] ?? match[2]!) : '';
   const resolved = host === 'localhost' ? '127.0.0.1' : host;
+  if (!match && !where.startsWith('[') && (where.match(/:/g) ?? []).length > 1)
+    throw new UsageError(
+      `--listen ${text}: write an IPv6 address in brackets, like ${name}=[::1]:${DEFAULT_PORTS[name] || 8080}.`,
+    );
   if (!match || !isIP(resolved))
     throw new UsageError(
       `--listen ${text}: give the address as ADDR:PORT with an IP address, like ${name}=192.168.10.5:${DEFAULT_PORTS[name] || 8080} or ${name}=[::1]:${DEFAULT_PORTS[name] || 8080}.`,
     );
   const port = Number(match[3]);
   if (port > 65_535) throw new UsageError(`--listen ${text}: the port must be from 0 to 65535.`);
-  if (isIP(resolved) === 6 && match[1] === undefined)
-    throw new UsageError(`--listen ${text}: write an IPv6 address in brackets, like [${resolved}]:${port}.`);
   return { name, host: resolved, port };
 }
 
