@@ -175,6 +175,40 @@ describe('plugboard serve (a real process)', () => {
     },
   );
 
+  it('lets a switch under way finish when SIGTERM comes, then exits 0', { timeout: 120_000 }, async () => {
+    const { configDir, credentials, emu } = await savedBench();
+    const secret = 'ci-secret-0123456789abcdef';
+    writeFileSync(path.join(credentials, 'plugboard.tokens'), `ci-runner:${secret}\n`);
+    const service = serve(['--listen', 'api=127.0.0.1:0', '--config-dir', configDir], {
+      CREDENTIALS_DIRECTORY: credentials,
+    });
+    const api = (await service.line(/^api: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+    await expect
+      .poll(
+        async () =>
+          (
+            (await fetch(`${api}/api/v1/controllers/bench-a`, {
+              headers: { Authorization: `Bearer ${secret}` },
+            }).then((r) => r.json())) as { status: string }
+          ).status,
+        { timeout: 30_000 },
+      )
+      .toBe('online');
+    // The unit carries the switch out at once but answers late: the request is under way at SIGTERM.
+    emu.device.slowOutletsMs = 1_500;
+    const answer = fetch(`${api}/api/v1/controllers/bench-a/outlets/2`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ action: 'off' }),
+    });
+    await vi.waitFor(() => expect(emu.device.outlet(1).state).toBe(false), { timeout: 30_000 });
+    service.child.kill('SIGTERM');
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ outlet: 2, action: 'off', failed: [] });
+    expect((await service.exit).code).toBe(0);
+  });
+
   it('exits 2 with a sentence for a bad flag, before starting anything', { timeout: 60_000 }, async () => {
     const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-serve-'));
     dirs.push(scratch);
