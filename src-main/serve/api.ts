@@ -3,7 +3,7 @@
  *
  *   GET  /api/v1/controllers                      every saved controller: status, outlets, meters
  *   GET  /api/v1/controllers/<name or id>         one of them
- *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle"}
+ *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle", "confirmCritical"?: true}
  *   GET  /metrics
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
@@ -13,6 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
+import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics';
 import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
@@ -118,7 +119,16 @@ async function route(
       'BAD_INPUT',
       `Outlet ${JSON.stringify(parts[5])} is not an outlet number; outlets are numbered from 1, as on the unit.`,
     );
-  const action = await readAction(request);
+  const { action, confirmCritical } = await readAction(request);
+  const known = states.get(controller.id)?.outlets.find((o) => o.number === outlet);
+  if (known?.critical && action !== 'on' && !confirmCritical)
+    throw new ApiError(
+      409,
+      'CANCELLED',
+      `${outletLabel(outlet, known.name)} on ${controller.name} is marked critical, so it is not switched off or cycled without confirmation.`,
+      {},
+      `Send {"action": "${action}", "confirmCritical": true} if it really must.`,
+    );
   const result: OutletActionResult =
     action === 'cycle'
       ? await handlers['outlets/cycle']({ controllerId: controller.id, outlet })
@@ -162,21 +172,31 @@ function findController(controllers: readonly ControllerSummary[], ref: string):
   return found;
 }
 
-async function readAction(request: IncomingMessage): Promise<'on' | 'off' | 'cycle'> {
+async function readAction(
+  request: IncomingMessage,
+): Promise<{ action: 'on' | 'off' | 'cycle'; confirmCritical: boolean }> {
   let body = '';
   for await (const chunk of request) {
     body += String(chunk);
     if (body.length > MAX_BODY)
       throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
   }
-  let action: unknown;
+  let parsed: { action?: unknown; confirmCritical?: unknown } = {};
   try {
-    action = (JSON.parse(body) as { action?: unknown }).action;
+    parsed = (JSON.parse(body) as typeof parsed | null) ?? {};
   } catch {
-    action = undefined;
+    parsed = {};
   }
-  if (action === 'on' || action === 'off' || action === 'cycle') return action;
-  throw new PlugboardError('BAD_INPUT', 'Send a JSON body {"action": "on"}, "off" or "cycle".');
+  const { action, confirmCritical } = parsed;
+  if (
+    (action === 'on' || action === 'off' || action === 'cycle') &&
+    [undefined, true, false].includes(confirmCritical as never)
+  )
+    return { action, confirmCritical: confirmCritical === true };
+  throw new PlugboardError(
+    'BAD_INPUT',
+    'Send a JSON body {"action": "on"}, "off" or "cycle" (with "confirmCritical": true for a critical outlet).',
+  );
 }
 
 export function controllerView(controller: ControllerSummary, state: ControllerState | undefined): unknown {
@@ -207,11 +227,12 @@ export function controllerView(controller: ControllerSummary, state: ControllerS
 class ApiError extends PlugboardError {
   constructor(
     readonly status: number,
-    code: 'AUTH_FAILED' | 'BAD_INPUT' | 'FORBIDDEN',
+    code: 'AUTH_FAILED' | 'BAD_INPUT' | 'FORBIDDEN' | 'CANCELLED',
     message: string,
     readonly headers: Record<string, string> = {},
+    action?: string,
   ) {
-    super(code, message);
+    super(code, message, undefined, action ? { action } : {});
   }
 }
 

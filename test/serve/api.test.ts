@@ -192,6 +192,46 @@ describe('the JSON status API', () => {
   });
 });
 
+describe('critical outlets', () => {
+  it('are not switched off or cycled through the API without confirmCritical', async () => {
+    const emu = await emulator();
+    emu.device.setOutlet(0, { name: 'Router', critical: true });
+    const h = newCore();
+    await addController(h, emu, { name: 'Bench A' });
+    const origin = await started(h, tokens());
+    await vi.waitFor(
+      async () => {
+        const one = (await send(origin, '/api/v1/controllers/Bench%20A', { token: SECRET })).json() as {
+          outlets: { number: number; critical: boolean }[];
+        };
+        expect(one.outlets[0]?.critical).toBe(true);
+      },
+      { timeout: 15_000 },
+    );
+    const post = (body: unknown) =>
+      send(origin, '/api/v1/controllers/Bench%20A/outlets/1', {
+        method: 'POST',
+        token: SECRET,
+        body: JSON.stringify(body),
+      });
+    const refused = await post({ action: 'off' });
+    expect(refused.status).toBe(409);
+    expect(refused.json()).toMatchObject({
+      error: {
+        code: 'CANCELLED',
+        message: expect.stringContaining('Router'),
+        action: expect.stringContaining('confirmCritical'),
+      },
+    });
+    expect((await post({ action: 'cycle' })).status).toBe(409);
+    expect(emu.device.outlet(0).state).toBe(true);
+    // Turning it on needs no confirmation; off does once confirmed.
+    expect((await post({ action: 'on' })).status).toBe(200);
+    expect((await post({ action: 'off', confirmCritical: true })).status).toBe(200);
+    await vi.waitFor(() => expect(emu.device.outlet(0).physicalState).toBe(false), { timeout: 15_000 });
+  });
+});
+
 describe('/metrics', () => {
   it('exposes controller up, outlet states, meters and the request counters', async () => {
     const emu = await emulator();
