@@ -56,13 +56,15 @@ export interface GuardedServer {
 }
 
 /**
- * An HTTP(S) server on `context.spec` whose `handle` sees only requests from an allowed client with an
- * acceptable Host; the rest get 403 with a sentence (logged, bounded).
+ * An HTTP(S) server with the guards, not yet listening: `handle` sees only requests from an allowed
+ * client with an acceptable Host; the rest get 403 with a sentence (logged, bounded). A listener that
+ * shares its port with another protocol (pdudaemon's HTTP and TCP) hands it HTTP connections with
+ * `server.emit('connection', socket)`. `refusals.close()` when done.
  */
-export async function startGuardedServer(
+export function createGuardedServer(
   context: ListenerContext,
   handle: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<GuardedServer> {
+): { server: Server; refusals: LimitedLog } {
   const { spec, counters } = context;
   const server = context.tls
     ? createHttpsServer({ key: context.tls.key, cert: context.tls.cert, minVersion: 'TLSv1.2' })
@@ -89,6 +91,16 @@ export async function startGuardedServer(
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
+  return { server, refusals };
+}
+
+/** createGuardedServer, listening on `context.spec`. */
+export async function startGuardedServer(
+  context: ListenerContext,
+  handle: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<GuardedServer> {
+  const { spec } = context;
+  const { server, refusals } = createGuardedServer(context, handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(spec.port, spec.host, () => {
