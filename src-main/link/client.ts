@@ -3,8 +3,9 @@
  * `plugboard serve` runs on this machine, instead of a Core of their own. `connectCore` opens the
  * socket; `findRunningCore` says whether a Core answers for a config folder at all.
  */
+import { existsSync } from 'node:fs';
 import * as v from 'valibot';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import {
   callNames,
   type CallName,
@@ -50,8 +51,10 @@ const LOST: ContractError = {
 };
 
 /** Open the socket at `socketPath` (see coreSocketPath). Rejects when nothing answers there. */
-export function connectCore(socketPath: string, options: ConnectOptions = {}): Promise<CoreLink> {
-  const socket = new WebSocket(`ws+unix:${socketPath}:${LINK_PATH}`, LINK_PROTOCOL, {
+export async function connectCore(socketPath: string, options: ConnectOptions = {}): Promise<CoreLink> {
+  // Loaded on use: a CLI command that finds no service never loads the WebSocket client.
+  const { default: WebSocketClient } = await import('ws');
+  const socket = new WebSocketClient(`ws+unix:${socketPath}:${LINK_PATH}`, LINK_PROTOCOL, {
     maxPayload: MAX_LINK_MESSAGE,
     handshakeTimeout: options.handshakeMs ?? 5_000,
   });
@@ -73,6 +76,7 @@ export async function findRunningCore(
   configDir: string,
   options: ConnectOptions = {},
 ): Promise<CoreLink | null> {
+  if (process.platform !== 'win32' && !existsSync(coreSocketPath(configDir))) return null;
   try {
     return await connectCore(coreSocketPath(configDir), options);
   } catch (error) {
@@ -121,7 +125,7 @@ function linkOver(socket: WebSocket): CoreLink {
   });
 
   const send = (name: CallName, input: unknown, actor: LinkActor): Promise<unknown> => {
-    if (socket.readyState !== WebSocket.OPEN) return Promise.reject(toError(LOST));
+    if (socket.readyState !== socket.OPEN) return Promise.reject(toError(LOST));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
@@ -148,7 +152,7 @@ function linkOver(socket: WebSocket): CoreLink {
     },
     closed,
     async close() {
-      if (socket.readyState !== WebSocket.CLOSED) socket.close(1000);
+      if (socket.readyState !== socket.CLOSED) socket.close(1000);
       await closed;
     },
   };

@@ -2,6 +2,7 @@
  * The Core's socket, both ends for real: a Core with an emulated controller behind
  * listenCoreSocket (what `plugboard serve` runs), and the link the desktop app and the CLI use.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,19 @@ async function servedCore() {
   return { emu, h, summary, dir };
 }
 
+describe('where the Core socket is', () => {
+  it('is core.sock in the config folder, or on Windows a named pipe named after the folder', () => {
+    expect(coreSocketPath('/home/ada/.config/Plugboard', 'linux')).toBe(
+      '/home/ada/.config/Plugboard/core.sock',
+    );
+    const pipe = coreSocketPath('C:\\Users\\Ada\\AppData\\Roaming\\Plugboard', 'win32');
+    expect(pipe).toMatch(/^\\\\\.\\pipe\\plugboard-core-[0-9a-f]{32}$/);
+    // Windows folder names ignore case: the same folder, the same pipe; another folder, another pipe.
+    expect(coreSocketPath('c:\\users\\ada\\appdata\\roaming\\plugboard', 'win32')).toBe(pipe);
+    expect(coreSocketPath('C:\\Users\\Bob\\AppData\\Roaming\\Plugboard', 'win32')).not.toBe(pipe);
+  });
+});
+
 describe.skipIf(process.platform === 'win32')('the Core socket', () => {
   it('finds no Core where none runs, and none behind a socket file nobody listens on', async () => {
     const dir = scratch();
@@ -45,9 +59,23 @@ describe.skipIf(process.platform === 'win32')('the Core socket', () => {
     const link = await findRunningCore(dir);
     expect(link).not.toBeNull();
     await link!.close();
-    // A service that died leaves its socket file behind: nothing answers there, so no Core runs.
     await served.close(1_000);
     expect(await findRunningCore(dir)).toBeNull();
+    // A service that was killed leaves its socket file behind: nothing answers there, so no Core runs.
+    const killed = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(coreSocketPath(dir))}, () => console.log('up'))`,
+    ]);
+    await new Promise((resolve) => killed.stdout.once('data', resolve));
+    killed.kill('SIGKILL');
+    await new Promise((resolve) => killed.once('exit', resolve));
+    expect(statSync(coreSocketPath(dir)).isSocket()).toBe(true);
+    expect(await findRunningCore(dir)).toBeNull();
+    // The next service (holding the Core lock) replaces the stale socket.
+    sockets.push(await listenCoreSocket(newCore().core, coreSocketPath(dir), () => undefined));
+    const relinked = await findRunningCore(dir);
+    expect(relinked).not.toBeNull();
+    await relinked!.close();
   });
 
   it('is a socket only its owner may open (mode 0600)', async () => {
