@@ -10,7 +10,7 @@ import type { Core } from '../core/index';
 import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
 import type { Logger } from '../shared/logging';
 import { listenCoreSocket, type CoreSocket } from './core-socket';
-import { takeCoreLock } from './core-lock';
+import { takeCoreLock } from '../link/core-lock';
 import type { RunningListener } from './listener';
 import { LISTENERS } from './listeners';
 import { RequestCounters } from './metrics';

@@ -13,7 +13,7 @@ import {
 import { plugboardConfigDir } from '../core/config-dir';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createCore, osUserName } from '../core/index';
-import { findRunningCore } from '../link';
+import { findRunningCore, takeCoreLock, type CoreLock } from '../link';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { syncStartAtLogin } from './autostart';
@@ -54,6 +54,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
   const resources = options.resourcesDir ?? join(options.mainDir, '..', '..', 'resources');
   const appIcon = join(resources, 'icon.png');
   let core: ShellCore | undefined;
+  let coreLock: CoreLock | null = null;
   let window: BrowserWindow | undefined;
   let tray: PlugboardTray | undefined;
 
@@ -102,6 +103,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
     void core
       .dispose()
       .catch((error: unknown) => log('The Core did not shut down cleanly', error))
+      .then(() => coreLock?.release())
       .finally(() => app.quit());
   });
 
@@ -124,6 +126,13 @@ export function startElectronShell(options: ElectronShellOptions): void {
         app.quit();
       });
     } else {
+      // While this Core runs, `plugboard serve` may not start a second one for the same folder.
+      coreLock = await takeCoreLock(plugboardConfigDir(), (error) =>
+        log('The Core lock was lost: a service may now start a second Core', error),
+      ).catch((error: unknown) => {
+        log('Could not take the Core lock; a service started now would run a second Core', error);
+        return null;
+      });
       core = createCore({
         shell: 'electron',
         version: app.getVersion(),

@@ -4,6 +4,8 @@
  * recorded as this OS user at the window and the tray. The service here is the real Core behind the
  * real Core socket (what `plugboard serve` runs), in the test's process.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +15,15 @@ import type { MenuItemView } from './standin/recorders';
 import { coreSocketPath, findRunningCore } from '../../src-main/link';
 import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-socket';
 import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../core/harness';
-import { APP_TIMEOUT, eventually, exitOf, startDesktopApp, until, type DesktopApp } from './desktop-app';
+import {
+  APP_TIMEOUT,
+  eventually,
+  exitOf,
+  repoRoot,
+  startDesktopApp,
+  until,
+  type DesktopApp,
+} from './desktop-app';
 import type { RunningEmulator } from '../../src-main/emulator';
 
 function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
@@ -96,5 +106,49 @@ describe('The desktop app while a Plugboard service runs', () => {
     expect(again).not.toBeNull();
     expect(await again!.handlersAs({ door: 'cli', who: 'test' })['controllers/list']({})).toHaveLength(1);
     await again!.close();
+  });
+});
+
+describe('The desktop app running its own Core', () => {
+  let home: string;
+  let app: DesktopApp;
+
+  afterAll(async () => {
+    await app?.close();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('holds the Core lock while it runs, so a service for the same folder is refused; quitting lets go', async () => {
+    home = await mkdtemp(join(tmpdir(), 'plugboard-desktop-owner-'));
+    const configDir = join(home, 'plugboard-config');
+    app = await startDesktopApp({ home, configDir });
+    const page = await app.page();
+    await page.getByRole('heading', { name: 'No controllers yet' }).waitFor({ timeout: APP_TIMEOUT });
+
+    const serve = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src-main/bin/plugboard.ts',
+        'serve',
+        '--listen',
+        'api=127.0.0.1:0',
+        '--config-dir',
+        configDir,
+      ],
+      { cwd: repoRoot, env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '' } },
+    );
+    let stderr = '';
+    serve.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => serve.once('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('Another Plugboard already runs the Core');
+
+    await app.clickTray('quit');
+    await until(() => app.quitAt(), 'the app to quit');
+    await app.release();
+    expect(await exitOf(app)).toBe(0);
+    expect(existsSync(join(configDir, 'core.lock'))).toBe(false);
   });
 });

@@ -162,7 +162,7 @@ describe('plugboard serve (a real process)', () => {
       });
       const refused = await second.exit;
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('Another Plugboard service already runs the Core');
+      expect(refused.stderr).toContain('Another Plugboard already runs the Core');
 
       service.child.kill('SIGTERM');
       await link!.closed;

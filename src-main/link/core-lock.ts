@@ -1,7 +1,8 @@
 /**
- * One Core per machine (per config folder): the process running it holds `<configDir>/core.lock` (via
- * proper-lockfile, refreshed every 2 s; a lock not refreshed for 10 s belongs to a process that died
- * and is taken over). A second `plugboard serve` is refused while the first runs.
+ * One Core per machine (per config folder): the long-running process that runs it — `plugboard serve`,
+ * or the desktop app when no service runs — holds `<configDir>/core.lock` (via proper-lockfile,
+ * refreshed every 2 s; a lock not refreshed for 10 s belongs to a process that died and is taken over).
+ * A service is refused while another service or the app holds it.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,10 +32,11 @@ export async function takeCoreLock(configDir: string, onLost: (error: Error) => 
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
       throw new PlugboardError(
         'BAD_INPUT',
-        `Another Plugboard service already runs the Core for ${configDir} (it holds ${lockfilePath}).`,
+        `Another Plugboard already runs the Core for ${configDir} (a service, or the desktop app; it holds ${lockfilePath}).`,
         undefined,
         {
-          action: 'Stop it first (systemctl stop plugboard), or give this one another --config-dir.',
+          action:
+            'Stop it first (quit the app, or systemctl stop plugboard), or give this one another --config-dir.',
         },
       );
     throw new PlugboardError(
