@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
-import { renderMetrics, METRICS_CONTENT_TYPE } from './metrics';
 import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { bearerName } from './tokens';
 
@@ -29,7 +28,7 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
         ? error
         : new PlugboardError('INTERNAL', 'Plugboard hit an internal error; the details are in its log.');
       if (!isPlugboardError(error)) context.log('JSON API: internal error', error);
-      context.counters.error(NAME, failure.code);
+      context.metrics.error(NAME, failure.code);
       const status = error instanceof ApiError ? error.status : statusOf(failure.code);
       const headers = error instanceof ApiError ? error.headers : {};
       if (!response.headersSent) sendJson(response, status, { error: failure.toContractError() }, headers);
@@ -71,8 +70,8 @@ async function route(
   if (url.pathname === '/metrics') {
     allow(method, ['GET', 'HEAD']);
     const snapshot = await handlers['app/snapshot']({});
-    const text = renderMetrics(snapshot.controllers, snapshot.states, context.counters);
-    response.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
+    const text = await context.metrics.render(snapshot.controllers, snapshot.states);
+    response.writeHead(200, { 'Content-Type': context.metrics.contentType, 'Cache-Control': 'no-store' });
     response.end(method === 'HEAD' ? undefined : text);
     return;
   }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/index';
 import type { Logger } from '../shared/logging';
 import { limitedLog, type LimitedLog } from '../web/log-limit';
-import type { RequestCounters } from './metrics';
+import type { ServiceMetrics } from './metrics';
 import { applyServerLimits, clientAllowed, hostAllowed, type ClientNetworks } from './network';
 import type { ListenSpec } from './options';
 import type { Token } from './tokens';
@@ -33,7 +33,7 @@ export interface ListenerContext {
   hostNames: readonly string[];
   /** The API's certificate, when it serves HTTPS. */
   tls: TlsMaterial | null;
-  counters: RequestCounters;
+  metrics: ServiceMetrics;
   log: Logger;
 }
 
@@ -65,14 +65,14 @@ export function createGuardedServer(
   context: ListenerContext,
   handle: (request: IncomingMessage, response: ServerResponse) => void,
 ): { server: Server; refusals: LimitedLog } {
-  const { spec, counters } = context;
+  const { spec, metrics } = context;
   const server = context.tls
     ? createHttpsServer({ key: context.tls.key, cert: context.tls.cert, minVersion: 'TLSv1.2' })
     : createHttpServer();
   applyServerLimits(server);
   const refusals: LimitedLog = limitedLog(context.log);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    response.on('finish', () => counters.request(spec.name, response.statusCode));
+    response.on('finish', () => metrics.request(spec.name, response.statusCode));
     const remote = request.socket.remoteAddress;
     const refusal = !clientAllowed(remote, context.allow)
       ? `your address ${remote ?? '?'} is not in the client networks this listener allows (--allow)`
@@ -80,7 +80,7 @@ export function createGuardedServer(
         ? `the Host ${JSON.stringify((request.headers.host ?? '').slice(0, 80))} is not this machine's address or a name given with --host-name`
         : null;
     if (refusal) {
-      counters.error(spec.name, 'FORBIDDEN');
+      metrics.error(spec.name, 'FORBIDDEN');
       refusals(`${spec.name}: refused a request from ${remote ?? '?'}: ${refusal}.`);
       sendJson(response, 403, { error: { code: 'FORBIDDEN', message: `Refused: ${refusal}.` } });
       return;

@@ -13,7 +13,7 @@ import { listenCoreSocket, type CoreSocket } from './core-socket';
 import { takeCoreLock } from '../link/core-lock';
 import type { RunningListener } from './listener';
 import { LISTENERS } from './listeners';
-import { RequestCounters } from './metrics';
+import { ServiceMetrics } from './metrics';
 import type { ServeConfig } from './options';
 import { loadTls } from './tls';
 
@@ -60,7 +60,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     });
     await reportMissingSecrets(core, secrets, options.env, log);
     socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log);
-    const counters = new RequestCounters();
+    const metrics = new ServiceMetrics();
     const hosts = [...new Set(config.listeners.map((l) => l.host).concat(config.hostNames))];
     const tls = await loadTls(config.tls, config.configDir, hosts);
     for (const spec of config.listeners) {
@@ -77,7 +77,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           tokens: config.tokens,
           hostNames: config.hostNames,
           tls: spec.name === 'api' ? tls : null,
-          counters,
+          metrics,
           log,
         }),
       );

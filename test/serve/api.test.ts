@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startApiListener } from '../../src-main/serve/api';
 import type { RunningListener } from '../../src-main/serve/listener';
-import { RequestCounters } from '../../src-main/serve/metrics';
+import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../core/harness';
 
@@ -64,7 +64,7 @@ async function started(h: CoreHarness, tokens: Token[] = []) {
     tokens,
     hostNames: ['lab-pdu.example.org'],
     tls: null,
-    counters: new RequestCounters(),
+    metrics: new ServiceMetrics(),
     log: () => undefined,
   });
   listeners.push(listener);
@@ -233,7 +233,7 @@ describe('critical outlets', () => {
 });
 
 describe('/metrics', () => {
-  it('exposes controller up, outlet states, meters and the request counters', async () => {
+  it('exposes controller up, outlet states, meters and the request metrics', async () => {
     const emu = await emulator();
     const h = newCore();
     await addController(h, emu, { name: 'Bench "A"' });

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGuardedServer, sendJson } from '../../src-main/serve/listener';
-import { RequestCounters } from '../../src-main/serve/metrics';
+import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseAllow } from '../../src-main/serve/network';
 import { newCore, cleanUp } from '../core/harness';
 
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 /** A front socket server that hands each connection to the guarded server as if it came from `from`. */
-async function guardedFrom(from: string, counters: RequestCounters): Promise<number> {
+async function guardedFrom(from: string, metrics: ServiceMetrics): Promise<number> {
   const allow = parseAllow('192.168.10.0/24');
   if (typeof allow === 'string') throw new Error(allow);
   const logged: string[] = [];
@@ -29,7 +29,7 @@ async function guardedFrom(from: string, counters: RequestCounters): Promise<num
       tokens: [],
       hostNames: [],
       tls: null,
-      counters,
+      metrics,
       log: (message) => logged.push(message),
     },
     (_request, response) => sendJson(response, 200, { ok: true }),
@@ -62,11 +62,13 @@ function get(port: number): Promise<{ status: number; text: string }> {
 
 describe('the client-network allowlist on a listener', () => {
   it('answers a client in an allowed network and refuses one outside it, saying why', async () => {
-    const counters = new RequestCounters();
-    expect((await get(await guardedFrom('192.168.10.7', counters))).status).toBe(200);
-    const refused = await get(await guardedFrom('192.168.11.7', counters));
+    const metrics = new ServiceMetrics();
+    expect((await get(await guardedFrom('192.168.10.7', metrics))).status).toBe(200);
+    const refused = await get(await guardedFrom('192.168.11.7', metrics));
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('192.168.11.7 is not in the client networks');
-    expect(counters.lines()).toContain('plugboard_request_errors_total{listener="api",code="FORBIDDEN"} 1');
+    expect(await metrics.render([], [])).toContain(
+      'plugboard_request_errors_total{listener="api",code="FORBIDDEN"} 1',
+    );
   });
 });

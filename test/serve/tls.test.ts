@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startApiListener } from '../../src-main/serve/api';
 import type { RunningListener } from '../../src-main/serve/listener';
-import { RequestCounters } from '../../src-main/serve/metrics';
+import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { loadTls } from '../../src-main/serve/tls';
 import { cleanUp, newCore } from '../core/harness';
 
@@ -43,7 +43,7 @@ describe('TLS for the API', () => {
       tokens: [],
       hostNames: [],
       tls,
-      counters: new RequestCounters(),
+      metrics: new ServiceMetrics(),
       log: () => undefined,
     });
     listeners.push(listener);
