@@ -78,7 +78,11 @@ module.exports = {
       [...doors, 'web'],
       '`plugboard serve` uses the Core and below, and mounts the web window (src-main/web); never the CLI or the Electron shell.',
     ),
-    layer('bin', ['cli', 'serve'], 'The `plugboard` command only chooses a door: the CLI or `plugboard serve`.'),
+    layer(
+      'bin',
+      ['cli', 'serve'],
+      'The `plugboard` command only chooses a door: the CLI or `plugboard serve`.',
+    ),
     {
       name: 'contract-is-self-contained',
       comment:
