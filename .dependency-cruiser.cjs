@@ -8,11 +8,11 @@
  *   src-main/secrets    shared                    the keychain
  *   src-main/discovery  shared, dli               finding controllers on the network
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
- *   src-main/core       all of the above          the app
- *   src-main/link     shared                   the client of a running Core's socket (app and CLI use it)
+ *   src-main/link       shared                    a running Core's socket (client) and the Core lock
+ *   src-main/core       all of the above but link the app
  *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core
- *   src-main/serve    core, link, web and below   `plugboard serve`: a door that mounts the web window
- *   src-main/bin      cli, serve               the `plugboard` command: picks the door to load
+ *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
+ *   src-main/bin        cli, serve                the `plugboard` command: picks the door to load
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
  * `src-preload/contract.ts`, `model.ts` and `words.ts` are the contract shared by both processes: every
