@@ -120,6 +120,27 @@ describe.skipIf(process.platform === 'win32')('the Core socket', () => {
     await vi.waitFor(() => expect(states.length).toBeGreaterThan(0), { timeout: 15_000 });
   });
 
+  it('lets a caller act only as the window, the tray or the CLI: a frame claiming another door closes its socket', async () => {
+    const { dir } = await servedCore();
+    const { default: WebSocket } = await import('ws');
+    const raw = new WebSocket(`ws+unix:${coreSocketPath(dir)}:/core`, 'plugboard.core.v1');
+    await new Promise((resolve, reject) => {
+      raw.once('open', resolve);
+      raw.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => raw.once('close', (code) => resolve(code)));
+    raw.send(
+      JSON.stringify({
+        type: 'call',
+        id: 1,
+        name: 'app/info',
+        input: {},
+        actor: { door: 'json-api', who: 'ci' },
+      }),
+    );
+    expect(await closed).toBe(1008);
+  });
+
   it("turns the Core's refusals into the same errors as in-process, with code and sentence", async () => {
     const { dir } = await servedCore();
     const link = (await findRunningCore(dir))!;

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGuardedServer, sendJson } from '../../src-main/serve/listener';
 import { ServiceMetrics } from '../../src-main/serve/metrics';
-import { parseAllow } from '../../src-main/serve/network';
+import { parseAllow, SERVER_LIMITS } from '../../src-main/serve/network';
 import { newCore, cleanUp } from '../core/harness';
 
 const servers: Server[] = [];
@@ -70,5 +70,32 @@ describe('the client-network allowlist on a listener', () => {
     expect(await metrics.render([], [])).toContain(
       'plugboard_request_errors_total{listener="api",code="FORBIDDEN"} 1',
     );
+  });
+
+  it('sets server-side timeouts and a connection cap on every listener', () => {
+    const { server, refusals } = createGuardedServer(
+      {
+        core: newCore().core,
+        spec: { name: 'api', host: '127.0.0.1', port: 0 },
+        allow: null,
+        tokens: [],
+        hostNames: [],
+        tls: null,
+        metrics: new ServiceMetrics(),
+        log: () => undefined,
+      },
+      () => undefined,
+    );
+    refusals.close();
+    expect({
+      headersTimeout: server.headersTimeout,
+      requestTimeout: server.requestTimeout,
+      keepAliveTimeout: server.keepAliveTimeout,
+      maxConnections: server.maxConnections,
+      maxHeadersCount: server.maxHeadersCount,
+    }).toEqual(SERVER_LIMITS);
+    // Tighter than Node's defaults (60 s for the headers, 300 s for a request, no connection cap).
+    expect(SERVER_LIMITS.headersTimeout).toBeLessThan(60_000);
+    expect(SERVER_LIMITS.requestTimeout).toBeLessThan(300_000);
   });
 });
