@@ -105,8 +105,12 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
  * where one answers, else memory for this run (saved-core.ts says so in the log).
  */
 async function serviceSecrets(env: NodeJS.ProcessEnv, log: Logger): Promise<SecretStore> {
-  const keychain = await keychainOrMemory(log);
   const dir = env.CREDENTIALS_DIRECTORY;
+  const keychain = await keychainOrMemory(
+    dir
+      ? (message) => log(`${message} Controllers with a systemd credential (in ${dir}) are not affected.`)
+      : log,
+  );
   return dir ? new SystemdCredentialStore(dir, keychain) : keychain;
 }
 
