@@ -8,8 +8,11 @@
  *   src-main/secrets    shared                    the keychain
  *   src-main/discovery  shared, dli               finding controllers on the network
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
- *   src-main/core       all of the above          the app
- *   src-main/shell, web, cli   core and below, never each other: the three doors into the Core
+ *   src-main/link       shared                    a running Core's socket (client) and the Core lock
+ *   src-main/core       all of the above but link the app
+ *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core
+ *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
+ *   src-main/bin        cli, serve                the `plugboard` command: picks the door to load
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
  * `src-preload/contract.ts`, `model.ts` and `words.ts` are the contract shared by both processes: every
@@ -32,7 +35,7 @@ const layer = (name, allowed, why) => ({
   to: { path: mainExcept(name, ...allowed) },
 });
 
-const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core'];
+const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'link'];
 
 module.exports = {
   forbidden: [
@@ -65,6 +68,21 @@ module.exports = {
     layer('shell', doors, 'The Electron shell uses the Core and below, never the other shells.'),
     layer('web', doors, 'The web shell uses the Core and below, never the other shells.'),
     layer('cli', doors, 'The CLI uses the Core and below, never the other shells.'),
+    layer(
+      'link',
+      ['shared'],
+      "The Core's socket client: shared things and the contract only, no door (the app and the CLI import it).",
+    ),
+    layer(
+      'serve',
+      [...doors, 'web'],
+      '`plugboard serve` uses the Core and below, and mounts the web window (src-main/web); never the CLI or the Electron shell.',
+    ),
+    layer(
+      'bin',
+      ['cli', 'serve'],
+      'The `plugboard` command only chooses a door: the CLI or `plugboard serve`.',
+    ),
     {
       name: 'contract-is-self-contained',
       comment:

@@ -150,11 +150,12 @@ export default defineConfig({
       rollupOptions: {
         // digest-fetch falls back to node-fetch only where there is no global fetch (not on Node 20+).
         external: ['node-fetch'],
-        // index: the Electron shell. plugboard: the command line, run by Node (the package's `bin`) or by
+        // index: the Electron shell. plugboard: the `plugboard` command (src-main/bin: the command line, or
+        // `plugboard serve`, each imported only when asked for), run by Node (the package's `bin`) or by
         // the packaged app's Electron as Node; it shares chunks with index and never imports electron.
         input: {
           index: resolve(root, 'src-main/shell/main.ts'),
-          plugboard: resolve(root, 'src-main/cli/main.ts'),
+          plugboard: resolve(root, 'src-main/bin/plugboard.ts'),
           // The web shell (`npm run web`), run by Node from the build.
           web: resolve(root, 'src-main/web/main.ts'),
         },

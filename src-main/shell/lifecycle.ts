@@ -12,12 +12,14 @@ import {
 } from 'electron';
 import { plugboardConfigDir } from '../core/config-dir';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { createCore, type Core } from '../core/index';
+import { createCore, osUserName } from '../core/index';
+import { findRunningCore, takeCoreLock, type CoreLock } from '../link';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { syncStartAtLogin } from './autostart';
 import { forwardEvents } from './events';
 import { bindIpc } from './ipc-binding';
+import { coreOverLink, type ShellCore } from './linked-core';
 import { electronNotifier } from './notifications';
 import { secureSession } from './session-security';
 import { openElectronStore } from './store';
@@ -51,7 +53,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
   const page = resolveAppPage(options.mainDir, devUrl);
   const resources = options.resourcesDir ?? join(options.mainDir, '..', '..', 'resources');
   const appIcon = join(resources, 'icon.png');
-  let core: Core | undefined;
+  let core: ShellCore | undefined;
+  let coreLock: CoreLock | null = null;
   let window: BrowserWindow | undefined;
   let tray: PlugboardTray | undefined;
 
@@ -100,23 +103,48 @@ export function startElectronShell(options: ElectronShellOptions): void {
     void core
       .dispose()
       .catch((error: unknown) => log('The Core did not shut down cleanly', error))
+      .then(() => coreLock?.release())
       .finally(() => app.quit());
   });
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     secureSession(session.defaultSession, { page, log, ...(devUrl ? { devServerUrl: devUrl } : {}) });
     const notify = electronNotifier(Notification, log, appIcon);
-    core = createCore({
-      shell: 'electron',
-      version: app.getVersion(),
-      store: openElectronStore(),
-      secrets: new KeytarSecretStore(),
-      dataDir: plugboardConfigDir(),
-      notify,
-      // Until the window shows: only what the tray needs is polled.
-      visible: false,
-      log,
+    // One Core per machine: when `plugboard serve` runs, the window and tray use its Core.
+    const link = await findRunningCore(plugboardConfigDir()).catch((error: unknown) => {
+      log('A Plugboard service holds the config folder but did not answer; running our own Core', error);
+      return null;
     });
+    if (link) {
+      log('Using the running Plugboard service');
+      core = coreOverLink(link, osUserName());
+      // The service stopped under us: start again, which runs our own Core (or finds the service back).
+      void link.closed.then(() => {
+        if (disposed || quitting) return;
+        log('The Plugboard service stopped: restarting with a Core of our own');
+        app.relaunch();
+        app.quit();
+      });
+    } else {
+      // While this Core runs, `plugboard serve` may not start a second one for the same folder.
+      coreLock = await takeCoreLock(plugboardConfigDir(), (error) =>
+        log('The Core lock was lost: a service may now start a second Core', error),
+      ).catch((error: unknown) => {
+        log('Could not take the Core lock; a service started now would run a second Core', error);
+        return null;
+      });
+      core = createCore({
+        shell: 'electron',
+        version: app.getVersion(),
+        store: openElectronStore(),
+        secrets: new KeytarSecretStore(),
+        dataDir: plugboardConfigDir(),
+        notify,
+        // Until the window shows: only what the tray needs is polled.
+        visible: false,
+        log,
+      });
+    }
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);
     // Only an installed app registers itself: unpackaged, execPath is a development Electron.

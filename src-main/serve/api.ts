@@ -1,0 +1,266 @@
+/**
+ * The `api` listener: a small JSON status API and Prometheus `/metrics` (metrics.ts).
+ *
+ *   GET  /api/v1/controllers                      every saved controller: status, outlets, meters
+ *   GET  /api/v1/controllers/<name or id>         one of them
+ *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle", "confirmCritical"?: true}
+ *   GET  /metrics
+ *
+ * With tokens (--token-file or the credential plugboard.tokens) every request needs
+ * `Authorization: Bearer <secret>`; without, reads are open to loopback and the allowed networks, and
+ * switching is refused. A switch acts as the token's name through the JSON API door, through the
+ * Core's handlers like every other door (the activity log says "ci-runner, JSON API").
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
+import { outletLabel } from '../../src-preload/words';
+import { isPlugboardError, PlugboardError } from '../shared/errors';
+import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
+import { bearerName } from './tokens';
+
+const MAX_BODY = 4096;
+const NAME = 'api';
+
+export async function startApiListener(context: ListenerContext): Promise<RunningListener> {
+  const guarded = await startGuardedServer(context, (request, response) => {
+    void route(context, request, response).catch((error: unknown) => {
+      const failure = isPlugboardError(error)
+        ? error
+        : new PlugboardError('INTERNAL', 'Plugboard hit an internal error; the details are in its log.');
+      if (!isPlugboardError(error)) context.log('JSON API: internal error', error);
+      context.metrics.error(NAME, failure.code);
+      const status = error instanceof ApiError ? error.status : statusOf(failure.code);
+      const headers = error instanceof ApiError ? error.headers : {};
+      if (!response.headersSent) sendJson(response, status, { error: failure.toContractError() }, headers);
+      else response.destroy();
+    });
+  });
+  const tls = context.tls ? ` (TLS certificate SHA-256 ${context.tls.fingerprint256})` : '';
+  return {
+    name: NAME,
+    lines: [`api: ${guarded.origin}/api/v1/controllers${tls}`, `metrics: ${guarded.origin}/metrics`],
+    close: (graceMs) => guarded.close(graceMs),
+  };
+}
+
+async function route(
+  context: ListenerContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://api.invalid');
+  const who = context.tokens.length > 0 ? bearerName(request, context.tokens) : null;
+  if (context.tokens.length > 0 && who === null) {
+    throw new ApiError(
+      401,
+      'AUTH_FAILED',
+      'This API needs a token: send "Authorization: Bearer <secret>" with one of the tokens the service was given.',
+      {
+        'WWW-Authenticate': 'Bearer realm="plugboard"',
+      },
+    );
+  }
+  const parts = url.pathname
+    .split('/')
+    .filter((p) => p.length > 0)
+    .map(decodeURIComponent);
+  const method = request.method ?? 'GET';
+  const handlers = context.core.handlersAs({ door: 'json-api', who: who ?? 'anonymous' });
+
+  if (url.pathname === '/metrics') {
+    allow(method, ['GET', 'HEAD']);
+    const snapshot = await handlers['app/snapshot']({});
+    const text = await context.metrics.render(snapshot.controllers, snapshot.states);
+    response.writeHead(200, { 'Content-Type': context.metrics.contentType, 'Cache-Control': 'no-store' });
+    response.end(method === 'HEAD' ? undefined : text);
+    return;
+  }
+  if (
+    parts[0] !== 'api' ||
+    parts[1] !== 'v1' ||
+    parts[2] !== 'controllers' ||
+    parts.length > 6 ||
+    parts.length === 5
+  )
+    throw new PlugboardError(
+      'NOT_FOUND',
+      `No such API path ${url.pathname.slice(0, 80)}: see /api/v1/controllers.`,
+    );
+  const snapshot = await handlers['app/snapshot']({});
+  const states = new Map(snapshot.states.map((s) => [s.id, s]));
+  if (parts.length === 3) {
+    allow(method, ['GET', 'HEAD']);
+    sendJson(
+      response,
+      200,
+      snapshot.controllers.map((c) => controllerView(c, states.get(c.id))),
+    );
+    return;
+  }
+  const controller = findController(snapshot.controllers, parts[3]!);
+  if (parts.length === 4) {
+    allow(method, ['GET', 'HEAD']);
+    sendJson(response, 200, controllerView(controller, states.get(controller.id)));
+    return;
+  }
+  if (parts[4] !== 'outlets')
+    throw new PlugboardError('NOT_FOUND', `No such API path ${url.pathname.slice(0, 80)}.`);
+  allow(method, ['POST']);
+  if (who === null)
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      'Switching through the JSON API needs a token: start `plugboard serve` with --token-file (or the credential plugboard.tokens) and send it as a bearer token.',
+    );
+  const outlet = Number(parts[5]);
+  if (!/^\d+$/.test(parts[5]!) || outlet < 1)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `Outlet ${JSON.stringify(parts[5])} is not an outlet number; outlets are numbered from 1, as on the unit.`,
+    );
+  const { action, confirmCritical } = await readAction(request);
+  const known = states.get(controller.id)?.outlets.find((o) => o.number === outlet);
+  if (known?.critical && action !== 'on' && !confirmCritical)
+    throw new ApiError(
+      409,
+      'CANCELLED',
+      `${outletLabel(outlet, known.name)} on ${controller.name} is marked critical, so it is not switched off or cycled without confirmation.`,
+      {},
+      `Send {"action": "${action}", "confirmCritical": true} if it really must.`,
+    );
+  const result: OutletActionResult =
+    action === 'cycle'
+      ? await handlers['outlets/cycle']({ controllerId: controller.id, outlet })
+      : await handlers['outlets/set']({
+          controllerId: controller.id,
+          outlets: [outlet],
+          on: action === 'on',
+        });
+  const failure = result.failed[0];
+  if (failure)
+    throw new PlugboardError(
+      failure.error.code,
+      failure.error.message,
+      failure.error.detail,
+      failure.error.action ? { action: failure.error.action } : {},
+    );
+  sendJson(response, result.unconfirmed?.length ? 202 : 200, {
+    controller: controller.name,
+    outlet,
+    action,
+    ...result,
+  });
+}
+
+function allow(method: string, methods: string[]): void {
+  if (!methods.includes(method))
+    throw new ApiError(405, 'BAD_INPUT', `${method} is not allowed here; use ${methods.join(' or ')}.`, {
+      Allow: methods.join(', '),
+    });
+}
+
+function findController(controllers: readonly ControllerSummary[], ref: string): ControllerSummary {
+  const found =
+    controllers.find((c) => c.id === ref) ??
+    controllers.find((c) => c.name.toLowerCase() === ref.toLowerCase());
+  if (!found)
+    throw new PlugboardError(
+      'NOT_FOUND',
+      `No saved controller is named ${JSON.stringify(ref.slice(0, 64))}.`,
+    );
+  return found;
+}
+
+async function readAction(
+  request: IncomingMessage,
+): Promise<{ action: 'on' | 'off' | 'cycle'; confirmCritical: boolean }> {
+  let body = '';
+  for await (const chunk of request) {
+    body += String(chunk);
+    if (body.length > MAX_BODY)
+      throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
+  }
+  let parsed: { action?: unknown; confirmCritical?: unknown } = {};
+  try {
+    parsed = (JSON.parse(body) as typeof parsed | null) ?? {};
+  } catch {
+    parsed = {};
+  }
+  const { action, confirmCritical } = parsed;
+  if (
+    (action === 'on' || action === 'off' || action === 'cycle') &&
+    [undefined, true, false].includes(confirmCritical as never)
+  )
+    return { action, confirmCritical: confirmCritical === true };
+  throw new PlugboardError(
+    'BAD_INPUT',
+    'Send a JSON body {"action": "on"}, "off" or "cycle" (with "confirmCritical": true for a critical outlet).',
+  );
+}
+
+export function controllerView(controller: ControllerSummary, state: ControllerState | undefined): unknown {
+  return {
+    id: controller.id,
+    name: controller.name,
+    url: controller.url,
+    status: state?.status ?? 'connecting',
+    problem: state?.problem ?? null,
+    lastUpdate: state?.lastUpdate ?? null,
+    outlets: (state?.outlets ?? []).map((o) => ({
+      number: o.number,
+      name: o.name,
+      state: o.state,
+      transientState: o.transientState,
+      physicalState: o.physicalState,
+      locked: o.locked,
+      critical: o.critical,
+      pending: o.pending,
+    })),
+    meters: (state?.meters ?? [])
+      .filter((m) => !m.internal)
+      .map((m) => ({ key: m.key, name: m.name, quantity: m.quantity, value: m.value, unit: m.unit })),
+  };
+}
+
+/** A refusal of the API itself (no token, wrong method), with its HTTP status and headers. */
+class ApiError extends PlugboardError {
+  constructor(
+    readonly status: number,
+    code: 'AUTH_FAILED' | 'BAD_INPUT' | 'FORBIDDEN' | 'CANCELLED',
+    message: string,
+    readonly headers: Record<string, string> = {},
+    action?: string,
+  ) {
+    super(code, message, undefined, action ? { action } : {});
+  }
+}
+
+/** The HTTP status for the Core's error codes: the unit's troubles are a bad gateway, not the client's. */
+function statusOf(code: string): number {
+  switch (code) {
+    case 'BAD_INPUT':
+      return 400;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'LOCKED':
+    case 'CANCELLED':
+      return 409;
+    case 'UNREACHABLE':
+    case 'AUTH_FAILED':
+    case 'DEVICE_ERROR':
+    case 'TLS_CHANGED':
+    case 'TLS_UNTRUSTED':
+    case 'API_DISABLED':
+    case 'NOT_A_CONTROLLER':
+    case 'UNSUPPORTED_FIRMWARE':
+      return 502;
+    case 'TIMEOUT':
+      return 504;
+    case 'INTERNAL':
+      return 500;
+    default:
+      return 409; // the Core's refusals added later (a reservation) are conflicts with its state
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * `plugboard serve`'s flags, checked before anything starts: every mistake is a sentence naming the
+ * flag and what to give instead (exit 2).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { plugboardConfigDir } from '../core/config-dir';
+import { isLoopback, parseAllow, type ClientNetworks } from './network';
+import { parseTokens, TOKENS_CREDENTIAL, type Token } from './tokens';
+
+export const LISTENER_NAMES = ['web', 'api', 'pdudaemon'] as const;
+export type ListenerName = (typeof LISTENER_NAMES)[number];
+
+/** Where each listener goes without an address: loopback; the pdudaemon port is the one its clients use. */
+export const DEFAULT_PORTS: Record<ListenerName, number> = { web: 0, api: 16422, pdudaemon: 16421 };
+
+export interface ListenSpec {
+  name: ListenerName;
+  host: string;
+  port: number;
+}
+
+export type TlsChoice =
+  { kind: 'off' } | { kind: 'self-signed' } | { kind: 'files'; cert: string; key: string };
+
+export interface ServeConfig {
+  configDir: string;
+  listeners: ListenSpec[];
+  allow: ClientNetworks | null;
+  tokens: Token[];
+  /** Where the tokens came from, for the start-up lines. */
+  tokenSource: string | null;
+  hostNames: string[];
+  /** For the JSON API listener: on a lab network TLS is on (self-signed) unless --no-tls. */
+  tls: TlsChoice;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const SERVE_USAGE = `Usage: plugboard serve [--listen NAME[=ADDR:PORT]]... [options]
+
+Runs Plugboard's Core as a service over the saved controllers, with these listeners:
+  web        the window for a browser (loopback only; prints its address with a token)
+  api        JSON status API (/api/v1/...) and Prometheus /metrics, default 127.0.0.1:${DEFAULT_PORTS.api}
+  pdudaemon  the pdudaemon HTTP and TCP protocol, default 127.0.0.1:${DEFAULT_PORTS.pdudaemon}
+Without --listen all of them start on loopback; with it, only those named.
+
+  --listen NAME[=ADDR:PORT]  start listener NAME, on ADDR:PORT (IPv6 as [ADDR]:PORT)
+  --allow CIDR[,CIDR]        client networks allowed on a non-loopback listener
+  --token-file PATH          bearer tokens, one "name:secret" a line (chmod 600); under systemd
+                             the credential ${TOKENS_CREDENTIAL} is read instead when present
+  --host-name NAME           a DNS name clients use for this machine (Host check); repeatable
+  --tls-cert PATH --tls-key PATH   the API's certificate (PEM); else a self-signed one on a lab network
+  --no-tls                   serve the API over plain HTTP even on a lab network
+  --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
+  --help                     show this text`;
+
+export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Promise<ServeConfig> {
+  let values: {
+    listen?: string[];
+    allow?: string;
+    'token-file'?: string;
+    'host-name'?: string[];
+    'tls-cert'?: string;
+    'tls-key'?: string;
+    'no-tls'?: boolean;
+    'config-dir'?: string;
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        listen: { type: 'string', multiple: true },
+        allow: { type: 'string' },
+        'token-file': { type: 'string' },
+        'host-name': { type: 'string', multiple: true },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'no-tls': { type: 'boolean' },
+        'config-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const configDir = values['config-dir'] ? path.resolve(values['config-dir']) : plugboardConfigDir({ env });
+  const listeners = (values.listen ?? LISTENER_NAMES.map((name) => name)).map(parseListen);
+  for (const name of LISTENER_NAMES) {
+    if (listeners.filter((l) => l.name === name).length > 1)
+      throw new UsageError(`--listen ${name} is given twice: one address per listener.`);
+  }
+  const allow = values.allow === undefined ? null : parseAllow(values.allow);
+  if (typeof allow === 'string') throw new UsageError(allow);
+  const hostNames = (values['host-name'] ?? []).map((name) => {
+    if (!/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(name) || isIP(name))
+      throw new UsageError(`--host-name ${JSON.stringify(name)} is not a DNS name like lab-pdu.example.org.`);
+    return name;
+  });
+  const { tokens, tokenSource } = await readTokens(values['token-file'], env);
+
+  for (const listener of listeners) {
+    if (isLoopback(listener.host)) continue;
+    if (listener.name === 'web')
+      throw new UsageError(
+        `--listen web=${listener.host}:${listener.port}: the web window serves only loopback (127.0.0.1), since its only login is a per-run token. Reach it from another machine with \`ssh -L\`.`,
+      );
+    if (!allow && tokens.length === 0)
+      throw new UsageError(
+        `--listen ${listener.name}=${listener.host}:${listener.port} faces the network: give the client networks that may connect (--allow 192.168.10.0/24) or tokens (--token-file), or listen on 127.0.0.1.`,
+      );
+  }
+  const cert = values['tls-cert'];
+  const key = values['tls-key'];
+  if ((cert === undefined) !== (key === undefined))
+    throw new UsageError('--tls-cert and --tls-key go together: give both PEM files, or neither.');
+  if (cert !== undefined && values['no-tls'])
+    throw new UsageError('--no-tls contradicts --tls-cert: give one or the other.');
+  const apiOnNetwork = listeners.some((l) => l.name === 'api' && !isLoopback(l.host));
+  const tls: TlsChoice =
+    cert !== undefined && key !== undefined
+      ? { kind: 'files', cert: path.resolve(cert), key: path.resolve(key) }
+      : apiOnNetwork && !values['no-tls']
+        ? { kind: 'self-signed' }
+        : { kind: 'off' };
+  return { configDir, listeners, allow, tokens, tokenSource, hostNames, tls, help: values.help ?? false };
+}
+
+function parseListen(text: string): ListenSpec {
+  const equals = text.indexOf('=');
+  const name = (equals < 0 ? text : text.slice(0, equals)) as ListenerName;
+  if (!LISTENER_NAMES.includes(name))
+    throw new UsageError(
+      `--listen ${JSON.stringify(text)}: unknown listener ${JSON.stringify(name)}; the listeners are ${LISTENER_NAMES.join(', ')}.`,
+    );
+  if (equals < 0) return { name, host: '127.0.0.1', port: DEFAULT_PORTS[name] };
+  const where = text.slice(equals + 1);
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(where);
+  const host = match ? (match[1] ?? match[2]!) : '';
+  const resolved = host === 'localhost' ? '127.0.0.1' : host;
+  if (!match && !where.startsWith('[') && (where.match(/:/g) ?? []).length > 1)
+    throw new UsageError(
+      `--listen ${text}: write an IPv6 address in brackets, like ${name}=[::1]:${DEFAULT_PORTS[name] || 8080}.`,
+    );
+  if (!match || !isIP(resolved))
+    throw new UsageError(
+      `--listen ${text}: give the address as ADDR:PORT with an IP address, like ${name}=192.168.10.5:${DEFAULT_PORTS[name] || 8080} or ${name}=[::1]:${DEFAULT_PORTS[name] || 8080}.`,
+    );
+  const port = Number(match[3]);
+  if (port > 65_535) throw new UsageError(`--listen ${text}: the port must be from 0 to 65535.`);
+  return { name, host: resolved, port };
+}
+
+async function readTokens(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<{ tokens: Token[]; tokenSource: string | null }> {
+  const credentials = env.CREDENTIALS_DIRECTORY;
+  const credential = credentials ? path.join(credentials, TOKENS_CREDENTIAL) : null;
+  let source: string | null = file ? path.resolve(file) : null;
+  if (!source && credential && (await stat(credential).catch(() => null))) source = credential;
+  if (!source) return { tokens: [], tokenSource: null };
+  let text: string;
+  try {
+    if (file && process.platform !== 'win32') {
+      const mode = (await stat(source)).mode;
+      if ((mode & 0o077) !== 0)
+        throw new UsageError(
+          `--token-file ${source} can be read by other users: make it private with \`chmod 600 ${source}\`.`,
+        );
+    }
+    text = await readFile(source, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `--token-file ${source} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+    );
+  }
+  const tokens = parseTokens(text, source);
+  if (typeof tokens === 'string') throw new UsageError(tokens);
+  return { tokens, tokenSource: source };
+}

@@ -1,0 +1,132 @@
+/**
+ * `plugboard serve` assembled: the Core lock, the Core over the saved controllers (config folder, and
+ * secrets from systemd credentials or the keychain), its owner-only socket, the listeners. `close()`
+ * undoes it in order: stop accepting, let requests under way finish (bounded), dispose the Core (which
+ * finishes what a command in progress must finish, like a reboot's off-delay), release the lock.
+ */
+import { coreSocketPath } from '../link/wire';
+import { openSavedCore, keychainOrMemory } from '../core/saved-core';
+import type { Core } from '../core/index';
+import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
+import type { Logger } from '../shared/logging';
+import { listenCoreSocket, type CoreSocket } from './core-socket';
+import { takeCoreLock } from '../link/core-lock';
+import type { RunningListener } from './listener';
+import { LISTENERS } from './listeners';
+import { ServiceMetrics } from './metrics';
+import type { ServeConfig } from './options';
+import { loadTls } from './tls';
+
+/** How long requests under way may take to finish once a shutdown starts. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningService {
+  core: Core;
+  /** The start-up lines: where each listener is. */
+  lines: string[];
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  version: string;
+  log: Logger;
+  env: NodeJS.ProcessEnv;
+  /** The lock was lost (another process took the config folder): the service must stop. */
+  onLockLost: (error: Error) => void;
+}
+
+export async function startService(config: ServeConfig, options: ServiceOptions): Promise<RunningService> {
+  const { log } = options;
+  const lock = await takeCoreLock(config.configDir, options.onLockLost);
+  let core: Core | null = null;
+  let socket: CoreSocket | null = null;
+  const listeners: RunningListener[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.allSettled(listeners.map((l) => l.close(SHUTDOWN_GRACE_MS)));
+    await socket?.close(SHUTDOWN_GRACE_MS);
+    await core?.dispose().catch((error: unknown) => log('The Core did not stop cleanly', error));
+    await lock.release();
+  };
+  try {
+    const secrets = await serviceSecrets(options.env, log);
+    core = await openSavedCore({
+      shell: 'serve',
+      version: options.version,
+      log,
+      configDir: config.configDir,
+      secrets,
+      // Metrics and the status API want meters too: the service polls as if someone were looking.
+      visible: true,
+    });
+    await reportMissingSecrets(core, secrets, options.env, log);
+    socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log);
+    const metrics = new ServiceMetrics();
+    const hosts = [...new Set(config.listeners.map((l) => l.host).concat(config.hostNames))];
+    const tls = await loadTls(config.tls, config.configDir, hosts);
+    for (const spec of config.listeners) {
+      const factory = LISTENERS[spec.name];
+      if (!factory) {
+        log(`${spec.name}: not part of this build; skipped.`);
+        continue;
+      }
+      listeners.push(
+        await factory({
+          core,
+          spec,
+          allow: config.allow,
+          tokens: config.tokens,
+          hostNames: config.hostNames,
+          tls: spec.name === 'api' ? tls : null,
+          metrics,
+          log,
+        }),
+      );
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    core,
+    lines: [
+      `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
+      ...(config.tokenSource
+        ? [`tokens: ${config.tokens.map((t) => t.name).join(', ')} (from ${config.tokenSource})`]
+        : []),
+      ...listeners.flatMap((l) => l.lines),
+    ],
+    close: () => (closing ??= close()),
+  };
+}
+
+/**
+ * Systemd credentials first when the service has them ($CREDENTIALS_DIRECTORY), then the keychain
+ * where one answers, else memory for this run (saved-core.ts says so in the log).
+ */
+async function serviceSecrets(env: NodeJS.ProcessEnv, log: Logger): Promise<SecretStore> {
+  const dir = env.CREDENTIALS_DIRECTORY;
+  const keychain = await keychainOrMemory(
+    dir
+      ? (message) => log(`${message} Controllers with a systemd credential (in ${dir}) are not affected.`)
+      : log,
+  );
+  return dir ? new SystemdCredentialStore(dir, keychain) : keychain;
+}
+
+/** Name the credential each saved controller lacks, so the operator knows what to add to the unit. */
+async function reportMissingSecrets(
+  core: Core,
+  secrets: SecretStore,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Promise<void> {
+  const controllers = await core.handlers['controllers/list']({});
+  for (const controller of controllers.filter((c) => c.hasSecret && !c.demo)) {
+    const account = controllerAccount(controller.id);
+    if ((await secrets.get(account).catch(() => null)) !== null) continue;
+    log(
+      `${controller.name}: its password or token is not available here. Give it as the systemd credential ${credentialName(account)}${env.CREDENTIALS_DIRECTORY ? '' : ' (LoadCredentialEncrypted=, see the README)'} or in the keychain.`,
+    );
+  }
+}
