@@ -5,6 +5,7 @@ import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { RunningDemo } from './demo';
+import type { Operations } from './operations';
 import type { ControllerRegistry } from './registry';
 import type { ControllerSession } from './session';
 import type { SessionManager } from './sessions';
@@ -29,6 +30,8 @@ export interface CoreContext {
   started: Promise<void>;
   /** Per-request limit for verifying a controller, ms. */
   requestTimeoutMs: number | undefined;
+  /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
+  operations: Operations;
 }
 
 /** The session of a saved controller, once the saved controllers have started. */

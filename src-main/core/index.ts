@@ -23,6 +23,7 @@ import { scriptHandlers } from './handlers-scripts';
 import { systemHandlers } from './handlers-system';
 import { userHandlers } from './handlers-users';
 import { NotificationDecider, type Notice } from './notifications';
+import { Operations } from './operations';
 import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
 import type { KeyValueStore } from './ports';
 import { ControllerRegistry } from './registry';
@@ -172,6 +173,7 @@ export function createCore(options: CoreOptions): Core {
     confirm: (request) => events.emit('ui/confirm', request),
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
+    operations: new Operations(clock, log),
   };
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -235,6 +237,8 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
+      await ctx.operations.finish();
       await ready;
       await discovery.dispose();
       await sessions.dispose();

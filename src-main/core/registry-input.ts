@@ -20,6 +20,17 @@ export function cleanName(name: string, what: string): string {
   return trimmed;
 }
 
+/** A controller's alias (pdudaemon's hostname): one word of at most 64 characters. */
+export function cleanAlias(alias: string): string {
+  const trimmed = typeof alias === 'string' ? alias.trim() : '';
+  if (!trimmed || trimmed.length > MAX_NAME_LENGTH || /\s/.test(trimmed))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The alias "${String(alias).slice(0, 40)}" must be one word of 1–${MAX_NAME_LENGTH} characters without spaces (pdudaemon clients split on spaces).`,
+    );
+  return trimmed;
+}
+
 export function cleanColour(colour: string): string {
   if (!/^#[0-9a-fA-F]{6}$/.test(colour))
     throw new PlugboardError(

@@ -8,6 +8,7 @@ import { pickDefaultColour } from './colour-palette';
 import {
   checkSecret,
   cleanAuth,
+  cleanAlias,
   cleanColour,
   cleanName,
   controllerNotFound,
@@ -38,6 +39,8 @@ export interface ControllerInput {
   /** `#rrggbb`; a distinct palette colour when absent. */
   colour?: string;
   demo?: boolean;
+  /** pdudaemon's hostname besides the name; null or absent: none (update: null removes it). */
+  alias?: string | null;
 }
 
 /** Fields `update` may change; absent fields stay as they are. */
@@ -131,6 +134,8 @@ export class ControllerRegistry {
       const all = this.list();
       const name = cleanName(input.name, 'controller');
       this.#checkUniqueName(all, name, null);
+      const alias = input.alias ? cleanAlias(input.alias) : null;
+      if (alias) this.#checkUniqueAlias(all, alias, null);
       const { auth, user } = cleanAuth(input.auth, input.user);
       checkSecret(secret);
       const record: ControllerSummary = {
@@ -147,6 +152,7 @@ export class ControllerRegistry {
             : cleanColour(input.colour),
         order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
         demo: input.demo === true,
+        ...(alias ? { alias } : {}),
       };
       const account = controllerAccount(record.id);
       if (secret !== null) {
@@ -184,6 +190,9 @@ export class ControllerRegistry {
       if (patch.fingerprint !== undefined)
         next.fingerprint = patch.fingerprint ? normaliseFingerprint(patch.fingerprint) : null;
       if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
+      if (patch.alias === null) delete next.alias;
+      else if (patch.alias !== undefined) next.alias = cleanAlias(patch.alias);
+      if (next.alias) this.#checkUniqueAlias(all, next.alias, id);
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
@@ -322,6 +331,25 @@ export class ControllerRegistry {
       throw new PlugboardError(
         'BAD_INPUT',
         `A controller named "${clash.name}" is already saved: choose another name.`,
+      );
+    const aliased = all.find((c) => c.id !== selfId && c.alias !== undefined && sameName(c.alias, name));
+    if (aliased)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `"${aliased.alias}" is the alias of "${aliased.name}": choose another name.`,
+      );
+  }
+
+  /** Aliases are unique among every other controller's names and aliases (case-insensitive). */
+  #checkUniqueAlias(all: readonly ControllerSummary[], alias: string, selfId: string | null): void {
+    const clash = all.find(
+      (c) =>
+        c.id !== selfId && (sameName(c.name, alias) || (c.alias !== undefined && sameName(c.alias, alias))),
+    );
+    if (clash)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `The alias "${alias}" is already ${sameName(clash.name, alias) ? 'the name' : 'the alias'} of "${clash.name}": choose another alias.`,
       );
   }
 
