@@ -1,0 +1,161 @@
+/**
+ * pdudaemon's protocol on one port (issue 15): its clients (labgrid's PDUDaemonDriver, LAVA's pduclient)
+ * use 16421 for both the HTTP API and the TCP line protocol, so each connection is told apart by its
+ * first bytes: an HTTP method and a space-slash (`GET /`) is HTTP, anything else a TCP request line.
+ *
+ * Answers as pdudaemon does: HTTP 200 `OK - accepted request` once the unit accepted the command, TCP
+ * `ack`; a refusal is an HTTP error status with one sentence, and TCP `nack` (pdudaemon's word; the
+ * sentence goes to the log). `get-status` answers `{"state": "on"|"off"}` over HTTP and `on`/`off` over
+ * TCP (pdudaemon PR 219). pdudaemon has no authentication: the activity log records each request as
+ * `pdudaemon client <remote address>` at the door `pdudaemon-http` or `pdudaemon-tcp`.
+ *
+ * `plugboard serve` mounts it: `net.createServer((socket) => listener.handleConnection(socket))`.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Actor } from '../../src-preload/contract';
+import { consoleLogger, type Logger } from '../shared/logging';
+import { runPduRequest, type PduAnswer, type PduCore } from './pdudaemon-actions';
+import { parseHttpTarget, parseTcpLine, PduRefusal, type PduRequest } from './pdudaemon-request';
+
+export interface PdudaemonListenerOptions {
+  log?: Logger;
+  /** How long `wait=1` waits for the controller to confirm the physical state, ms (default 60 s). */
+  confirmTimeoutMs?: number;
+  /** A connection that sends no complete request within this is closed, ms (default 10 s). */
+  idleTimeoutMs?: number;
+}
+
+export interface PdudaemonListener {
+  /** Serve one accepted connection (HTTP or a TCP line). */
+  handleConnection(socket: Socket): void;
+  /**
+   * Stop: new requests are refused, waits (`wait=1`, an on/off delay) end with 503, open connections
+   * are closed once their answer is written. Resolves when every request in progress has answered.
+   */
+  close(): Promise<void>;
+}
+
+/** pdudaemon reads one chunk of at most 16 KiB per TCP request. */
+const MAX_REQUEST_BYTES = 16_384;
+const HTTP_START = /^(GET|HEAD|POST|PUT|DELETE|OPTIONS|PATCH|TRACE|CONNECT) \//;
+const HTTP_PREFIX = /^[A-Z]{0,7}( \/?)?$/;
+
+/** 'http', 'tcp', or 'more' when the bytes so far could still be the start of an HTTP request line. */
+function sniff(data: Buffer): 'http' | 'tcp' | 'more' {
+  const head = data.subarray(0, 16).toString('latin1');
+  if (HTTP_START.test(head)) return 'http';
+  return HTTP_PREFIX.test(head) && data.length < MAX_REQUEST_BYTES ? 'more' : 'tcp';
+}
+
+export function createPdudaemonListener(
+  core: PduCore,
+  options: PdudaemonListenerOptions = {},
+): PdudaemonListener {
+  const log = options.log ?? consoleLogger('[plugboard pdudaemon]');
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? 60_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 10_000;
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const sockets = new Set<Socket>();
+
+  const actorOf = (door: Actor['door'], socket: Socket): Actor => ({
+    door,
+    who: `pdudaemon client ${socket.remoteAddress ?? 'unknown address'}`,
+  });
+
+  async function answer(request: () => PduRequest, actor: Actor): Promise<PduAnswer | PduRefusal> {
+    try {
+      if (stopping.signal.aborted)
+        throw new PduRefusal(503, 'Plugboard is stopping: send the request again once it runs.');
+      const parsed = request();
+      const work = runPduRequest(core, actor, parsed, { confirmTimeoutMs, signal: stopping.signal, log });
+      inFlight.add(work);
+      try {
+        return await work;
+      } finally {
+        inFlight.delete(work);
+      }
+    } catch (error) {
+      if (error instanceof PduRefusal) return error;
+      log('a pdudaemon request failed inside Plugboard', error);
+      return new PduRefusal(500, 'Plugboard hit an internal error; the details are in its log.');
+    }
+  }
+
+  const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return send(405, 'pdudaemon requests are GET /power/control/<command>?hostname=…&port=….\n');
+    }
+    void answer(() => parseHttpTarget(req.url ?? '/'), actorOf('pdudaemon-http', socket)).then((result) => {
+      if (result instanceof PduRefusal) {
+        log(
+          `pdudaemon HTTP ${req.url ?? ''} from ${socket.remoteAddress ?? '?'}: ${result.status} ${result.message}`,
+        );
+        return send(result.status, `${result.message}\n`);
+      }
+      if (result.kind === 'state')
+        return send(200, `{"state": "${result.on ? 'on' : 'off'}"}\n`, 'application/json');
+      send(200, 'OK - accepted request\n');
+    });
+  });
+  http.requestTimeout = idleTimeoutMs + confirmTimeoutMs;
+  http.headersTimeout = idleTimeoutMs;
+  http.keepAliveTimeout = 5_000;
+
+  function serveTcp(socket: Socket, data: string): void {
+    socket.setTimeout(0);
+    void answer(() => parseTcpLine(data), actorOf('pdudaemon-tcp', socket)).then((result) => {
+      if (result instanceof PduRefusal) {
+        log(
+          `pdudaemon TCP "${data.trim().slice(0, 80)}" from ${socket.remoteAddress ?? '?'}: ${result.message}`,
+        );
+        socket.end('nack\n');
+      } else if (result.kind === 'state') socket.end(result.on ? 'on\n' : 'off\n');
+      else socket.end('ack\n');
+    });
+  }
+
+  return {
+    handleConnection(socket) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+      socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+      let buffered = Buffer.alloc(0);
+      const onReadable = () => {
+        let chunk: Buffer | null;
+        while ((chunk = socket.read() as Buffer | null) !== null) buffered = Buffer.concat([buffered, chunk]);
+        const kind = sniff(buffered);
+        if (kind === 'more') return;
+        socket.off('readable', onReadable);
+        socket.off('end', onEnd);
+        if (kind === 'http') {
+          socket.setTimeout(0);
+          socket.unshift(buffered);
+          http.emit('connection', socket);
+        } else serveTcp(socket, buffered.subarray(0, MAX_REQUEST_BYTES).toString('utf8'));
+      };
+      // A client that half-closes before we decided: whatever it sent is a TCP line.
+      const onEnd = () => {
+        socket.off('readable', onReadable);
+        if (buffered.length) serveTcp(socket, buffered.toString('utf8'));
+        else socket.destroy();
+      };
+      socket.on('readable', onReadable);
+      socket.once('end', onEnd);
+    },
+    async close() {
+      stopping.abort();
+      await Promise.allSettled([...inFlight]);
+      http.closeIdleConnections();
+      for (const socket of sockets) socket.end();
+    },
+  };
+}
