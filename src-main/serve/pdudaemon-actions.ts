@@ -40,7 +40,9 @@ const STATUS: Record<string, number> = {
 
 /** A Core error as pdudaemon's answer: its message (passed through verbatim) and what to do. */
 function refusal(error: ContractError): PduRefusal {
-  const sentence = error.action ? `${error.message} ${error.action}` : error.message;
+  // A reservation's "reserved by <holder> until <time>: <reason>" goes out exactly as the Core said it.
+  const sentence =
+    error.action && (error.code as string) !== 'RESERVED' ? `${error.message} ${error.action}` : error.message;
   return new PduRefusal(STATUS[error.code] ?? 502, sentence);
 }
 
