@@ -42,7 +42,9 @@ const STATUS: Record<string, number> = {
 function refusal(error: ContractError): PduRefusal {
   // A reservation's "reserved by <holder> until <time>: <reason>" goes out exactly as the Core said it.
   const sentence =
-    error.action && (error.code as string) !== 'RESERVED' ? `${error.message} ${error.action}` : error.message;
+    error.action && (error.code as string) !== 'RESERVED'
+      ? `${error.message} ${error.action}`
+      : error.message;
   return new PduRefusal(STATUS[error.code] ?? 502, sentence);
 }
 

@@ -4,8 +4,9 @@
  * first bytes: an HTTP method and a space-slash (`GET /`) is HTTP, anything else a TCP request line.
  *
  * Answers as pdudaemon does: HTTP 200 `OK - accepted request` once the unit accepted the command, TCP
- * `ack`; a refusal is an HTTP error status with one sentence, and TCP `nack` (pdudaemon's word; the
- * sentence goes to the log). `get-status` answers `{"state": "on"|"off"}` over HTTP and `on`/`off` over
+ * `ack`; a refusal is an HTTP error status with one sentence, and over TCP `nack: <sentence>` (pdudaemon
+ * answers `nack` or its exception's text; pduclient prints whatever is not `ack`, so the person sees why,
+ * e.g. who holds a reservation). `get-status` answers `{"state": "on"|"off"}` over HTTP and `on`/`off` over
  * TCP (pdudaemon PR 219). pdudaemon has no authentication: the activity log records each request as
  * `pdudaemon client <remote address>` at the door `pdudaemon-http` or `pdudaemon-tcp`.
  *
@@ -40,6 +41,18 @@ export interface PdudaemonListener {
 const MAX_REQUEST_BYTES = 16_384;
 const HTTP_START = /^(GET|HEAD|POST|PUT|DELETE|OPTIONS|PATCH|TRACE|CONNECT) \//;
 const HTTP_PREFIX = /^[A-Z]{0,7}( \/?)?$/;
+
+/**
+ * The sentence as the status line's reason phrase too: python-requests' `raise_for_status()` (labgrid)
+ * shows the reason, never the body. Printable ASCII only.
+ */
+function reasonPhrase(sentence: string): string {
+  return sentence
+    .replace(/[‘’]/g, "'")
+    .replace(/[–—]/g, '-')
+    .replace(/[^\x20-\x7E]/g, '?')
+    .slice(0, 300);
+}
 
 /** 'http', 'tcp', or 'more' when the bytes so far could still be the start of an HTTP request line. */
 function sniff(data: Buffer): 'http' | 'tcp' | 'more' {
@@ -85,8 +98,10 @@ export function createPdudaemonListener(
 
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+    const send = (status: number, body: string, type = 'text/plain; charset=utf-8', reason?: string) => {
+      const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
+      if (reason) res.writeHead(status, reasonPhrase(reason), headers);
+      else res.writeHead(status, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -98,7 +113,7 @@ export function createPdudaemonListener(
         log(
           `pdudaemon HTTP ${req.url ?? ''} from ${socket.remoteAddress ?? '?'}: ${result.status} ${result.message}`,
         );
-        return send(result.status, `${result.message}\n`);
+        return send(result.status, `${result.message}\n`, undefined, result.message);
       }
       if (result.kind === 'state')
         return send(200, `{"state": "${result.on ? 'on' : 'off'}"}\n`, 'application/json');
@@ -116,7 +131,7 @@ export function createPdudaemonListener(
         log(
           `pdudaemon TCP "${data.trim().slice(0, 80)}" from ${socket.remoteAddress ?? '?'}: ${result.message}`,
         );
-        socket.end('nack\n');
+        socket.end(`nack: ${result.message}\n`);
       } else if (result.kind === 'state') socket.end(result.on ? 'on\n' : 'off\n');
       else socket.end('ack\n');
     });

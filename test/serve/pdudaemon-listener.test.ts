@@ -84,6 +84,10 @@ describe('pdudaemon over HTTP', () => {
       body: 'Unknown PDU "rack-9": no saved controller has that name or alias.\n',
       type: 'text/plain; charset=utf-8',
     });
+    // The sentence is the status line's reason too: python-requests' raise_for_status() (labgrid) shows it.
+    expect((await fetch(`http://127.0.0.1:${port}/power/control/on?hostname=rack-9&port=1`)).statusText).toBe(
+      'Unknown PDU "rack-9": no saved controller has that name or alias.',
+    );
     expect(await get('on?hostname=bench-a&port=0')).toMatchObject({
       status: 404,
       body: 'Unknown port "0" on Bench A: outlets are numbered 1 to 8, as on its label (not from 0).\n',
@@ -148,10 +152,18 @@ describe('pdudaemon over TCP', () => {
     expect(emu.device.outlet(2).state).toBe(false);
     expect(await pduTcp(port, 'bench-a 3 get-status')).toBe('off\n');
     expect(await pduTcp(port, 'bench-a 2 get-port-state')).toBe('on\n');
-    expect(await pduTcp(port, 'rack-9 3 off')).toBe('nack\n');
-    expect(await pduTcp(port, 'bench-a 3')).toBe('nack\n');
-    expect(await pduTcp(port, 'bench-a 3 reboot soon')).toBe('nack\n');
-    expect(await pduTcp(port, 'bench-a 9 on')).toBe('nack\n');
+    expect(await pduTcp(port, 'rack-9 3 off')).toBe(
+      'nack: Unknown PDU "rack-9": no saved controller has that name or alias.\n',
+    );
+    expect(await pduTcp(port, 'bench-a 3')).toBe(
+      'nack: Expected "<pdu> <port> <command> [delay]" (3 or 4 words), got 2 words.\n',
+    );
+    expect(await pduTcp(port, 'bench-a 3 reboot soon')).toBe(
+      'nack: The delay "soon" must be whole seconds from 0 to 300.\n',
+    );
+    expect(await pduTcp(port, 'bench-a 9 on')).toBe(
+      'nack: Unknown port "9" on Bench A: outlets are numbered 1 to 8, as on its label (not from 0).\n',
+    );
     expect(await pduTcp(port, 'bench-a 3 reboot 0')).toBe('ack\n');
     expect(emu.device.outlet(2).state).toBe(true);
     const entries = h.activity().filter((e) => e.outlet === 3);
