@@ -105,10 +105,9 @@ export async function runPduRequest(
   try {
     if (request.command === 'get-status') {
       refuseNotOnline(target);
-      const outlet = request.wait
-        ? await watch.settled(target.outlet, options.confirmTimeoutMs, options.signal, words)
-        : watch.outlet(target.outlet);
-      if (!outlet) throw new PduRefusal(502, `${words} has not been read yet: ask again.`);
+      // Always a confirmed state: while a change is pending (just switched, cycling) the last reading may
+      // be stale, so the answer waits for the controller to confirm it (`wait=1` changes nothing here).
+      const outlet = await watch.settled(target.outlet, options.confirmTimeoutMs, options.signal, words);
       return { kind: 'state', on: outlet.physicalState };
     }
     refuseCritical(target, request);

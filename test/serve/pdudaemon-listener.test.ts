@@ -133,6 +133,18 @@ describe('pdudaemon over HTTP', () => {
     });
   });
 
+  it('get-status right after a switch answers the state the controller confirmed, not the last reading', async () => {
+    // Every answer takes 300 ms: the read confirming "off" comes well after "off" was accepted.
+    const { emu, port } = await bench({ emu: { latency: 300 } });
+    expect(await pduTcp(port, 'bench-a 3 off')).toBe('ack\n');
+    expect(await pduTcp(port, 'bench-a 3 get-status')).toBe('off\n');
+    expect(await pduGet(port, '/power/control/on?hostname=bench-a&port=3')).toMatchObject({ status: 200 });
+    expect(await pduGet(port, '/power/control/get-status?hostname=bench-a&port=3')).toMatchObject({
+      body: '{"state": "on"}\n',
+    });
+    expect(emu.device.outlet(2).physicalState).toBe(true);
+  });
+
   it('finds outlets by name', async () => {
     const { emu, port } = await bench();
     emu.device.setOutlet(5, { name: 'Router' });
