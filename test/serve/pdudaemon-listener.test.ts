@@ -157,6 +157,27 @@ describe('pdudaemon over HTTP', () => {
   });
 });
 
+describe('closing the listener', () => {
+  it('answers a reboot in its wait before it closes, and refuses what arrives after', async () => {
+    const clock = new FakeClock();
+    const { emu, port } = await bench({ clock });
+    const pdu = listeners.at(-1)!;
+    const reboot = pduGet(port, '/power/control/reboot?hostname=bench-a&port=3&delay=30');
+    await vi.waitFor(() => expect(clock.timersOf(30_000)).toBe(1), LOADED);
+    let closed = false;
+    const closing = pdu.listener.close().then(() => (closed = true));
+    expect(await pduTcp(port, 'bench-a 4 off')).toBe(
+      'nack: Plugboard is stopping: send the request again once it runs.\n',
+    );
+    expect(emu.device.outlet(3).state).toBe(true);
+    expect(closed).toBe(false);
+    await clock.advance(30_000);
+    expect(await reboot).toMatchObject({ status: 200, body: 'OK - accepted request\n' });
+    await closing;
+    expect(emu.device.outlet(2).state).toBe(true);
+  });
+});
+
 describe('pdudaemon over TCP', () => {
   it('answers ack, nack, and on/off for get-status, recording the TCP door', async () => {
     const { emu, h, port } = await bench();
