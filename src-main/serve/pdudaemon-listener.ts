@@ -98,6 +98,9 @@ export function createPdudaemonListener(
 
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
+    // No inactivity limit while the request is carried out (a reboot's wait is silent); idle again after.
+    socket.setTimeout(0);
+    res.once('finish', () => socket.setTimeout(idleTimeoutMs));
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8', reason?: string) => {
       const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
       if (reason) res.writeHead(status, reasonPhrase(reason), headers);
@@ -120,8 +123,6 @@ export function createPdudaemonListener(
       send(200, 'OK - accepted request\n');
     });
   });
-  http.requestTimeout = idleTimeoutMs + confirmTimeoutMs;
-  http.headersTimeout = idleTimeoutMs;
   http.keepAliveTimeout = 5_000;
 
   function serveTcp(socket: Socket, data: string): void {
@@ -152,7 +153,8 @@ export function createPdudaemonListener(
         socket.off('readable', onReadable);
         socket.off('end', onEnd);
         if (kind === 'http') {
-          socket.setTimeout(0);
+          // The HTTP server never listens itself, so its header and request timers do not run: the
+          // socket's inactivity limit stands in for them until a request is complete.
           socket.unshift(buffered);
           http.emit('connection', socket);
         } else serveTcp(socket, buffered.subarray(0, MAX_REQUEST_BYTES).toString('utf8'));

@@ -4,6 +4,7 @@
  * TCP line protocol's answers. pduclient itself runs in pdudaemon-pduclient.test.ts (port 16421, in a
  * private network namespace).
  */
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerSummary } from '../../src-preload/contract';
 import { listenPdudaemon, type RunningPdudaemon } from '../../src-main/serve/pdudaemon-server';
@@ -154,6 +155,27 @@ describe('pdudaemon over HTTP', () => {
       LOADED,
     );
     expect(emu.device.outlet(5).state).toBe(false);
+  });
+});
+
+describe('idle connections', () => {
+  it('closes a connection whose request never completes (HTTP headers cut short, or nothing sent)', async () => {
+    const { h } = await bench();
+    const pdu = await listenPdudaemon(h.core, { port: 0, idleTimeoutMs: 200, log: () => undefined });
+    listeners.push(pdu);
+    const replies = await Promise.all(
+      ['GET /power/control/on?hostname=bench-a&port=3 HTTP/1.1\r\nHost: x\r\n', ''].map(
+        (sent) =>
+          new Promise<string>((resolve) => {
+            const socket = connect(pdu.port, '127.0.0.1', () => socket.write(sent));
+            let reply = '';
+            socket.on('data', (chunk) => (reply += String(chunk)));
+            socket.on('error', () => undefined);
+            socket.on('close', () => resolve(reply));
+          }),
+      ),
+    );
+    expect(replies).toEqual(['', '']);
   });
 });
 
