@@ -19,7 +19,7 @@ export async function cycleWithDelay(
   operations: Operations,
   requestTimeoutMs: number | undefined,
 ): Promise<OutletActionResult> {
-  const off = await setOutlets(session, [outlet], false, false, actor);
+  const off = await setOutlets(session, [outlet], false, false, actor, `cycle: off for ${delaySeconds} s`);
   // Refused (locked, no access): it was not switched off, so there is nothing to switch back on.
   if (off.failed.length > 0) return off;
   const waitMs = delaySeconds * 1000;
@@ -27,7 +27,7 @@ export async function cycleWithDelay(
   const what = `switch ${session.summary.name} outlet ${outlet} back on after ${delaySeconds} s`;
   const on = await operations.track(what, endsBy, async () => {
     await operations.wait(waitMs);
-    return setOutlets(session, [outlet], true, false, actor);
+    return setOutlets(session, [outlet], true, false, actor, `cycle: on after ${delaySeconds} s`);
   });
   const unconfirmed = [...(off.unconfirmed ?? []), ...(on.unconfirmed ?? [])];
   return {

@@ -88,13 +88,15 @@ export async function setOutlets(
   on: boolean,
   transient: boolean,
   actor: Actor,
+  /** How the activity log words it, when not plain "on"/"off" (a delayed cycle's two halves). */
+  label?: string,
 ): Promise<OutletActionResult> {
   const client = await session.client();
   const numbers =
     selection === 'all'
       ? (session.lastOutlets?.map((o) => o.number) ?? [])
       : [...new Set(selection)].sort((a, b) => a - b);
-  const action = () => `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
+  const action = () => label ?? `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
   return run(
     session,
     {

@@ -45,8 +45,8 @@ describe('a delayed cycle', () => {
       .filter((e) => e.outlet === 3)
       .map((e) => [e.action, e.result]);
     expect(actions).toEqual([
-      ['off', 'ok'],
-      ['on', 'ok'],
+      ['cycle: off for 30 s', 'ok'],
+      ['cycle: on after 30 s', 'ok'],
     ]);
   });
 

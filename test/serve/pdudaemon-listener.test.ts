@@ -53,7 +53,12 @@ describe('pdudaemon over HTTP', () => {
     expect(emu.device.outlet(2).state).toBe(true);
     const entries = h.activity().filter((e) => e.outlet === 3);
     expect(entries.map((e) => [e.action, e.source, e.who, e.result])).toEqual(
-      ['off', 'on', 'off', 'on'].map((a) => [a, 'pdudaemon-http', 'pdudaemon client 127.0.0.1', 'ok']),
+      ['off', 'on', 'cycle: off for 5 s', 'cycle: on after 5 s'].map((a) => [
+        a,
+        'pdudaemon-http',
+        'pdudaemon client 127.0.0.1',
+        'ok',
+      ]),
     );
   });
 
@@ -223,7 +228,11 @@ describe('pdudaemon over TCP', () => {
     expect(emu.device.outlet(2).state).toBe(true);
     const entries = h.activity().filter((e) => e.outlet === 3);
     expect(entries.map((e) => [e.action, e.source, e.who])).toEqual(
-      ['off', 'off', 'on'].map((a) => [a, 'pdudaemon-tcp', 'pdudaemon client 127.0.0.1']),
+      ['off', 'cycle: off for 0 s', 'cycle: on after 0 s'].map((a) => [
+        a,
+        'pdudaemon-tcp',
+        'pdudaemon client 127.0.0.1',
+      ]),
     );
   });
 });

@@ -73,8 +73,20 @@ describe.concurrent('pduclient against Plugboard in a private network namespace'
       expect(run.states).toEqual([true, false, true]);
       const door = mode === 'HTTP' ? 'pdudaemon-http' : 'pdudaemon-tcp';
       expect(run.activity.filter((e) => e.outlet === 3)).toEqual([
-        { outlet: 3, action: 'off', source: door, who: 'pdudaemon client 127.0.0.1', result: 'ok' },
-        { outlet: 3, action: 'on', source: door, who: 'pdudaemon client 127.0.0.1', result: 'ok' },
+        {
+          outlet: 3,
+          action: 'cycle: off for 5 s',
+          source: door,
+          who: 'pdudaemon client 127.0.0.1',
+          result: 'ok',
+        },
+        {
+          outlet: 3,
+          action: 'cycle: on after 5 s',
+          source: door,
+          who: 'pdudaemon client 127.0.0.1',
+          result: 'ok',
+        },
       ]);
     });
   }
