@@ -70,6 +70,29 @@ describe('a delayed cycle', () => {
     expect(await cycling).toMatchObject({ ok: true });
   });
 
+  it('stops at its bound when the switch back on hangs: the delay plus two request deadlines', async () => {
+    const clock = new FakeClock();
+    const emu = await emulator({ initialStates: [true, true, true, true, true, true, true, true] });
+    const h = newCore({ clock, requestTimeoutMs: 60_000 });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    void h.call('outlets/cycle', { controllerId: id, outlet: 3, delay: 10 });
+    await vi.waitFor(() => expect(third(emu).state).toBe(false), LOADED);
+    await waitPlanned(clock, 10_000);
+    // The unit stops answering writes: the switch back on never gets its answer.
+    emu.device.faults.add({ kind: 'hang', method: 'PUT' });
+    emu.device.faults.add({ kind: 'hang', method: 'POST' });
+    let stopped = false;
+    const disposing = h.core.dispose().then(() => (stopped = true));
+    await clock.advance(10_000);
+    await clock.advance(119_000);
+    expect(stopped).toBe(false);
+    await clock.advance(1_000);
+    await disposing;
+    expect(h.logged).toContainEqual(
+      'stopping with unfinished operations (their time ran out): switch Bench A outlet 3 back on after 10 s',
+    );
+  });
+
   it('refuses a delay that is not whole seconds from 0 to 300, naming the field', async () => {
     const emu = await emulator();
     const h = newCore();
