@@ -105,10 +105,11 @@ export function createPdudaemonListener(
       const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
       if (reason) res.writeHead(status, reasonPhrase(reason), headers);
       else res.writeHead(status, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
+      res.end(body);
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
+    // Only GET (what pdudaemon's clients send): a HEAD from a link checker or proxy must not switch anything.
+    if (req.method !== 'GET') {
+      res.setHeader('Allow', 'GET');
       return send(405, 'pdudaemon requests are GET /power/control/<command>?hostname=…&port=….\n');
     }
     void answer(() => parseHttpTarget(req.url ?? '/'), actorOf('pdudaemon-http', socket)).then((result) => {

@@ -111,6 +111,13 @@ describe('pdudaemon over HTTP', () => {
       body: expect.stringMatching(/^Unknown command "toggle"/),
     });
     expect(await get('on?port=3')).toMatchObject({ status: 400, body: expect.stringMatching(/no hostname/) });
+    for (const method of ['HEAD', 'POST']) {
+      const response = await fetch(`http://127.0.0.1:${port}/power/control/off?hostname=bench-a&port=1`, {
+        method,
+      });
+      expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET']);
+    }
+    expect(emu.device.outlet(0).state).toBe(true);
 
     emu.device.lock(3);
     await h.ok('controllers/refresh', { id });
