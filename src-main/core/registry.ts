@@ -8,6 +8,8 @@ import { pickDefaultColour } from './colour-palette';
 import {
   checkSecret,
   cleanAuth,
+  checkNameNotAlias,
+  checkUniqueAlias,
   cleanAlias,
   cleanColour,
   cleanName,
@@ -135,7 +137,7 @@ export class ControllerRegistry {
       const name = cleanName(input.name, 'controller');
       this.#checkUniqueName(all, name, null);
       const alias = input.alias ? cleanAlias(input.alias) : null;
-      if (alias) this.#checkUniqueAlias(all, alias, null);
+      if (alias) checkUniqueAlias(all, alias, null);
       const { auth, user } = cleanAuth(input.auth, input.user);
       checkSecret(secret);
       const record: ControllerSummary = {
@@ -192,7 +194,7 @@ export class ControllerRegistry {
       if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
       if (patch.alias === null) delete next.alias;
       else if (patch.alias !== undefined) next.alias = cleanAlias(patch.alias);
-      if (next.alias) this.#checkUniqueAlias(all, next.alias, id);
+      if (next.alias) checkUniqueAlias(all, next.alias, id);
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
@@ -332,25 +334,7 @@ export class ControllerRegistry {
         'BAD_INPUT',
         `A controller named "${clash.name}" is already saved: choose another name.`,
       );
-    const aliased = all.find((c) => c.id !== selfId && c.alias !== undefined && sameName(c.alias, name));
-    if (aliased)
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `"${aliased.alias}" is the alias of "${aliased.name}": choose another name.`,
-      );
-  }
-
-  /** Aliases are unique among every other controller's names and aliases (case-insensitive). */
-  #checkUniqueAlias(all: readonly ControllerSummary[], alias: string, selfId: string | null): void {
-    const clash = all.find(
-      (c) =>
-        c.id !== selfId && (sameName(c.name, alias) || (c.alias !== undefined && sameName(c.alias, alias))),
-    );
-    if (clash)
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `The alias "${alias}" is already ${sameName(clash.name, alias) ? 'the name' : 'the alias'} of "${clash.name}": choose another alias.`,
-      );
+    checkNameNotAlias(all, name, selfId);
   }
 
   /** Put a record back after a failed change; a second failure is logged, the first one is what the caller hears. */
