@@ -72,9 +72,10 @@ export function createPdudaemonListener(
   const inFlight = new Set<Promise<unknown>>();
   const sockets = new Set<Socket>();
 
+  // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d: named by its IPv4 address.
   const actorOf = (door: Actor['door'], socket: Socket): Actor => ({
     door,
-    who: `pdudaemon client ${socket.remoteAddress ?? 'unknown address'}`,
+    who: `pdudaemon client ${socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? 'unknown address'}`,
   });
 
   async function answer(request: () => PduRequest, actor: Actor): Promise<PduAnswer | PduRefusal> {

@@ -243,3 +243,17 @@ describe('pdudaemon over TCP', () => {
     );
   });
 });
+
+describe('who asked', () => {
+  it('names an IPv4 client of an IPv6 listener (::ffff:127.0.0.1) by its IPv4 address', async () => {
+    const { h } = await bench();
+    // Bound to the IPv4-mapped loopback address: its clients show as ::ffff:127.0.0.1, as on a dual-stack '::'.
+    const pdu = await listenPdudaemon(h.core, { host: '::ffff:127.0.0.1', port: 0, log: () => undefined });
+    listeners.push(pdu);
+    expect(await pduTcp(pdu.port, 'bench-a 2 off')).toBe('ack\n');
+    expect(h.activity().find((e) => e.outlet === 2)).toMatchObject({
+      source: 'pdudaemon-tcp',
+      who: 'pdudaemon client 127.0.0.1',
+    });
+  });
+});
