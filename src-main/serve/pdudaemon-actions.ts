@@ -5,6 +5,7 @@
  * refusal is a PduRefusal with an HTTP status and one sentence.
  */
 import type { Actor, ContractError, Handlers, OutletActionResult, Result } from '../../src-preload/contract';
+import type { Clock } from '../core/clock';
 import { dispatch } from '../core/dispatch';
 import type { Logger } from '../shared/logging';
 import { PduRefusal, type PduRequest } from './pdudaemon-request';
@@ -24,6 +25,8 @@ export interface PduRunOptions {
   /** Aborted when the listener closes: waits end with 503. */
   signal: AbortSignal;
   log: Logger;
+  /** Timers for an on/off `delay` (the Core's clock: tests move it). */
+  clock: Clock;
 }
 
 /** HTTP status per error code; RESERVED comes from the Core's reservations. */
@@ -56,14 +59,14 @@ function unwrap(result: Result<unknown>): OutletActionResult {
   return value;
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
+function wait(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       signal.removeEventListener('abort', stop);
       resolve();
     }, ms);
     const stop = () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(new PduRefusal(503, 'Plugboard is stopping: the delayed command was not sent.'));
     };
     if (signal.aborted) return stop();
@@ -118,7 +121,8 @@ export async function runPduRequest(
       const input = { controllerId, outlet: target.outlet, delay: request.delay };
       result = unwrap(await dispatch(handlers, 'outlets/cycle', input, options.log));
     } else {
-      if (request.delay > 0) await wait(request.delay * 1000, options.signal);
+      // pdudaemon waits before an on or off given a delay (deprecated there, kept for its clients).
+      if (request.delay > 0) await wait(options.clock, request.delay * 1000, options.signal);
       const input = { controllerId, outlets: [target.outlet], on };
       result = unwrap(await dispatch(handlers, 'outlets/set', input, options.log));
     }

@@ -15,6 +15,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Actor } from '../../src-preload/contract';
+import { systemClock, type Clock } from '../core/clock';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { runPduRequest, type PduAnswer, type PduCore } from './pdudaemon-actions';
 import { parseHttpTarget, parseTcpLine, PduRefusal, type PduRequest } from './pdudaemon-request';
@@ -25,6 +26,8 @@ export interface PdudaemonListenerOptions {
   confirmTimeoutMs?: number;
   /** A connection that sends no complete request within this is closed, ms (default 10 s). */
   idleTimeoutMs?: number;
+  /** Timers for an on/off `delay` (default: the real clock; tests pass the Core's fake one). */
+  clock?: Clock;
 }
 
 export interface PdudaemonListener {
@@ -83,7 +86,12 @@ export function createPdudaemonListener(
       if (stopping.signal.aborted)
         throw new PduRefusal(503, 'Plugboard is stopping: send the request again once it runs.');
       const parsed = request();
-      const work = runPduRequest(core, actor, parsed, { confirmTimeoutMs, signal: stopping.signal, log });
+      const work = runPduRequest(core, actor, parsed, {
+        confirmTimeoutMs,
+        signal: stopping.signal,
+        log,
+        clock: options.clock ?? systemClock,
+      });
       inFlight.add(work);
       try {
         return await work;

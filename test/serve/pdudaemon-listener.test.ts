@@ -26,7 +26,12 @@ async function bench(options: { clock?: FakeClock; emu?: Parameters<typeof emula
   const h: CoreHarness = newCore(options.clock ? { clock: options.clock } : {});
   const summary = await addController(h, emu, { name: 'Bench A' });
   await h.ok<ControllerSummary>('controllers/update', { id: summary.id, alias: 'bench-a' });
-  const pdu = await listenPdudaemon(h.core, { port: 0, log: () => undefined, confirmTimeoutMs: 20_000 });
+  const pdu = await listenPdudaemon(h.core, {
+    port: 0,
+    log: () => undefined,
+    confirmTimeoutMs: 20_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   listeners.push(pdu);
   return { emu, h, id: summary.id, port: pdu.port };
 }
@@ -188,6 +193,29 @@ describe('idle connections', () => {
       ),
     );
     expect(replies).toEqual(['', '']);
+  });
+});
+
+describe('a delay on on and off', () => {
+  it('waits before switching, as pdudaemon does; a listener closing meanwhile sends nothing', async () => {
+    const clock = new FakeClock();
+    const { emu, port } = await bench({ clock });
+    const off = pduGet(port, '/power/control/off?hostname=bench-a&port=3&delay=7');
+    await vi.waitFor(() => expect(clock.timersOf(7000)).toBe(1), LOADED);
+    expect(emu.device.outlet(2).state).toBe(true);
+    await clock.advance(7000);
+    expect(await off).toMatchObject({ status: 200 });
+    expect(emu.device.outlet(2).state).toBe(false);
+
+    const on = pduGet(port, '/power/control/on?hostname=bench-a&port=3&delay=7');
+    await vi.waitFor(() => expect(clock.timersOf(7000)).toBe(1), LOADED);
+    await listeners.at(-1)!.listener.close();
+    expect(await on).toMatchObject({
+      status: 503,
+      body: 'Plugboard is stopping: the delayed command was not sent.\n',
+    });
+    await clock.advance(7000);
+    expect(emu.device.outlet(2).state).toBe(false);
   });
 });
 
