@@ -94,6 +94,24 @@ const userName = v.pipe(
 );
 const colour = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3b82f6'));
 
+/** A controller's alias for pdudaemon's `hostname` (issue 15): one word, no spaces. */
+export const controllerAlias = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'is empty'),
+  v.maxLength(64, 'is longer than 64 characters'),
+  v.regex(/^[^\s]+$/, 'may not contain spaces (pdudaemon clients split on them)'),
+);
+/** The longest wait `outlets/cycle` accepts between switching off and on again, seconds (issue 15). */
+export const MAX_CYCLE_WAIT_SECONDS = 300;
+/** pdudaemon's reboot delay: whole seconds 0–300 between Plugboard switching an outlet off and on. */
+const cycleWaitSeconds = v.pipe(
+  v.number('must be a number of seconds'),
+  v.integer('must be whole seconds'),
+  v.minValue(0, 'must be 0 seconds or more'),
+  v.maxValue(MAX_CYCLE_WAIT_SECONDS, `must be at most ${MAX_CYCLE_WAIT_SECONDS} seconds`),
+);
+
 export const authInput = v.variant('kind', [
   v.strictObject({ kind: v.literal('digest'), user: userName, password: v.optional(secret) }),
   v.strictObject({ kind: v.literal('basic'), user: userName, password: v.optional(secret) }),
@@ -209,6 +227,7 @@ export const calls = {
       auth: authInput,
       fingerprint: v.optional(fingerprint),
       colour: v.optional(colour),
+      alias: v.optional(controllerAlias),
     }),
   ).returns<ControllerSummary>(),
   /**
@@ -224,6 +243,8 @@ export const calls = {
       auth: v.optional(authInput),
       fingerprint: v.optional(v.nullable(fingerprint)),
       colour: v.optional(colour),
+      /** null removes the alias. */
+      alias: v.optional(v.nullable(controllerAlias)),
       reuseSecret: v.optional(v.literal(true)),
     }),
   ).returns<ControllerSummary>(),
@@ -262,8 +283,14 @@ export const calls = {
       transient: v.optional(v.boolean()),
     }),
   ).returns<OutletActionResult>(),
-  /** Power-cycle one outlet (off, wait the cycle delay, on). */
-  'outlets/cycle': call(v.strictObject({ controllerId, outlet: outletNumber })).returns<OutletActionResult>(),
+  /**
+   * Power-cycle one outlet (off, wait the cycle delay, on). With `delay` (whole seconds 0–300), Plugboard
+   * itself switches it off, waits that long and switches it on, answering after the on (pdudaemon's
+   * reboot); a Core that stops meanwhile still switches it back on first.
+   */
+  'outlets/cycle': call(
+    v.strictObject({ controllerId, outlet: outletNumber, delay: v.optional(cycleWaitSeconds) }),
+  ).returns<OutletActionResult>(),
   /** Switch several outlets as simultaneously as the firmware allows (transient states). */
   'outlets/switch': call(
     v.strictObject({

@@ -79,6 +79,11 @@ export interface ControllerSummary {
   order: number;
   /** A demo controller running in-process; removable. */
   demo: boolean;
+  /**
+   * A second name for the pdudaemon protocol's `hostname` (issue 15): no spaces (its TCP line splits on
+   * them), unique among every controller's names and aliases (case-insensitive). Absent: none.
+   */
+  alias?: string;
 }
 
 export type ControllerStatus =

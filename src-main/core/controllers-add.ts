@@ -88,6 +88,7 @@ export async function addController(
       user: auth.user,
       fingerprint: description.fingerprint ?? input.fingerprint ?? null,
       ...(input.colour ? { colour: input.colour } : {}),
+      ...(input.alias ? { alias: input.alias } : {}),
     },
     secret,
   );

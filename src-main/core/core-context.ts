@@ -5,6 +5,7 @@ import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
 import type { RunningDemo } from './demo';
+import type { Operations } from './operations';
 import type { ControllerRegistry } from './registry';
 import type { Reservations } from './reservations';
 import type { ControllerSession } from './session';
@@ -32,6 +33,8 @@ export interface CoreContext {
   requestTimeoutMs: number | undefined;
   /** Reservations: `assertMayAct` is the check every switching path calls before queueing. */
   reservations: Reservations;
+  /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
+  operations: Operations;
 }
 
 /** The session of a saved controller, once the saved controllers have started. */

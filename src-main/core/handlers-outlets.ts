@@ -4,6 +4,7 @@ import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
+import { cycleWithDelay } from './cycle-delayed';
 import { configureOutlet, cycleOutlets, renameOutlet, setOutlets, switchOutlets } from './outlet-actions';
 import type { ControllerSession } from './session';
 
@@ -53,10 +54,12 @@ export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
       if (!on) guardCritical(ctx, s, actor, outlets, 'off');
       return setOutlets(s, outlets, on, transient ?? false, actor);
     },
-    'outlets/cycle': async ({ controllerId, outlet }) => {
+    'outlets/cycle': async ({ controllerId, outlet, delay }) => {
       const s = await session(controllerId);
       s.assertMayAct(actor, [outlet]);
       guardCritical(ctx, s, actor, [outlet], 'cycle');
+      if (delay !== undefined)
+        return cycleWithDelay(s, outlet, delay, actor, ctx.operations, ctx.requestTimeoutMs);
       return cycleOutlets(s, [outlet], actor);
     },
     'outlets/switch': async ({ controllerId, changes }) => {

@@ -23,6 +23,7 @@ import { scriptHandlers } from './handlers-scripts';
 import { systemHandlers } from './handlers-system';
 import { userHandlers } from './handlers-users';
 import { NotificationDecider, type Notice } from './notifications';
+import { Operations } from './operations';
 import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
 import type { KeyValueStore } from './ports';
 import { ControllerRegistry } from './registry';
@@ -185,6 +186,7 @@ export function createCore(options: CoreOptions): Core {
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
     reservations: reservations.reservations,
+    operations: new Operations(clock, log),
   };
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -249,6 +251,8 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
+      await ctx.operations.finish();
       reservations.stop();
       await ready;
       await discovery.dispose();

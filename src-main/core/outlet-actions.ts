@@ -88,14 +88,21 @@ export async function setOutlets(
   on: boolean,
   transient: boolean,
   actor: Actor,
+  /**
+   * `label`: how the activity log words it, when not plain "on"/"off" (a delayed cycle's two halves).
+   * `finishing`: the second half of something already allowed (a delayed cycle's switch back on): a
+   * reservation taken meanwhile must not leave the outlet off, so it is not checked again.
+   */
+  extra: { label?: string; finishing?: boolean } = {},
 ): Promise<OutletActionResult> {
-  session.assertMayAct(actor, selection);
+  const { label } = extra;
+  if (!extra.finishing) session.assertMayAct(actor, selection);
   const client = await session.client();
   const numbers =
     selection === 'all'
       ? (session.lastOutlets?.map((o) => o.number) ?? [])
       : [...new Set(selection)].sort((a, b) => a - b);
-  const action = () => `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
+  const action = () => label ?? `${on ? 'on' : 'off'}${transient ? ' (temporary)' : ''}`;
   return run(
     session,
     {

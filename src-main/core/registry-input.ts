@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AuthKind } from '../../src-preload/model';
+import type { AuthKind, ControllerSummary } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
-import { MAX_NAME_LENGTH } from './registry-records';
+import { MAX_NAME_LENGTH, sameName } from './registry-records';
 
 /** Checks on what a person typed for a controller, and the registry's errors: each says what is wrong and what to do. */
 
@@ -18,6 +18,48 @@ export function cleanName(name: string, what: string): string {
   if (trimmed.length > MAX_NAME_LENGTH)
     throw new PlugboardError('BAD_INPUT', `The ${what} name is longer than ${MAX_NAME_LENGTH} characters.`);
   return trimmed;
+}
+
+/** A controller's alias (pdudaemon's hostname): one word of at most 64 characters. */
+export function cleanAlias(alias: string): string {
+  const trimmed = typeof alias === 'string' ? alias.trim() : '';
+  if (!trimmed || trimmed.length > MAX_NAME_LENGTH || /\s/.test(trimmed))
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The alias "${String(alias).slice(0, 40)}" must be one word of 1–${MAX_NAME_LENGTH} characters without spaces (pdudaemon clients split on spaces).`,
+    );
+  return trimmed;
+}
+
+/** Aliases are unique among every other controller's names and aliases (case-insensitive). */
+export function checkUniqueAlias(
+  all: readonly ControllerSummary[],
+  alias: string,
+  selfId: string | null,
+): void {
+  const clash = all.find(
+    (c) =>
+      c.id !== selfId && (sameName(c.name, alias) || (c.alias !== undefined && sameName(c.alias, alias))),
+  );
+  if (clash)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The alias "${alias}" is already ${sameName(clash.name, alias) ? 'the name' : 'the alias'} of "${clash.name}": choose another alias.`,
+    );
+}
+
+/** A name may not be another controller's alias (pdudaemon's hostname would name two controllers). */
+export function checkNameNotAlias(
+  all: readonly ControllerSummary[],
+  name: string,
+  selfId: string | null,
+): void {
+  const aliased = all.find((c) => c.id !== selfId && c.alias !== undefined && sameName(c.alias, name));
+  if (aliased)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `"${aliased.alias}" is the alias of "${aliased.name}": choose another name.`,
+    );
 }
 
 export function cleanColour(colour: string): string {

@@ -53,6 +53,8 @@ export const storedControllerSchema = v.object({
   colour: v.fallback(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/)), CONTROLLER_PALETTE[0]),
   order: v.fallback(v.pipe(v.number(), v.finite()), Number.MAX_SAFE_INTEGER),
   demo: v.fallback(v.boolean(), false),
+  /** pdudaemon's second name (issue 15); anything unusable reads as none. */
+  alias: v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^\s]{1,64}$/))), undefined),
 });
 
 export const storedGroupSchema = v.object({
@@ -111,11 +113,28 @@ export function readControllers(raw: unknown, problem: Problem): ControllerSumma
     if (names.has(lowerName(record.name)))
       return problem(`dropped saved controller ${entryLabel(entry, index)}: the name is used twice`);
     if (record.auth === 'token') record.user = '';
+    if (record.alias === undefined) delete record.alias;
     ids.add(record.id);
     names.add(lowerName(record.name));
     result.push(record);
   });
+  dropClashingAliases(result, problem);
   return result.sort((a, b) => a.order - b.order);
+}
+
+/** An alias that is another controller's name, or an earlier one's alias, is dropped (names win). */
+function dropClashingAliases(list: ControllerSummary[], problem: Problem): void {
+  const aliases = new Set<string>();
+  for (const record of list) {
+    if (record.alias === undefined) continue;
+    const word = lowerName(record.alias);
+    if (aliases.has(word) || list.some((c) => c !== record && lowerName(c.name) === word)) {
+      problem(
+        `saved controller "${record.name}": its alias is another controller's name or alias; ignoring the alias`,
+      );
+      delete record.alias;
+    } else aliases.add(word);
+  }
 }
 
 /** The saved groups, validated; members of controllers that are not saved are dropped, and so are empty groups. */
@@ -188,6 +207,7 @@ export function controllerRecords(list: readonly ControllerSummary[]): Controlle
     colour: c.colour,
     order,
     demo: c.demo,
+    ...(c.alias ? { alias: c.alias } : {}),
   }));
 }
 

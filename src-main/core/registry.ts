@@ -8,6 +8,9 @@ import { pickDefaultColour } from './colour-palette';
 import {
   checkSecret,
   cleanAuth,
+  checkNameNotAlias,
+  checkUniqueAlias,
+  cleanAlias,
   cleanColour,
   cleanName,
   controllerNotFound,
@@ -38,6 +41,8 @@ export interface ControllerInput {
   /** `#rrggbb`; a distinct palette colour when absent. */
   colour?: string;
   demo?: boolean;
+  /** pdudaemon's hostname besides the name; null or absent: none (update: null removes it). */
+  alias?: string | null;
 }
 
 /** Fields `update` may change; absent fields stay as they are. */
@@ -131,6 +136,8 @@ export class ControllerRegistry {
       const all = this.list();
       const name = cleanName(input.name, 'controller');
       this.#checkUniqueName(all, name, null);
+      const alias = input.alias ? cleanAlias(input.alias) : null;
+      if (alias) checkUniqueAlias(all, alias, null);
       const { auth, user } = cleanAuth(input.auth, input.user);
       checkSecret(secret);
       const record: ControllerSummary = {
@@ -147,6 +154,7 @@ export class ControllerRegistry {
             : cleanColour(input.colour),
         order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
         demo: input.demo === true,
+        ...(alias ? { alias } : {}),
       };
       const account = controllerAccount(record.id);
       if (secret !== null) {
@@ -184,6 +192,9 @@ export class ControllerRegistry {
       if (patch.fingerprint !== undefined)
         next.fingerprint = patch.fingerprint ? normaliseFingerprint(patch.fingerprint) : null;
       if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
+      if (patch.alias === null) delete next.alias;
+      else if (patch.alias !== undefined) next.alias = cleanAlias(patch.alias);
+      if (next.alias) checkUniqueAlias(all, next.alias, id);
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
@@ -323,6 +334,7 @@ export class ControllerRegistry {
         'BAD_INPUT',
         `A controller named "${clash.name}" is already saved: choose another name.`,
       );
+    checkNameNotAlias(all, name, selfId);
   }
 
   /** Put a record back after a failed change; a second failure is logged, the first one is what the caller hears. */

@@ -66,6 +66,20 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
     names,
     onChanged: (list) => deps.events.emit('reservations/changed', list),
     onRecorded: record,
+    onRefused: (actor, controllerId, outlets, error) => {
+      const controllerName = names.controller(controllerId);
+      if (controllerName === undefined) return;
+      for (const outlet of outlets === 'all' ? [null] : outlets)
+        activity.add({
+          controllerId,
+          controllerName,
+          outlet,
+          action: 'refused',
+          actor,
+          result: 'error',
+          error: error.toContractError(),
+        });
+    },
   });
   const unwatch =
     deps.store.watch?.(() => {

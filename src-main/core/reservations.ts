@@ -40,6 +40,13 @@ export interface ReservationsOptions {
   onChanged: (list: Reservation[]) => void;
   /** A take, release or break, for the activity log. */
   onRecorded: (actor: Actor, reservation: Reservation, action: string) => void;
+  /** A switch refused because someone else holds a reservation (the log shows who tried). */
+  onRefused?: (
+    actor: Actor,
+    controllerId: string,
+    outlets: 'all' | readonly number[],
+    error: PlugboardError,
+  ) => void;
 }
 
 type TakeInput = CallParsed<'reservations/take'>;
@@ -80,7 +87,12 @@ export class Reservations {
       outlets === 'all'
         ? [{ controllerId, outlet: null }]
         : outlets.map((outlet) => ({ controllerId, outlet }));
-    this.#assertFree(actor, wanted);
+    try {
+      this.#assertFree(actor, wanted);
+    } catch (error) {
+      if (error instanceof PlugboardError) this.#o.onRefused?.(actor, controllerId, outlets, error);
+      throw error;
+    }
   }
 
   take(actor: Actor, input: TakeInput): Promise<Reservation> {

@@ -1,9 +1,14 @@
 /**
  * The listener table: how each `--listen` name starts. One entry per listener; adding one is a line here.
  */
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { startWebShell } from '../web/server';
 import { startApiListener } from './api';
 import type { ListenerContext, ListenerFactory, RunningListener } from './listener';
+import { limitedLog } from '../web/log-limit';
+import { clientAllowed, SERVER_LIMITS } from './network';
+import { createPdudaemonListener } from './pdudaemon-listener';
 import type { ListenerName } from './options';
 
 /** The web window (the web shell) on loopback, over this service's Core. */
@@ -16,11 +21,43 @@ const webListener: ListenerFactory = async (context: ListenerContext): Promise<R
 };
 
 /**
- * `null`: not part of this build yet. The pdudaemon listener (src-main/serve/pdudaemon*.ts) plugs in
- * here as `pdudaemon: createPdudaemonListener` (or an adapter onto ListenerContext).
+ * pdudaemon's HTTP API and TCP line protocol on one port (16421 by default: its clients assume it).
+ * The protocol has no login, so a listener facing the network needs --allow (options.ts), and a client
+ * outside the allowed networks is disconnected before a byte is read.
  */
+const pdudaemonListener: ListenerFactory = async (context: ListenerContext): Promise<RunningListener> => {
+  const pdu = createPdudaemonListener(context.core, {
+    log: context.log,
+    onAnswered: (door, status) => context.metrics.request(`pdudaemon-${door}`, status),
+  });
+  const refusals = limitedLog(context.log);
+  const server = createServer((socket) => {
+    if (!clientAllowed(socket.remoteAddress, context.allow)) {
+      context.metrics.error('pdudaemon', 'FORBIDDEN');
+      refusals(`pdudaemon: refused a connection from ${socket.remoteAddress ?? '?'}: not in --allow.`);
+      socket.destroy();
+      return;
+    }
+    pdu.handleConnection(socket);
+  });
+  server.maxConnections = SERVER_LIMITS.maxConnections;
+  server.listen(context.spec.port, context.spec.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    name: 'pdudaemon',
+    lines: [`pdudaemon: ${context.spec.host}:${port} (HTTP /power/control/… and the TCP line protocol)`],
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await pdu.close();
+      await closed;
+      refusals.close();
+    },
+  };
+};
+
 export const LISTENERS: Record<ListenerName, ListenerFactory | null> = {
   web: webListener,
   api: startApiListener,
-  pdudaemon: null,
+  pdudaemon: pdudaemonListener,
 };

@@ -111,6 +111,10 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       throw new UsageError(
         `--listen web=${listener.host}:${listener.port}: the web window serves only loopback (127.0.0.1), since its only login is a per-run token. Reach it from another machine with \`ssh -L\`.`,
       );
+    if (listener.name === 'pdudaemon' && !allow)
+      throw new UsageError(
+        `--listen pdudaemon=${listener.host}:${listener.port} faces the network, and pdudaemon's protocol has no login (pduclient and labgrid send none, so tokens cannot help): give the client networks that may switch power (--allow 192.168.10.0/24), or listen on 127.0.0.1.`,
+      );
     if (!allow && tokens.length === 0)
       throw new UsageError(
         `--listen ${listener.name}=${listener.host}:${listener.port} faces the network: give the client networks that may connect (--allow 192.168.10.0/24) or tokens (--token-file), or listen on 127.0.0.1.`,

@@ -32,6 +32,11 @@ export class FakeClock implements Clock {
     return soonest === null ? null : soonest - this.#now;
   }
 
+  /** How many timers fall due exactly `ms` from now (a wait that was just planned). */
+  timersOf(ms: number): number {
+    return [...this.#timers.values()].filter((timer) => timer.at - this.#now === ms).length;
+  }
+
   get pendingTimers(): number {
     return this.#timers.size;
   }

@@ -19,6 +19,8 @@ export interface ConnectionPatch {
   colour?: string;
   auth?: { kind: 'digest' | 'basic'; user: string; password?: string } | { kind: 'token'; token?: string };
   fingerprint?: string | null;
+  /** pdudaemon's hostname besides the name (one word); null removes it. */
+  alias?: string | null;
   /** The person confirmed that the stored secret may go to the changed address, login or user. */
   reuseSecret?: true;
 }

@@ -1,0 +1,93 @@
+/**
+ * Debian's own pdudaemon client, `pduclient`, in both its modes against Plugboard's listener. pduclient
+ * always uses port 16421, so each run has a private network namespace (`unshare -n`, root: CI runs as
+ * root) holding the emulator, the Core, the listener and pduclient: nothing can collide with the
+ * machine's own port 16421 or leave the namespace.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const fixture = path.join(import.meta.dirname, 'fixtures', 'pduclient-run.ts');
+const root = path.resolve(import.meta.dirname, '../..');
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+interface Run {
+  port: number;
+  runs: { argv: string[]; code: number; out: string }[];
+  states: boolean[];
+  activity: { outlet: number | null; action: string; source: string; who: string; result: string }[];
+}
+
+function inNamespace(runs: string[][]): Promise<Run> {
+  const script = [
+    'set -e',
+    'ip link set lo up',
+    `exec ${quote(process.execPath)} --import tsx ${quote(fixture)} ${quote(JSON.stringify({ runs }))}`,
+  ].join('\n');
+  return new Promise((resolve, reject) => {
+    const proc = spawn('unshare', ['-n', 'sh', '-c', script], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+      if (!line)
+        return reject(
+          new Error(`no result from the namespace (exit ${code}).\nstdout: ${out}\nstderr: ${err}`),
+        );
+      resolve(JSON.parse(line.slice('RESULT '.length)) as Run);
+    });
+  });
+}
+
+const reboot = ['--daemon', '127.0.0.1', '--hostname', 'bench-a', '--port', '3', '--command', 'reboot'];
+const unknown = ['--daemon', '127.0.0.1', '--hostname', 'rack-9', '--port', '3', '--command', 'off'];
+
+describe.concurrent('pduclient against Plugboard in a private network namespace', () => {
+  for (const mode of ['TCP', 'HTTP'] as const) {
+    const extra = mode === 'HTTP' ? ['--http'] : [];
+    it(`${mode}: "pduclient … --hostname bench-a --port 3 --command reboot" power-cycles outlet 3`, async () => {
+      const run = await inNamespace([
+        [...reboot, ...extra],
+        [...unknown, ...extra],
+      ]);
+      expect(run.port).toBe(16421);
+      expect(run.runs.map((r) => [r.code, r.out])).toEqual([
+        [0, 'Command sent successfully.'],
+        [
+          127,
+          mode === 'TCP'
+            ? 'Error sending command! 127.0.0.1 replied: nack: Unknown PDU "rack-9": no saved controller has that name or alias.'
+            : 'Error sending command! 127.0.0.1 replied: <Response [404]>',
+        ],
+      ]);
+      // The relay went off and came back on; nothing else of the unit changed.
+      expect(run.states).toEqual([true, false, true]);
+      const door = mode === 'HTTP' ? 'pdudaemon-http' : 'pdudaemon-tcp';
+      expect(run.activity.filter((e) => e.outlet === 3)).toEqual([
+        {
+          outlet: 3,
+          action: 'cycle: off for 5 s',
+          source: door,
+          who: 'pdudaemon client 127.0.0.1',
+          result: 'ok',
+        },
+        {
+          outlet: 3,
+          action: 'cycle: on after 5 s',
+          source: door,
+          who: 'pdudaemon client 127.0.0.1',
+          result: 'ok',
+        },
+      ]);
+    });
+  }
+});
