@@ -8,6 +8,8 @@ import { EXIT_CONTROLLER, ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
 import { withController, type CommandContext, type Runner } from './command-context';
 import { leaf } from './global-options';
+import { checkDirectOptions, runFleet, throughCore } from './commands-fleet';
+import { Option } from 'commander';
 import { renderPairs, renderTable } from './table';
 
 async function outletNumbers(client: DliClient, text: string): Promise<number[] | 'all'> {
@@ -59,6 +61,18 @@ function outletTable(context: CommandContext, outlets: readonly Outlet[]): strin
   );
 }
 
+const TARGETS_HELP =
+  '"Bench A:3", "Bench A:1-4", "Bench A:Router" (outlet name), "Bench A:all", a group name; several at once. With --controller NAME or --url: outlet number (3), list (1,4,7), all, or an outlet name';
+
+/** --wait, --timeout, --yes: for saved controllers and groups (through the Core). */
+function fleetOptions(command: Command): Command {
+  return command
+    .option('--wait', 'return only once the unit confirmed the physical state (exit 1 if not in time)')
+    .option('--timeout <seconds>', 'how long --wait (and reaching the controllers) may take (default 60)')
+    .addOption(new Option('--yes', 'confirm switching off or cycling critical outlets'))
+    .addOption(new Option('--confirm-critical', 'the same as --yes').hideHelp().implies({ yes: true }));
+}
+
 export function registerOutletCommands(program: Command, run: Runner): void {
   leaf(program.command('info').description('model, serial number and firmware versions')).action(
     run(async (context) => {
@@ -107,16 +121,20 @@ export function registerOutletCommands(program: Command, run: Runner): void {
 
   for (const on of [true, false]) {
     leaf(
-      program
-        .command(on ? 'on' : 'off')
-        .argument('<outlets...>', 'outlet number (3), list (1,4,7), all, or an outlet name')
-        .option(
-          '--transient',
-          'set the transient state (reverts after a reboot) instead of the persistent one',
-        )
-        .description(`switch outlets ${on ? 'on' : 'off'}`),
+      fleetOptions(
+        program
+          .command(on ? 'on' : 'off')
+          .argument('<targets...>', TARGETS_HELP)
+          .option(
+            '--transient',
+            'set the transient state (reverts after a reboot) instead of the persistent one',
+          )
+          .description(`switch outlets ${on ? 'on' : 'off'}`),
+      ),
     ).action(
       run(async (context, words) => {
+        if (throughCore(context)) return runFleet(context, on ? 'on' : 'off', words as string[]);
+        checkDirectOptions(context);
         await withController(context, async ({ client }) => {
           const outlets = await outletNumbers(client, (words as string[]).join(' '));
           const transient = context.options.transient === true;
@@ -133,12 +151,16 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   }
 
   leaf(
-    program
-      .command('cycle')
-      .argument('<outlet...>', 'outlet number or name')
-      .description('power-cycle one outlet (off, wait the cycle delay, on)'),
+    fleetOptions(
+      program
+        .command('cycle')
+        .argument('<targets...>', `${TARGETS_HELP}; one outlet per controller`)
+        .description('power-cycle outlets (off, wait the cycle delay, on)'),
+    ),
   ).action(
     run(async (context, words) => {
+      if (throughCore(context)) return runFleet(context, 'cycle', words as string[]);
+      checkDirectOptions(context);
       await withController(context, async ({ client }) => {
         const outlets = await outletNumbers(client, (words as string[]).join(' '));
         if (outlets === 'all' || outlets.length !== 1) {

@@ -91,21 +91,26 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
   const password = 'keychain-only-5813';
   const plain = await startEmulator({ password, sequenceDelay: 0 });
   const secure = await startEmulator({ password, tls: true, sequenceDelay: 0 });
-  running.push(plain, secure);
+  // The token's unit: one address is saved once (a duplicate address is refused, as in the window).
+  const tokenUnit = await startEmulator({ password, sequenceDelay: 0 });
+  const other = await startEmulator({ password, sequenceDelay: 0 });
+  running.push(plain, secure, tokenUnit, other);
   for (let i = 0; i < 8; i++) plain.device.setOutlet(i, { state: false });
-  const token = plain.device.issueToken('bench-bot', [
+  for (let i = 0; i < 8; i++) tokenUnit.device.setOutlet(i, { state: false });
+  const token = tokenUnit.device.issueToken('bench-bot', [
     '/relay/outlets/all;/=state,transient_state/?access=modify',
   ]);
   const fingerprint = normalizeFingerprint(secure.device.certificate!.fingerprint256);
   const auth = ['--user', 'admin', '--password', password];
 
   const { results: r, configDir } = await inKeychainSession([
-    { name: 'add', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench A'] },
     {
       name: 'wrongPassword',
       args: ['--url', plain.url, '--password', 'nope-nope', 'controllers', 'add', 'Bench B'],
     },
-    { name: 'duplicate', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'bench a'] },
+    { name: 'add', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench A'] },
+    { name: 'duplicate', args: ['--url', other.url, ...auth, 'controllers', 'add', 'bench a'] },
+    { name: 'sameAddress', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench Z'] },
     { name: 'untrusted', args: ['--url', secure.url, ...auth, 'controllers', 'add', 'Secure'] },
     {
       name: 'addSecure',
@@ -120,7 +125,10 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
         'Secure',
       ],
     },
-    { name: 'addToken', args: ['--url', plain.url, '--token', token, '--json', 'controllers', 'add', 'Bot'] },
+    {
+      name: 'addToken',
+      args: ['--url', tokenUnit.url, '--token', token, '--json', 'controllers', 'add', 'Bot'],
+    },
     { name: 'list', args: ['controllers', 'list', '--json'] },
     { name: 'listHuman', args: ['controllers', 'list'] },
     { name: 'outlets', args: ['--controller', 'bench a', '--json', 'outlets'] },
@@ -136,11 +144,14 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
   expect(r.add!.stdout).toMatch(
     /^Saved "Bench A" \(LPC9 .*firmware 1\.12\.14\.0, 8 outlets, meters, administrator\)/,
   );
-  expect(r.wrongPassword!.code, r.wrongPassword!.stderr).toBe(1);
+  expect(r.wrongPassword!.code, r.wrongPassword!.stderr).toBe(4);
   expect(r.wrongPassword!.stderr).toContain('[AUTH_FAILED]');
   expect(r.duplicate!.code, r.duplicate!.stderr).toBe(1);
-  expect(r.duplicate!.stderr).toContain('already saved');
-  expect(r.untrusted!.code, r.untrusted!.stderr).toBe(1);
+  expect(r.duplicate!.stderr).toContain('named "Bench A" is already saved');
+  // The same address under another name: refused before anything is sent, as the window refuses it.
+  expect(r.sameAddress!.code, r.sameAddress!.stderr).toBe(1);
+  expect(r.sameAddress!.stderr).toContain(`${plain.url} is already saved as "Bench A"`);
+  expect(r.untrusted!.code, r.untrusted!.stderr).toBe(4);
   expect(r.untrusted!.stderr).toContain(`--accept-fingerprint ${fingerprint}`);
   expect(r.addSecure!.code, r.addSecure!.stderr).toBe(0);
   expect(r.addToken!.code, r.addToken!.stderr).toBe(0);
@@ -173,7 +184,7 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
   expect(plain.device.outlet(1).state).toBe(true);
   expect(r.secureOutlets!.code, r.secureOutlets!.stderr).toBe(0);
   expect(r.tokenOn!.code, r.tokenOn!.stderr).toBe(0);
-  expect(plain.device.outlet(4).state).toBe(true);
+  expect(tokenUnit.device.outlet(4).state).toBe(true);
 
   expect(r.remove!.code, r.remove!.stderr).toBe(0);
   expect(r.afterRemove!.code, r.afterRemove!.stderr).toBe(1);
@@ -227,7 +238,7 @@ it('--controller sends the saved password to another user or a new certificate o
   expect(r.otherUser!.stderr).toMatch(
     /you changed the user \(admin → guest\).*--password-stdin.*--reuse-secret/,
   );
-  expect(r.changed!.code, r.changed!.stderr).toBe(1);
+  expect(r.changed!.code, r.changed!.stderr).toBe(4);
   expect(r.changed!.stderr).toContain(
     `--accept-fingerprint ${replaced} and --password-stdin (or --reuse-secret`,
   );
@@ -275,7 +286,7 @@ it('--controller sends the saved password to another user or a new certificate o
   expect(ok.typedAgain!.code, ok.typedAgain!.stderr).toBe(0);
   expect(secure.authorizations.length).toBeGreaterThan(sentSecure);
   // Confirmed: now the guest login is tried (and refused by the unit).
-  expect(ok.guestConfirmed!.code, ok.guestConfirmed!.stderr).toBe(1);
+  expect(ok.guestConfirmed!.code, ok.guestConfirmed!.stderr).toBe(4);
   expect(home.authorizations.some((a) => a.includes('username="guest"'))).toBe(true);
   for (const step of [...Object.values(r), ...Object.values(ok)])
     expect(step.stdout + step.stderr).not.toContain(password);
