@@ -68,7 +68,7 @@ const TARGETS_HELP =
 function fleetOptions(command: Command): Command {
   return command
     .option('--wait', 'return only once the unit confirmed the physical state (exit 1 if not in time)')
-    .option('--timeout <seconds>', 'how long --wait (and reaching the controllers) may take (default 60)')
+    .option('--timeout <seconds>', 'how long --wait waits for the confirmation (default 60)')
     .addOption(new Option('--yes', 'confirm switching off or cycling critical outlets'))
     .addOption(new Option('--confirm-critical', 'the same as --yes').hideHelp().implies({ yes: true }));
 }

@@ -18,6 +18,12 @@ import { UsageError } from './io';
 import { StateWatch } from './state-watch';
 import { needsOutlets, parseTargets, resolveOutlets, type ControllerPart } from './targets';
 
+/**
+ * A guard on reaching a controller before anything is sent: its own requests give up sooner (the Core's
+ * request timeout), and their failure comes back as the controller's status.
+ */
+const REACH_MS = 60_000;
+
 export type FleetAction = 'on' | 'off' | 'cycle';
 
 export interface FleetOptions {
@@ -25,7 +31,7 @@ export interface FleetOptions {
   transient: boolean;
   /** Wait for the unit to confirm the physical state. */
   wait: boolean;
-  /** How long --wait (and reading a controller's outlets first) may take, ms. */
+  /** How long --wait may wait for the unit's confirmation, ms. */
   timeoutMs: number;
   /** --yes: critical outlets may be switched off or cycled. */
   confirmCritical: boolean;
@@ -97,7 +103,7 @@ export async function switchTargets(
     // Every controller whose outlets matter is read first, all at once; nothing is sent before all are known.
     const readiness = await Promise.all(
       parts.map((part) =>
-        stateNeeded(part) ? watch.ready(core, part.controller.id, part.controller.name, o.timeoutMs) : null,
+        stateNeeded(part) ? watch.ready(core, part.controller.id, part.controller.name, REACH_MS) : null,
       ),
     );
     const plans = parts.map((part, i) => {

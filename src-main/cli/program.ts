@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
+import { registerActivityCommands } from './commands-activity';
 import { registerAdminCommands } from './commands-admin';
 import { registerAutopingCommands } from './commands-autoping';
 import { registerControllerCommands } from './commands-controllers';
@@ -68,6 +69,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerAdminCommands(program, run);
   registerAutopingCommands(program, run);
   registerControllerCommands(program, run);
+  registerActivityCommands(program, run);
   return program;
 }
 
