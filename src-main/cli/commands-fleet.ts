@@ -3,7 +3,8 @@
  * command takes, its options (--wait, --timeout, --yes), and how the outcome is printed and exited.
  * `--url` (or PLUGBOARD_URL) keeps today's direct client for a controller that is not saved.
  */
-import { errorSentence } from '../shared/errors';
+import type { ControllerState } from '../../src-preload/model';
+import { PlugboardError, errorSentence } from '../shared/errors';
 import type { CommandContext } from './command-context';
 import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
@@ -60,6 +61,41 @@ export async function runFleet(context: CommandContext, action: FleetAction, wor
     const outcomes = await switchTargets(core, targets, options);
     report(context, outcomes, options);
   });
+}
+
+/**
+ * The live state of the saved controller named by --controller, as the Core read it (its session started
+ * for this command, the outlets read once); a controller that cannot be reached gives its problem.
+ */
+export async function savedControllerState(context: CommandContext): Promise<ControllerState> {
+  const wanted = String(context.options.controller).trim().toLowerCase();
+  const { withCore } = await import('./core-access');
+  const { StateWatch } = await import('./state-watch');
+  let found: ControllerState | null = null;
+  await withCore(context, async (core) => {
+    const watch = new StateWatch(core);
+    try {
+      const snapshot = await core.call('app/snapshot', {});
+      watch.seed(snapshot.states);
+      const saved = snapshot.controllers.find((c) => c.name.toLowerCase() === wanted || c.id === wanted);
+      if (!saved) {
+        const names = snapshot.controllers.map((c) => `"${c.name}"`);
+        throw new PlugboardError(
+          'NOT_FOUND',
+          `No saved controller is called "${String(context.options.controller).slice(0, 40)}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+        );
+      }
+      const ready = await watch.ready(core, saved.id, saved.name, 60_000);
+      if (ready.problem) {
+        const { code, message, action, detail } = ready.problem;
+        throw new PlugboardError(code, message, detail, action ? { action } : {});
+      }
+      found = ready.state;
+    } finally {
+      watch.close();
+    }
+  });
+  return found!;
 }
 
 function outletWords(numbers: readonly number[]): string {

@@ -8,7 +8,7 @@ import { EXIT_CONTROLLER, ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
 import { withController, type CommandContext, type Runner } from './command-context';
 import { leaf } from './global-options';
-import { checkDirectOptions, runFleet, throughCore } from './commands-fleet';
+import { checkDirectOptions, runFleet, savedControllerState, throughCore } from './commands-fleet';
 import { Option } from 'commander';
 import { renderPairs, renderTable } from './table';
 
@@ -61,6 +61,20 @@ function outletTable(context: CommandContext, outlets: readonly Outlet[]): strin
   );
 }
 
+function printOutlets(context: CommandContext, outlets: readonly Outlet[]): void {
+  if (!context.json) return context.terminal.print(outletTable(context, outlets));
+  context.terminal.json(
+    outlets.map((o) => ({
+      number: o.number,
+      name: o.name,
+      state: o.state,
+      transient_state: o.transientState,
+      physical_state: o.physicalState,
+      locked: o.locked,
+    })),
+  );
+}
+
 const TARGETS_HELP =
   '"Bench A:3", "Bench A:1-4", "Bench A:Router" (outlet name), "Bench A:all", a group name; several at once. With --controller NAME or --url: outlet number (3), list (1,4,7), all, or an outlet name';
 
@@ -102,20 +116,11 @@ export function registerOutletCommands(program: Command, run: Runner): void {
 
   leaf(program.command('outlets').description('every outlet with its states')).action(
     run(async (context) => {
-      await withController(context, async ({ client }) => {
-        const outlets = await client.outlets.list();
-        if (!context.json) return context.terminal.print(outletTable(context, outlets));
-        context.terminal.json(
-          outlets.map((o) => ({
-            number: o.number,
-            name: o.name,
-            state: o.state,
-            transient_state: o.transientState,
-            physical_state: o.physicalState,
-            locked: o.locked,
-          })),
-        );
-      });
+      // A saved controller's outlets as the Core reads them; --url (or a one-off login): asked directly.
+      if (context.options.controller !== undefined && throughCore(context)) {
+        return printOutlets(context, (await savedControllerState(context)).outlets);
+      }
+      await withController(context, async ({ client }) => printOutlets(context, await client.outlets.list()));
     }),
   );
 
