@@ -4,7 +4,7 @@ import { PlugboardError } from '../shared/errors';
 import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
-import { withController, type Runner } from './command-context';
+import { savedThroughCore, withController, type Runner } from './command-context';
 import { leaf } from './global-options';
 import { renderTable } from './table';
 
@@ -106,6 +106,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const wanted = state === undefined ? null : String(state).toLowerCase();
       if (wanted !== null && wanted !== 'on' && wanted !== 'off')
         throw new UsageError('ssh takes on or off.');
+      if (wanted !== null && savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('system/setSsh', { controllerId: saved.id, enabled: wanted === 'on' });
+          if (context.json) return context.terminal.json({ ssh_enabled: wanted === 'on' });
+          context.terminal.print(`SSH is ${wanted === 'on' ? 'enabled' : 'disabled'} on ${saved.name}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         if (wanted !== null) await client.system.setSsh(wanted === 'on');
         const enabled = wanted === null ? await client.system.ssh() : wanted === 'on';
@@ -126,6 +134,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
         throw new UsageError(
           'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
         );
+      }
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('system/reboot', { controllerId: saved.id });
+          if (context.json) return context.terminal.json({ rebooting: true });
+          context.terminal.print(`${saved.name} is rebooting.`);
+        });
       }
       await withController(context, async ({ client }) => {
         await client.system.reboot();

@@ -10,18 +10,6 @@ import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
 import { ExitWith, UsageError } from './io';
 
-/** Options that mean "log in with these, not the saved secret": such a command keeps the direct client. */
-const ONE_OFF_LOGIN = ['user', 'password', 'passwordStdin', 'token', 'acceptFingerprint', 'reuseSecret'];
-
-/** Whether the command goes through the Core (saved controllers, groups) rather than the direct client. */
-export function throughCore(context: CommandContext): boolean {
-  const o = context.options;
-  if (o.url !== undefined) return false;
-  if (o.controller !== undefined) return !ONE_OFF_LOGIN.some((key) => o[key] !== undefined);
-  if (typeof o.service === 'string') return true;
-  return !context.terminal.io.env.PLUGBOARD_URL;
-}
-
 /** --timeout in seconds (default 60), as ms. */
 export function timeoutMs(context: CommandContext): number {
   const typed = context.options.timeout;
@@ -68,23 +56,13 @@ export async function runFleet(context: CommandContext, action: FleetAction, wor
  * for this command, the outlets read once); a controller that cannot be reached gives its problem.
  */
 export async function savedControllerState(context: CommandContext): Promise<ControllerState> {
-  const wanted = String(context.options.controller).trim().toLowerCase();
-  const { withCore } = await import('./core-access');
+  const { withSavedController } = await import('./core-access');
   const { StateWatch } = await import('./state-watch');
   let found: ControllerState | null = null;
-  await withCore(context, async (core) => {
+  await withSavedController(context, async (core, saved) => {
     const watch = new StateWatch(core);
     try {
-      const snapshot = await core.call('app/snapshot', {});
-      watch.seed(snapshot.states);
-      const saved = snapshot.controllers.find((c) => c.name.toLowerCase() === wanted || c.id === wanted);
-      if (!saved) {
-        const names = snapshot.controllers.map((c) => `"${c.name}"`);
-        throw new PlugboardError(
-          'NOT_FOUND',
-          `No saved controller is called "${String(context.options.controller).slice(0, 40)}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
-        );
-      }
+      watch.seed((await core.call('app/snapshot', {})).states);
       const ready = await watch.ready(core, saved.id, saved.name, 60_000);
       if (ready.problem) {
         const { code, message, action, detail } = ready.problem;

@@ -6,9 +6,15 @@ import type { DliClient } from '../dli/client';
 import type { Outlet } from '../dli/types';
 import { EXIT_CONTROLLER, ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
-import { withController, type CommandContext, type Runner } from './command-context';
+import {
+  savedThroughCore,
+  throughCore,
+  withController,
+  type CommandContext,
+  type Runner,
+} from './command-context';
 import { leaf } from './global-options';
-import { checkDirectOptions, runFleet, savedControllerState, throughCore } from './commands-fleet';
+import { checkDirectOptions, runFleet, savedControllerState } from './commands-fleet';
 import { Option } from 'commander';
 import { renderPairs, renderTable } from './table';
 
@@ -117,7 +123,7 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   leaf(program.command('outlets').description('every outlet with its states')).action(
     run(async (context) => {
       // A saved controller's outlets as the Core reads them; --url (or a one-off login): asked directly.
-      if (context.options.controller !== undefined && throughCore(context)) {
+      if (savedThroughCore(context)) {
         return printOutlets(context, (await savedControllerState(context)).outlets);
       }
       await withController(context, async ({ client }) => printOutlets(context, await client.outlets.list()));

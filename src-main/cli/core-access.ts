@@ -8,7 +8,7 @@
  * Loaded lazily (`await import('./core-access')`) by the commands that need it, like saved-controllers.ts.
  */
 import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
-import type { Actor } from '../../src-preload/model';
+import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { dispatch } from '../core/dispatch';
 import { osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
@@ -122,4 +122,25 @@ export async function withCore(
   } finally {
     await core.close();
   }
+}
+
+/** Run `work` with the Core and the saved controller --controller names (NOT_FOUND lists the saved ones). */
+export async function withSavedController(
+  context: CommandContext,
+  work: (core: CoreAccess, saved: ControllerSummary) => Promise<void>,
+): Promise<void> {
+  await withCore(context, async (core) => {
+    const typed = String(context.options.controller);
+    const wanted = typed.trim().toLowerCase();
+    const list = await core.call('controllers/list', {});
+    const saved = list.find((c) => c.name.toLowerCase() === wanted || c.id === typed);
+    if (!saved) {
+      const names = list.map((c) => `"${c.name}"`);
+      throw new PlugboardError(
+        'NOT_FOUND',
+        `No saved controller is called "${[...typed].slice(0, 40).join('')}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+      );
+    }
+    await work(core, saved);
+  });
 }

@@ -120,6 +120,9 @@ it('addresses outlets by controller:number, range, name and group, one request p
     [
       { name: 'group', args: ['on', 'Lab lights'] },
       { name: 'legacy', args: ['--controller', 'Rack 7', 'off', '1', '2'] },
+      { name: 'ssh', args: ['--controller', 'Bench A', 'ssh', 'on'] },
+      { name: 'script', args: ['--controller', 'Bench A', 'script', 'start', 'flash_a_light', '--json'] },
+      { name: 'reboot', args: ['--controller', 'Bench A', 'reboot', '--yes'] },
       { name: 'activity', args: ['activity', '--json'] },
       { name: 'activityCli', args: ['activity', '--controller', 'Rack 7', '--door', 'cli', '--csv'] },
     ],
@@ -136,9 +139,19 @@ it('addresses outlets by controller:number, range, name and group, one request p
       .slice(0, 4),
   ).toEqual([false, false, true, true]);
 
+  for (const step of ['ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  expect(a.device.config().sshEnabled).toBe(true);
+
   // The Core's log (and its file) has the CLI's switches as the CLI's, by this OS user.
   const me = userInfo().username;
   const entries = JSON.parse(r.activity!.stdout) as ActivityEntry[];
+  for (const action of ['enabled SSH', 'started script flash_a_light()', 'reboot']) {
+    expect(entries.find((e) => e.controllerName === 'Bench A' && e.action === action)).toMatchObject({
+      source: 'cli',
+      who: me,
+      result: 'ok',
+    });
+  }
   const switched = (name: string, outlet: number, action: string) =>
     entries.find((e) => e.controllerName === name && e.outlet === outlet && e.action === action);
   expect(switched('Bench A', 3, 'on')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
