@@ -4,7 +4,7 @@
  * `--url` (or PLUGBOARD_URL) keeps today's direct client for a controller that is not saved.
  */
 import type { ControllerState } from '../../src-preload/model';
-import { PlugboardError, errorSentence } from '../shared/errors';
+import { errorSentence } from '../shared/errors';
 import type { CommandContext } from './command-context';
 import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
@@ -57,21 +57,10 @@ export async function runFleet(context: CommandContext, action: FleetAction, wor
  */
 export async function savedControllerState(context: CommandContext): Promise<ControllerState> {
   const { withSavedController } = await import('./core-access');
-  const { StateWatch } = await import('./state-watch');
+  const { readState } = await import('./state-watch');
   let found: ControllerState | null = null;
   await withSavedController(context, async (core, saved) => {
-    const watch = new StateWatch(core);
-    try {
-      watch.seed((await core.call('app/snapshot', {})).states);
-      const ready = await watch.ready(core, saved.id, saved.name, 60_000);
-      if (ready.problem) {
-        const { code, message, action, detail } = ready.problem;
-        throw new PlugboardError(code, message, detail, action ? { action } : {});
-      }
-      found = ready.state;
-    } finally {
-      watch.close();
-    }
+    found = await readState(core, saved.id, saved.name);
   });
   return found!;
 }

@@ -4,7 +4,8 @@ import type { OutletActionResult } from '../../src-preload/model';
 import { PlugboardError, errorSentence } from '../shared/errors';
 import type { DliClient } from '../dli/client';
 import type { Outlet } from '../dli/types';
-import { EXIT_CONTROLLER, ExitWith } from './io';
+import { combinedExitCode, exitCodeFor } from './exit-codes';
+import { ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
 import {
   savedThroughCore,
@@ -28,7 +29,7 @@ function listWords(numbers: readonly number[]): string {
   return numbers.length === 1 ? `outlet ${numbers[0]}` : `outlets ${numbers.join(', ')}`;
 }
 
-/** Print an outlet action's result; failures go to stderr, one line each, and make the exit code 1. */
+/** Print an outlet action's result; failures go to stderr, one line each, and set the exit code (exit-codes.ts). */
 function reportAction(
   context: CommandContext,
   result: OutletActionResult,
@@ -46,7 +47,14 @@ function reportAction(
         : `plugboard: ${errorSentence(failure.error)} [${failure.error.code}]`,
     );
   }
-  if (result.failed.length) throw new ExitWith(EXIT_CONTROLLER);
+  if (result.failed.length) {
+    throw new ExitWith(
+      combinedExitCode(
+        result.failed.map((f) => exitCodeFor(f.error.code)),
+        0,
+      ),
+    );
+  }
 }
 
 function outletTable(context: CommandContext, outlets: readonly Outlet[]): string {
@@ -65,6 +73,35 @@ function outletTable(context: CommandContext, outlets: readonly Outlet[]): strin
     ],
     c.bold,
   );
+}
+
+/** `switch` on a saved controller: the Core's outlets/switch (names looked up in its outlets). */
+async function switchThroughCore(
+  context: CommandContext,
+  wanted: { target: string; on: boolean }[],
+): Promise<void> {
+  const { withSavedController } = await import('./core-access');
+  const { readState } = await import('./state-watch');
+  await withSavedController(context, async (core, saved) => {
+    const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
+    const list = targets.some(({ spec }) => spec.kind !== 'numbers')
+      ? (await readState(core, saved.id, saved.name)).outlets
+      : [];
+    const changes = targets.flatMap(({ spec, on }) => {
+      const numbers = resolveOutletSpec(spec, list, saved.name);
+      if (numbers === 'all') return list.map((o) => ({ outlet: o.number, on }));
+      return numbers.map((outlet) => ({ outlet, on }));
+    });
+    const result = await core.call('outlets/switch', { controllerId: saved.id, changes });
+    reportAction(context, result, (ok) => {
+      const pick = (state: boolean): number[] =>
+        changes.filter((c) => c.on === state && ok.includes(c.outlet)).map((c) => c.outlet);
+      const words = [pick(true), pick(false)].map((n, i) =>
+        n.length ? `${n.join(', ')} ${i ? 'off' : 'on'}` : '',
+      );
+      return `Switched on ${saved.name}: ${words.filter(Boolean).join('; ')} (transient).`;
+    });
+  });
 }
 
 function printOutlets(context: CommandContext, outlets: readonly Outlet[]): void {
@@ -195,6 +232,7 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, pairs) => {
       const wanted = parseSwitchPairs(pairs as string[]);
+      if (savedThroughCore(context)) return switchThroughCore(context, wanted);
       await withController(context, async ({ client }) => {
         const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
         // Names are resolved, and `all` enumerated, from the outlet list; numbers need none.

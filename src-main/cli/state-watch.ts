@@ -3,6 +3,7 @@
  * outlets before it sends (names, critical outlets) or wait for the unit to confirm (--wait).
  */
 import type { ContractError, ControllerState } from '../../src-preload/model';
+import { PlugboardError } from '../shared/errors';
 import type { CoreAccess } from './core-access';
 
 /** Statuses that mean the controller cannot be used now (its `problem` says why). */
@@ -90,5 +91,19 @@ export class StateWatch {
   close(): void {
     this.#unsubscribe();
     this.#waiters.clear();
+  }
+}
+
+/** One saved controller's live state, read through the Core for this command (its problem thrown). */
+export async function readState(core: CoreAccess, id: string, name: string): Promise<ControllerState> {
+  const watch = new StateWatch(core);
+  try {
+    watch.seed((await core.call('app/snapshot', {})).states);
+    const ready = await watch.ready(core, id, name, 60_000);
+    if (!ready.problem) return ready.state;
+    const { code, message, action, detail } = ready.problem;
+    throw new PlugboardError(code, message, detail, action ? { action } : {});
+  } finally {
+    watch.close();
   }
 }

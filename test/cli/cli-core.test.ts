@@ -120,6 +120,7 @@ it('addresses outlets by controller:number, range, name and group, one request p
     [
       { name: 'group', args: ['on', 'Lab lights'] },
       { name: 'legacy', args: ['--controller', 'Rack 7', 'off', '1', '2'] },
+      { name: 'switch', args: ['--controller', 'Rack 7', 'switch', '5=on', '6=off'] },
       { name: 'ssh', args: ['--controller', 'Bench A', 'ssh', 'on'] },
       { name: 'script', args: ['--controller', 'Bench A', 'script', 'start', 'flash_a_light', '--json'] },
       { name: 'reboot', args: ['--controller', 'Bench A', 'reboot', '--yes'] },
@@ -139,7 +140,8 @@ it('addresses outlets by controller:number, range, name and group, one request p
       .slice(0, 4),
   ).toEqual([false, false, true, true]);
 
-  for (const step of ['ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  for (const step of ['switch', 'ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  expect(b.device.outlet(4).transientState).toBe(true);
   expect(a.device.config().sshEnabled).toBe(true);
 
   // The Core's log (and its file) has the CLI's switches as the CLI's, by this OS user.
@@ -154,6 +156,7 @@ it('addresses outlets by controller:number, range, name and group, one request p
   }
   const switched = (name: string, outlet: number, action: string) =>
     entries.find((e) => e.controllerName === name && e.outlet === outlet && e.action === action);
+  expect(switched('Rack 7', 5, 'on (temporary, together)')).toMatchObject({ source: 'cli', who: me });
   expect(switched('Bench A', 3, 'on')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
   expect(switched('Rack 7', 2, 'off')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
   // A group named in the CLI is addressing, not a group run: the door is still the CLI.
