@@ -64,12 +64,8 @@ async function send(
   outlets: number[] | 'all',
   o: FleetOptions,
 ): Promise<OutletActionResult> {
-  if (o.action === 'cycle') {
-    if (outlets === 'all' || outlets.length !== 1) {
-      throw new UsageError('cycle takes one outlet per controller; cycle the others in another command.');
-    }
-    return core.call('outlets/cycle', { controllerId: id, outlet: outlets[0]! });
-  }
+  if (o.action === 'cycle')
+    return core.call('outlets/cycle', { controllerId: id, outlet: (outlets as number[])[0]! });
   return core.call('outlets/set', {
     controllerId: id,
     outlets,
@@ -111,6 +107,13 @@ export async function switchTargets(
       if (ready?.problem) return { part, outlets: [] as number[], error: ready.problem };
       return { part, outlets: resolveOutlets(part, ready?.state.outlets ?? []), error: null };
     });
+    // Checked for every controller before any request leaves: nothing is half done by a usage error.
+    if (
+      o.action === 'cycle' &&
+      plans.some((p) => !p.error && (p.outlets === 'all' || p.outlets.length !== 1))
+    ) {
+      throw new UsageError('cycle takes one outlet per controller; cycle the others in another command.');
+    }
     if (o.action !== 'on' && !o.confirmCritical)
       refuseCritical(
         plans,
@@ -124,7 +127,6 @@ export async function switchTargets(
           const result = await send(core, part.controller.id, outlets, o);
           return { ...base, result, error: null, unconfirmed: result.unconfirmed ?? [] };
         } catch (caught) {
-          if (caught instanceof UsageError) throw caught;
           return { ...base, result: null, error: contractOf(caught), unconfirmed: [] };
         }
       }),

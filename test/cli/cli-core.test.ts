@@ -230,6 +230,7 @@ it('follows the exit-code table: usage, unreachable, locked, critical refused, p
     [
       { name: 'wait', args: ['on', 'Rack 7:1-4', '--wait', '--json'] },
       { name: 'afterWait', args: ['--controller', 'Rack 7', 'outlets', '--json'] },
+      { name: 'cycleTwo', args: ['cycle', 'Rack 7:3', 'Bench A:1-2'] },
       { name: 'short', args: ['off', 'Rack 7:1-4'] },
       { name: 'tooShort', args: ['on', 'Rack 7:1-4', '--wait', '--timeout', '0.5'] },
     ],
@@ -241,6 +242,10 @@ it('follows the exit-code table: usage, unreachable, locked, critical refused, p
   ]);
   const after = JSON.parse(waited.results.afterWait!.stdout) as { physical_state: boolean }[];
   expect(after.slice(0, 4).map((o) => o.physical_state)).toEqual([true, true, true, true]);
+  // Two outlets of Bench A to cycle: refused before Rack 7's (valid) cycle was sent.
+  expectCode(waited.results.cycleTwo, 2);
+  expect(waited.results.cycleTwo!.stderr).toContain('cycle takes one outlet per controller');
+  expect(writes(b).filter((entry) => entry.path.includes('cycle'))).toEqual([]);
   expectCode(waited.results.tooShort, 1);
   expect(waited.results.tooShort!.stderr).toMatch(
     /Rack 7: outlets? [\d, ]*4 not confirmed by the unit within 0\.5 s/,
