@@ -63,6 +63,30 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       }
       const outlets = local.outlets === undefined ? null : parseNumberList(local.outlets, '--outlets');
       const globals = context.globals;
+      // --password-stdin after `add` is the new user's; before it, the login's.
+      const asLogin = { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin } };
+      if (savedThroughCore(asLogin)) {
+        const { withSavedController } = await import('./core-access');
+        const { readState } = await import('./state-watch');
+        return withSavedController(asLogin, async (core, saved) => {
+          const password = await context.terminal.readLine(`the password for ${String(name)}`);
+          if (!password) throw new UsageError('The new password is empty.');
+          const count = (await readState(core, saved.id, saved.name)).outlets.length;
+          await core.call('users/create', {
+            controllerId: saved.id,
+            name: String(name),
+            password,
+            isAdmin: local.admin === true,
+            isAllowed: local.disabled !== true,
+            outletAccess:
+              outlets === null
+                ? new Array<boolean>(count).fill(true)
+                : accessFromNumbers(outlets, count, saved.name),
+          });
+          if (context.json) return context.terminal.json({ created: String(name) });
+          context.terminal.print(`Created user ${String(name)} on ${saved.name}.`);
+        });
+      }
       await withController(
         { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
         async ({ client }) => {
@@ -88,6 +112,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
   );
   leaf(user.command('delete').argument('<name>', 'user name').description('delete a user')).action(
     run(async (context, name) => {
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('users/delete', { controllerId: saved.id, name: String(name) });
+          if (context.json) return context.terminal.json({ deleted: String(name) });
+          context.terminal.print(`Deleted user ${String(name)} on ${saved.name}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         await client.users.delete(String(name));
         if (context.json) return context.terminal.json({ deleted: String(name) });

@@ -121,6 +121,12 @@ it('addresses outlets by controller:number, range, name and group, one request p
       { name: 'group', args: ['on', 'Lab lights'] },
       { name: 'legacy', args: ['--controller', 'Rack 7', 'off', '1', '2'] },
       { name: 'switch', args: ['--controller', 'Rack 7', 'switch', '5=on', '6=off'] },
+      {
+        name: 'userAdd',
+        args: ['--controller', 'Bench A', 'user', 'add', 'bob', '--password-stdin', '--outlets', '1,2'],
+        stdin: 'bobs-new-pw-42',
+      },
+      { name: 'userDelete', args: ['--controller', 'Bench A', 'user', 'delete', 'bob'] },
       { name: 'ssh', args: ['--controller', 'Bench A', 'ssh', 'on'] },
       { name: 'script', args: ['--controller', 'Bench A', 'script', 'start', 'flash_a_light', '--json'] },
       { name: 'reboot', args: ['--controller', 'Bench A', 'reboot', '--yes'] },
@@ -140,14 +146,21 @@ it('addresses outlets by controller:number, range, name and group, one request p
       .slice(0, 4),
   ).toEqual([false, false, true, true]);
 
-  for (const step of ['switch', 'ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  for (const step of ['switch', 'userAdd', 'userDelete', 'ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  expect(a.device.users().map((u) => u.name)).not.toContain('bob');
   expect(b.device.outlet(4).transientState).toBe(true);
   expect(a.device.config().sshEnabled).toBe(true);
 
   // The Core's log (and its file) has the CLI's switches as the CLI's, by this OS user.
   const me = userInfo().username;
   const entries = JSON.parse(r.activity!.stdout) as ActivityEntry[];
-  for (const action of ['enabled SSH', 'started script flash_a_light()', 'reboot']) {
+  for (const action of [
+    'created user "bob"',
+    'deleted user "bob"',
+    'enabled SSH',
+    'started script flash_a_light()',
+    'reboot',
+  ]) {
     expect(entries.find((e) => e.controllerName === 'Bench A' && e.action === action)).toMatchObject({
       source: 'cli',
       who: me,
@@ -163,6 +176,11 @@ it('addresses outlets by controller:number, range, name and group, one request p
   expect(switched('Bench A', 8, 'on')).toMatchObject({ source: 'cli', who: me });
   const file = readFileSync(join(first.configDir, 'activity.jsonl'), 'utf8');
   expect(file).toContain('"source":"cli"');
+  // Neither the controller's password nor the new user's reached an output or the log.
+  for (const secret of [password, 'bobs-new-pw-42']) {
+    expect(file).not.toContain(secret);
+    for (const step of Object.values(r)) expect(step.stdout + step.stderr).not.toContain(secret);
+  }
   const csv = r.activityCli!.stdout.trim().split('\r\n');
   expect(csv[0]).toBe('time,controller,outlet,action,door,who,result,error_code,error');
   const rows = csv.slice(1);
