@@ -127,6 +127,8 @@ it('addresses outlets by controller:number, range, name and group, one request p
         stdin: 'bobs-new-pw-42',
       },
       { name: 'userDelete', args: ['--controller', 'Bench A', 'user', 'delete', 'bob'] },
+      { name: 'critical', args: ['--controller', 'Bench A', 'outlet-config', '4', '--critical', 'on'] },
+      { name: 'relay', args: ['--controller', 'Bench A', 'relay', '--cycle-delay', '7'] },
       { name: 'ssh', args: ['--controller', 'Bench A', 'ssh', 'on'] },
       { name: 'script', args: ['--controller', 'Bench A', 'script', 'start', 'flash_a_light', '--json'] },
       { name: 'reboot', args: ['--controller', 'Bench A', 'reboot', '--yes'] },
@@ -146,7 +148,9 @@ it('addresses outlets by controller:number, range, name and group, one request p
       .slice(0, 4),
   ).toEqual([false, false, true, true]);
 
-  for (const step of ['switch', 'userAdd', 'userDelete', 'ssh', 'script', 'reboot']) expectCode(r[step], 0);
+  for (const step of ['switch', 'userAdd', 'userDelete', 'critical', 'relay', 'ssh', 'script', 'reboot'])
+    expectCode(r[step], 0);
+  expect(a.device.outlet(3).critical).toBe(true);
   expect(a.device.users().map((u) => u.name)).not.toContain('bob');
   expect(b.device.outlet(4).transientState).toBe(true);
   expect(a.device.config().sshEnabled).toBe(true);
@@ -157,6 +161,7 @@ it('addresses outlets by controller:number, range, name and group, one request p
   for (const action of [
     'created user "bob"',
     'deleted user "bob"',
+    'set the relay cycle delay 7 s',
     'enabled SSH',
     'started script flash_a_light()',
     'reboot',
@@ -170,6 +175,7 @@ it('addresses outlets by controller:number, range, name and group, one request p
   const switched = (name: string, outlet: number, action: string) =>
     entries.find((e) => e.controllerName === name && e.outlet === outlet && e.action === action);
   expect(switched('Rack 7', 5, 'on (temporary, together)')).toMatchObject({ source: 'cli', who: me });
+  expect(switched('Bench A', 4, 'marked critical')).toMatchObject({ source: 'cli', who: me });
   expect(switched('Bench A', 3, 'on')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
   expect(switched('Rack 7', 2, 'off')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
   // A group named in the CLI is addressing, not a group run: the door is still the CLI.
