@@ -101,7 +101,9 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
     actor,
     inProcess: service === null,
     async call(name, input) {
-      const result = await dispatch(handlers, name, input, () => undefined);
+      const result = await dispatch(handlers, name, input, (message, error) =>
+        context.terminal.warn(`plugboard: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+      );
       if (result.ok) return result.value as CallResult<typeof name>;
       const { code, message, action, detail } = result.error;
       throw new PlugboardError(code, message, detail, action ? { action } : {});
