@@ -31,6 +31,7 @@ import type {
   Settings,
   TreeNode,
 } from './model';
+import { ACTIVITY_DOORS } from './model';
 
 export * from './model';
 
@@ -419,11 +420,18 @@ export const calls = {
     v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) }),
   ).returns<GroupRunResult>(),
 
-  /** The activity log, newest first: all controllers or one, at most `limit` entries (default: all kept). */
+  /**
+   * The activity log, newest first: all controllers or one, at most `limit` entries (default: all kept);
+   * optionally only one outlet, one person (`who`, case-insensitive), one door, or from `since` (epoch ms).
+   */
   'activity/list': call(
     v.strictObject({
       controllerId: v.optional(controllerId),
       limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+      outlet: v.optional(outletNumber),
+      who: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+      door: v.optional(v.picklist(ACTIVITY_DOORS)),
+      since: v.optional(v.pipe(v.number(), v.finite())),
     }),
   ).returns<ActivityEntry[]>(),
 

@@ -33,3 +33,20 @@ export async function withController(
     await target.client.close();
   }
 }
+
+/** Options that mean "log in with these, not the saved secret": such a command keeps the direct client. */
+const ONE_OFF_LOGIN = ['user', 'password', 'passwordStdin', 'token', 'acceptFingerprint', 'reuseSecret'];
+
+/** Whether the command goes through the Core (saved controllers, groups) rather than the direct client. */
+export function throughCore(context: CommandContext): boolean {
+  const o = context.options;
+  if (o.url !== undefined) return false;
+  if (o.controller !== undefined) return !ONE_OFF_LOGIN.some((key) => o[key] !== undefined);
+  if (typeof o.service === 'string') return true;
+  return !context.terminal.io.env.PLUGBOARD_URL;
+}
+
+/** A command on one controller: through the Core when --controller names a saved one (and no one-off login). */
+export function savedThroughCore(context: CommandContext): boolean {
+  return context.options.controller !== undefined && throughCore(context);
+}

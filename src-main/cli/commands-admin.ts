@@ -4,7 +4,7 @@ import { PlugboardError } from '../shared/errors';
 import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
-import { withController, type Runner } from './command-context';
+import { savedThroughCore, withController, type Runner } from './command-context';
 import { leaf } from './global-options';
 import { renderTable } from './table';
 
@@ -63,6 +63,30 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       }
       const outlets = local.outlets === undefined ? null : parseNumberList(local.outlets, '--outlets');
       const globals = context.globals;
+      // --password-stdin after `add` is the new user's; before it, the login's.
+      const asLogin = { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin } };
+      if (savedThroughCore(asLogin)) {
+        const { withSavedController } = await import('./core-access');
+        const { readState } = await import('./state-watch');
+        return withSavedController(asLogin, async (core, saved) => {
+          const password = await context.terminal.readLine(`the password for ${String(name)}`);
+          if (!password) throw new UsageError('The new password is empty.');
+          const count = (await readState(core, saved.id, saved.name)).outlets.length;
+          await core.call('users/create', {
+            controllerId: saved.id,
+            name: String(name),
+            password,
+            isAdmin: local.admin === true,
+            isAllowed: local.disabled !== true,
+            outletAccess:
+              outlets === null
+                ? new Array<boolean>(count).fill(true)
+                : accessFromNumbers(outlets, count, saved.name),
+          });
+          if (context.json) return context.terminal.json({ created: String(name) });
+          context.terminal.print(`Created user ${String(name)} on ${saved.name}.`);
+        });
+      }
       await withController(
         { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
         async ({ client }) => {
@@ -88,6 +112,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
   );
   leaf(user.command('delete').argument('<name>', 'user name').description('delete a user')).action(
     run(async (context, name) => {
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('users/delete', { controllerId: saved.id, name: String(name) });
+          if (context.json) return context.terminal.json({ deleted: String(name) });
+          context.terminal.print(`Deleted user ${String(name)} on ${saved.name}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         await client.users.delete(String(name));
         if (context.json) return context.terminal.json({ deleted: String(name) });
@@ -106,6 +138,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const wanted = state === undefined ? null : String(state).toLowerCase();
       if (wanted !== null && wanted !== 'on' && wanted !== 'off')
         throw new UsageError('ssh takes on or off.');
+      if (wanted !== null && savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('system/setSsh', { controllerId: saved.id, enabled: wanted === 'on' });
+          if (context.json) return context.terminal.json({ ssh_enabled: wanted === 'on' });
+          context.terminal.print(`SSH is ${wanted === 'on' ? 'enabled' : 'disabled'} on ${saved.name}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         if (wanted !== null) await client.system.setSsh(wanted === 'on');
         const enabled = wanted === null ? await client.system.ssh() : wanted === 'on';
@@ -126,6 +166,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
         throw new UsageError(
           'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
         );
+      }
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('system/reboot', { controllerId: saved.id });
+          if (context.json) return context.terminal.json({ rebooting: true });
+          context.terminal.print(`${saved.name} is rebooting.`);
+        });
       }
       await withController(context, async ({ client }) => {
         await client.system.reboot();

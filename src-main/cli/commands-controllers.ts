@@ -1,12 +1,12 @@
 /**
- * `controllers list|add|remove`: the saved controllers the app shows too (one config.json). Passwords and
- * tokens go to the OS keychain only; `add` verifies the controller before saving anything.
+ * `controllers list|add|remove`: the saved controllers the app shows too, through the Core — the same
+ * add path as the window (verified first, a duplicate name or address refused, the secret bound to the
+ * address and login it was saved for, in the OS keychain only), recorded as the CLI's.
  */
 import type { Command } from 'commander';
-import type { ControllerSummary } from '../../src-preload/model';
-import { DliClient } from '../dli/client';
+import type { ControllerState, ControllerSummary } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
-import { checkedFingerprint, checkedUrl, openRegistry, requiredCredentials, urlSource } from './connect';
+import { checkedFingerprint, checkedUrl, requiredCredentials, urlSource } from './connect';
 import { UsageError, excerpt } from './io';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
@@ -24,37 +24,58 @@ function summaryJson(c: ControllerSummary): Record<string, unknown> {
   };
 }
 
+/** What "add" learnt about the controller, in words. */
+function facts(state: ControllerState | undefined): string {
+  const identity = state?.identity;
+  const capabilities = state?.capabilities;
+  if (!capabilities) return '';
+  const words = [
+    identity?.model ? `${identity.model} ${identity.serial}`.trim() : 'model not readable with this login',
+    identity?.firmware ? `firmware ${identity.firmware}` : '',
+    `${capabilities.outletCount} outlets`,
+    capabilities.meters ? 'meters' : 'no meters',
+    capabilities.isAdmin ? 'administrator' : 'not an administrator',
+  ];
+  return ` (${words.filter(Boolean).join(', ')})`;
+}
+
 export function registerControllerCommands(program: Command, run: Runner): void {
   const controllers = program.command('controllers').description('saved controllers (shared with the app)');
 
   leaf(controllers.command('list').description('list saved controllers')).action(
     run(async (context) => {
-      const saved = (await openRegistry(context.terminal)).list();
-      if (context.json) return context.terminal.json(saved.map(summaryJson));
-      if (!saved.length)
-        return context.terminal.print(
-          'No saved controllers. Add one with: controllers add NAME --url http://host',
+      const { withCore } = await import('./core-access');
+      await withCore(context, async (core) => {
+        const saved = await core.call('controllers/list', {});
+        if (context.json) return context.terminal.json(saved.map(summaryJson));
+        if (!saved.length)
+          return context.terminal.print(
+            'No saved controllers. Add one with: controllers add NAME --url http://host',
+          );
+        const c = context.terminal.colors;
+        context.terminal.print(
+          renderTable(
+            saved,
+            [
+              { title: 'NAME', value: (s) => s.name },
+              { title: 'URL', value: (s) => s.url },
+              { title: 'LOGIN', value: (s) => (s.auth === 'token' ? 'token' : `${s.auth} ${s.user}`) },
+              {
+                title: 'CERTIFICATE',
+                value: (s) => (s.fingerprint ? `${s.fingerprint.slice(0, 23)}…` : ''),
+              },
+            ],
+            c.bold,
+          ),
         );
-      const c = context.terminal.colors;
-      context.terminal.print(
-        renderTable(
-          saved,
-          [
-            { title: 'NAME', value: (s) => s.name },
-            { title: 'URL', value: (s) => s.url },
-            { title: 'LOGIN', value: (s) => (s.auth === 'token' ? 'token' : `${s.auth} ${s.user}`) },
-            { title: 'CERTIFICATE', value: (s) => (s.fingerprint ? `${s.fingerprint.slice(0, 23)}…` : '') },
-          ],
-          c.bold,
-        ),
-      );
+      });
     }),
   );
 
   leaf(
     controllers
       .command('add')
-      .argument('<name>', 'a name for the controller, used with --controller')
+      .argument('<name>', 'a name for the controller, used in targets ("NAME:3") and with --controller')
       .option(
         '--basic',
         'log in with HTTP Basic (needs "Allow legacy plaintext login methods" on the controller)',
@@ -71,50 +92,31 @@ export function registerControllerCommands(program: Command, run: Runner): void 
       if (!typed) throw new UsageError('Give the address with --url http://host (or PLUGBOARD_URL).');
       const url = checkedUrl(typed, urlSource(options));
       const fingerprint = checkedFingerprint(options.acceptFingerprint);
-      const registry = await openRegistry(terminal);
-      if (registry.find(String(name))) {
-        throw new PlugboardError(
-          'BAD_INPUT',
-          `A controller called "${excerpt(String(name))}" is already saved; pick another name or remove it first.`,
-        );
-      }
-      let credentials = await requiredCredentials(options, terminal);
-      if (context.local.basic === true) {
-        if (credentials.kind === 'token')
-          throw new UsageError('--basic is for a user and password, not a token.');
-        credentials = { ...credentials, kind: 'basic' };
-      }
-      const client = new DliClient({ url, credentials, name: String(name), fingerprint });
-      try {
-        const description = await client.describe();
-        const secret = credentials.kind === 'token' ? credentials.token : credentials.password;
-        const saved = await registry.add(
-          {
-            name: String(name),
-            url,
-            auth: credentials.kind,
-            user: credentials.kind === 'token' ? '' : credentials.user,
-            fingerprint: description.fingerprint,
-          },
-          secret,
-        );
+      const credentials = await requiredCredentials(options, terminal);
+      if (context.local.basic === true && credentials.kind === 'token')
+        throw new UsageError('--basic is for a user and password, not a token.');
+      const auth =
+        credentials.kind === 'token'
+          ? { kind: 'token' as const, token: credentials.token }
+          : {
+              kind: context.local.basic === true ? ('basic' as const) : ('digest' as const),
+              user: credentials.user,
+              password: credentials.password,
+            };
+      const { withCore } = await import('./core-access');
+      await withCore(context, async (core) => {
+        const saved = await core.call('controllers/add', {
+          name: String(name),
+          url,
+          auth,
+          ...(fingerprint ? { fingerprint } : {}),
+        });
         if (context.json) return terminal.json(summaryJson(saved));
-        const { identity, capabilities } = description;
-        const facts = [
-          identity.model
-            ? `${identity.model} ${identity.serial}`.trim()
-            : 'model not readable with this login',
-          identity.firmware ? `firmware ${identity.firmware}` : '',
-          `${capabilities.outletCount} outlets`,
-          capabilities.meters ? 'meters' : 'no meters',
-          capabilities.isAdmin ? 'administrator' : 'not an administrator',
-        ];
+        const { states } = await core.call('app/snapshot', {});
         terminal.print(
-          `Saved "${saved.name}" (${facts.filter(Boolean).join(', ')}). Use it with --controller "${saved.name}".`,
+          `Saved "${saved.name}"${facts(states.find((s) => s.id === saved.id))}. Use it as "${saved.name}:3" or with --controller "${saved.name}".`,
         );
-      } finally {
-        await client.close();
-      }
+      });
     }),
   );
 
@@ -125,13 +127,18 @@ export function registerControllerCommands(program: Command, run: Runner): void 
       .description('forget a saved controller and its secret'),
   ).action(
     run(async (context, name) => {
-      const registry = await openRegistry(context.terminal);
-      const saved = registry.find(String(name));
-      if (!saved)
-        throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(String(name))}".`);
-      await registry.remove(saved.id);
-      if (context.json) return context.terminal.json({ removed: saved.name });
-      context.terminal.print(`Removed "${saved.name}" and its stored password.`);
+      const { withCore } = await import('./core-access');
+      await withCore(context, async (core) => {
+        const wanted = String(name).trim().toLowerCase();
+        const saved = (await core.call('controllers/list', {})).find(
+          (c) => c.name.toLowerCase() === wanted || c.id === String(name),
+        );
+        if (!saved)
+          throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(String(name))}".`);
+        await core.call('controllers/remove', { id: saved.id });
+        if (context.json) return context.terminal.json({ removed: saved.name });
+        context.terminal.print(`Removed "${saved.name}" and its stored password.`);
+      });
     }),
   );
 }

@@ -4,10 +4,19 @@ import type { OutletActionResult } from '../../src-preload/model';
 import { PlugboardError, errorSentence } from '../shared/errors';
 import type { DliClient } from '../dli/client';
 import type { Outlet } from '../dli/types';
-import { EXIT_CONTROLLER, ExitWith } from './io';
+import { combinedExitCode, exitCodeFor } from './exit-codes';
+import { ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
-import { withController, type CommandContext, type Runner } from './command-context';
+import {
+  savedThroughCore,
+  throughCore,
+  withController,
+  type CommandContext,
+  type Runner,
+} from './command-context';
 import { leaf } from './global-options';
+import { checkDirectOptions, runFleet, savedControllerState } from './commands-fleet';
+import { Option } from 'commander';
 import { renderPairs, renderTable } from './table';
 
 async function outletNumbers(client: DliClient, text: string): Promise<number[] | 'all'> {
@@ -20,7 +29,7 @@ function listWords(numbers: readonly number[]): string {
   return numbers.length === 1 ? `outlet ${numbers[0]}` : `outlets ${numbers.join(', ')}`;
 }
 
-/** Print an outlet action's result; failures go to stderr, one line each, and make the exit code 1. */
+/** Print an outlet action's result; failures go to stderr, one line each, and set the exit code (exit-codes.ts). */
 function reportAction(
   context: CommandContext,
   result: OutletActionResult,
@@ -38,7 +47,14 @@ function reportAction(
         : `plugboard: ${errorSentence(failure.error)} [${failure.error.code}]`,
     );
   }
-  if (result.failed.length) throw new ExitWith(EXIT_CONTROLLER);
+  if (result.failed.length) {
+    throw new ExitWith(
+      combinedExitCode(
+        result.failed.map((f) => exitCodeFor(f.error.code)),
+        0,
+      ),
+    );
+  }
 }
 
 function outletTable(context: CommandContext, outlets: readonly Outlet[]): string {
@@ -57,6 +73,61 @@ function outletTable(context: CommandContext, outlets: readonly Outlet[]): strin
     ],
     c.bold,
   );
+}
+
+/** `switch` on a saved controller: the Core's outlets/switch (names looked up in its outlets). */
+async function switchThroughCore(
+  context: CommandContext,
+  wanted: { target: string; on: boolean }[],
+): Promise<void> {
+  const { withSavedController } = await import('./core-access');
+  const { readState } = await import('./state-watch');
+  await withSavedController(context, async (core, saved) => {
+    const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
+    const list = targets.some(({ spec }) => spec.kind !== 'numbers')
+      ? (await readState(core, saved.id, saved.name)).outlets
+      : [];
+    const changes = targets.flatMap(({ spec, on }) => {
+      const numbers = resolveOutletSpec(spec, list, saved.name);
+      if (numbers === 'all') return list.map((o) => ({ outlet: o.number, on }));
+      return numbers.map((outlet) => ({ outlet, on }));
+    });
+    const result = await core.call('outlets/switch', { controllerId: saved.id, changes });
+    reportAction(context, result, (ok) => {
+      const pick = (state: boolean): number[] =>
+        changes.filter((c) => c.on === state && ok.includes(c.outlet)).map((c) => c.outlet);
+      const words = [pick(true), pick(false)].map((n, i) =>
+        n.length ? `${n.join(', ')} ${i ? 'off' : 'on'}` : '',
+      );
+      return `Switched on ${saved.name}: ${words.filter(Boolean).join('; ')} (transient).`;
+    });
+  });
+}
+
+function printOutlets(context: CommandContext, outlets: readonly Outlet[]): void {
+  if (!context.json) return context.terminal.print(outletTable(context, outlets));
+  context.terminal.json(
+    outlets.map((o) => ({
+      number: o.number,
+      name: o.name,
+      state: o.state,
+      transient_state: o.transientState,
+      physical_state: o.physicalState,
+      locked: o.locked,
+    })),
+  );
+}
+
+const TARGETS_HELP =
+  '"Bench A:3", "Bench A:1-4", "Bench A:Router" (outlet name), "Bench A:all", a group name; several at once. With --controller NAME or --url: outlet number (3), list (1,4,7), all, or an outlet name';
+
+/** --wait, --timeout, --yes: for saved controllers and groups (through the Core). */
+function fleetOptions(command: Command): Command {
+  return command
+    .option('--wait', 'return only once the unit confirmed the physical state (exit 1 if not in time)')
+    .option('--timeout <seconds>', 'how long --wait waits for the confirmation (default 60)')
+    .addOption(new Option('--yes', 'confirm switching off or cycling critical outlets'))
+    .addOption(new Option('--confirm-critical', 'the same as --yes').hideHelp().implies({ yes: true }));
 }
 
 export function registerOutletCommands(program: Command, run: Runner): void {
@@ -88,35 +159,30 @@ export function registerOutletCommands(program: Command, run: Runner): void {
 
   leaf(program.command('outlets').description('every outlet with its states')).action(
     run(async (context) => {
-      await withController(context, async ({ client }) => {
-        const outlets = await client.outlets.list();
-        if (!context.json) return context.terminal.print(outletTable(context, outlets));
-        context.terminal.json(
-          outlets.map((o) => ({
-            number: o.number,
-            name: o.name,
-            state: o.state,
-            transient_state: o.transientState,
-            physical_state: o.physicalState,
-            locked: o.locked,
-          })),
-        );
-      });
+      // A saved controller's outlets as the Core reads them; --url (or a one-off login): asked directly.
+      if (savedThroughCore(context)) {
+        return printOutlets(context, (await savedControllerState(context)).outlets);
+      }
+      await withController(context, async ({ client }) => printOutlets(context, await client.outlets.list()));
     }),
   );
 
   for (const on of [true, false]) {
     leaf(
-      program
-        .command(on ? 'on' : 'off')
-        .argument('<outlets...>', 'outlet number (3), list (1,4,7), all, or an outlet name')
-        .option(
-          '--transient',
-          'set the transient state (reverts after a reboot) instead of the persistent one',
-        )
-        .description(`switch outlets ${on ? 'on' : 'off'}`),
+      fleetOptions(
+        program
+          .command(on ? 'on' : 'off')
+          .argument('<targets...>', TARGETS_HELP)
+          .option(
+            '--transient',
+            'set the transient state (reverts after a reboot) instead of the persistent one',
+          )
+          .description(`switch outlets ${on ? 'on' : 'off'}`),
+      ),
     ).action(
       run(async (context, words) => {
+        if (throughCore(context)) return runFleet(context, on ? 'on' : 'off', words as string[]);
+        checkDirectOptions(context);
         await withController(context, async ({ client }) => {
           const outlets = await outletNumbers(client, (words as string[]).join(' '));
           const transient = context.options.transient === true;
@@ -133,12 +199,16 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   }
 
   leaf(
-    program
-      .command('cycle')
-      .argument('<outlet...>', 'outlet number or name')
-      .description('power-cycle one outlet (off, wait the cycle delay, on)'),
+    fleetOptions(
+      program
+        .command('cycle')
+        .argument('<targets...>', `${TARGETS_HELP}; one outlet per controller`)
+        .description('power-cycle outlets (off, wait the cycle delay, on)'),
+    ),
   ).action(
     run(async (context, words) => {
+      if (throughCore(context)) return runFleet(context, 'cycle', words as string[]);
+      checkDirectOptions(context);
       await withController(context, async ({ client }) => {
         const outlets = await outletNumbers(client, (words as string[]).join(' '));
         if (outlets === 'all' || outlets.length !== 1) {
@@ -162,6 +232,7 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, pairs) => {
       const wanted = parseSwitchPairs(pairs as string[]);
+      if (savedThroughCore(context)) return switchThroughCore(context, wanted);
       await withController(context, async ({ client }) => {
         const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
         // Names are resolved, and `all` enumerated, from the outlet list; numbers need none.

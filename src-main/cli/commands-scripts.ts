@@ -1,6 +1,6 @@
 /** `scripts`, `script start`, `script stop`. */
 import type { Command } from 'commander';
-import { withController, type Runner } from './command-context';
+import { savedThroughCore, withController, type Runner } from './command-context';
 import { parseScriptArgs } from './script-args';
 import { leaf } from './global-options';
 import { renderTable } from './table';
@@ -47,6 +47,18 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, functionName) => {
       const args = parseScriptArgs(context.options.args as string | undefined);
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          const { threadId } = await core.call('scripts/start', {
+            controllerId: saved.id,
+            function: String(functionName),
+            args,
+          });
+          if (context.json) return context.terminal.json({ thread_id: threadId });
+          context.terminal.print(`Started ${String(functionName)} on ${saved.name} as thread ${threadId}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         const { threadId } = await client.scripts.start(String(functionName), args);
         if (context.json) return context.terminal.json({ thread_id: threadId });
@@ -64,6 +76,16 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, thread) => {
       const id = String(thread);
+      if (savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('scripts/stop', { controllerId: saved.id, threads: id === 'all' ? 'all' : [id] });
+          if (context.json) return context.terminal.json({ stopped: id });
+          context.terminal.print(
+            id === 'all' ? `Stopped all scripts on ${saved.name}.` : `Stopped thread ${id} on ${saved.name}.`,
+          );
+        });
+      }
       await withController(context, async ({ client }) => {
         await client.scripts.stop(id === 'all' ? 'all' : [id]);
         if (context.json) return context.terminal.json({ stopped: id });

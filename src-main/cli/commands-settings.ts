@@ -15,7 +15,7 @@ import {
 import type { DliClient } from '../dli/client';
 import { UsageError } from './io';
 import { parseOutletSpec, resolveOutletSpec } from './outlet-spec';
-import { withController, type CommandContext, type Runner } from './command-context';
+import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
 import { leaf } from './global-options';
 import { renderPairs } from './table';
 
@@ -74,6 +74,9 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
           : seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       }
       if (local.critical !== undefined) settings.critical = onOff(local.critical, '--critical');
+      if (Object.keys(settings).length > 0 && savedThroughCore(context)) {
+        return configureThroughCore(context, (words as string[]).join(' '), settings);
+      }
       await withController(context, async ({ client }) => {
         const outlet = await oneOutlet(client, (words as string[]).join(' '));
         const changed = Object.keys(settings).length > 0;
@@ -97,6 +100,14 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
         timing.cycleDelay = seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       if (local.sequenceDelay !== undefined)
         timing.sequenceDelay = seconds(local.sequenceDelay, '--sequence-delay', SEQUENCE_DELAY_RANGE);
+      if (Object.keys(timing).length > 0 && savedThroughCore(context)) {
+        const { withSavedController } = await import('./core-access');
+        return withSavedController(context, async (core, saved) => {
+          await core.call('system/setRelayTiming', { controllerId: saved.id, ...timing });
+          if (context.json) return context.terminal.json({ changed: true, ...relayJson(timing) });
+          context.terminal.print(`Changed the relay timing of ${saved.name}.`);
+        });
+      }
       await withController(context, async ({ client }) => {
         const changed = Object.keys(timing).length > 0;
         if (changed) await client.settings.setRelayTiming(timing);
@@ -116,6 +127,38 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
       });
     }),
   );
+}
+
+function relayJson(timing: RelayTimingChange): Record<string, number> {
+  return {
+    ...(timing.cycleDelay === undefined ? {} : { cycle_delay: timing.cycleDelay }),
+    ...(timing.sequenceDelay === undefined ? {} : { sequence_delay: timing.sequenceDelay }),
+  };
+}
+
+/** Change a saved controller's outlet settings through the Core (logged as the CLI's), then show them. */
+async function configureThroughCore(context: CommandContext, text: string, settings: OutletSettings) {
+  const { withSavedController } = await import('./core-access');
+  const { readState } = await import('./state-watch');
+  await withSavedController(context, async (core, saved) => {
+    const state = await readState(core, saved.id, saved.name);
+    const outlets = resolveOutletSpec(parseOutletSpec(text), state.outlets, saved.name);
+    if (outlets === 'all' || outlets.length !== 1)
+      throw new UsageError('outlet-config takes one outlet; configure them one at a time.');
+    const number = outlets[0]!;
+    await core.call('outlets/configure', { controllerId: saved.id, outlet: number, ...settings });
+    const name = state.outlets.find((o) => o.number === number)?.name ?? '';
+    const after = { ...state.outlets.find((o) => o.number === number), ...settings };
+    if (context.json) {
+      return context.terminal.json({
+        number,
+        name,
+        cycle_delay: after.cycleDelay ?? null,
+        critical: after.critical ?? false,
+      });
+    }
+    context.terminal.print(`Changed the settings of outlet ${number} on ${saved.name}.`);
+  });
 }
 
 async function printOutlet(

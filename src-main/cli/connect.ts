@@ -24,6 +24,8 @@ export interface GlobalOptions {
   json?: boolean;
   acceptFingerprint?: string;
   reuseSecret?: boolean;
+  service?: string;
+  serviceToken?: string;
 }
 
 /**

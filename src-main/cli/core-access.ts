@@ -1,41 +1,126 @@
 /**
- * How a command reaches Plugboard's Core (issue 15: the CLI goes through the Core). Today: a Core in
- * this process over the saved controllers (config folder and keychain), acting as this OS user through
- * the CLI door, disposed when the command ends. A running `plugboard serve` (found in the config folder,
- * or given with --service) takes its place once it exists: commands see only `CoreAccess`.
+ * How a command reaches Plugboard's Core (issue 15: the CLI goes through the Core): a running
+ * `plugboard serve` when there is one (found in the config folder, or given with --service), else a Core
+ * in this process over the saved controllers (config folder and keychain), with lazy sessions (only the
+ * controllers a command addresses are polled), disposed when the command ends. Either way the calls are
+ * recorded as this OS user through the CLI door. Commands see only `CoreAccess`.
  *
  * Loaded lazily (`await import('./core-access')`) by the commands that need it, like saved-controllers.ts.
  */
-import type { EventSink, Handlers } from '../../src-preload/contract';
-import type { Actor } from '../../src-preload/model';
+import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
+import type { Actor, ControllerSummary } from '../../src-preload/model';
+import { dispatch } from '../core/dispatch';
 import { osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
 import { plugboardConfigDir } from '../core/config-dir';
+import { PlugboardError } from '../shared/errors';
+import { KeytarSecretStore } from '../secrets';
+import { findRunningCore as findLocalCore } from '../link';
 import type { CommandContext } from './command-context';
+
+/** A Core a command can use: in this process, or a running `plugboard serve` (src-main/link/). */
+export interface CoreLink {
+  handlersAs(actor: Actor): Handlers;
+  subscribe(sink: EventSink): () => void;
+  close(): Promise<void>;
+}
+
+/** Where to look for a running service. */
+export interface ServiceLookup {
+  configDir: string;
+  /** --service URL (or PLUGBOARD_SERVICE): that service and no other, never the units directly. */
+  url: string | undefined;
+  /** --service-token (or PLUGBOARD_SERVICE_TOKEN): the service's bearer token. */
+  token: string | undefined;
+}
+
+/**
+ * The running `plugboard serve` for this config folder (its owner-only socket `<configDir>/core.sock`,
+ * src-main/link/), or the one at `lookup.url`; null when none runs. A socket that accepts but never
+ * answers is an error (UNREACHABLE), never a reason to start a second Core beside it.
+ */
+async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> {
+  if (lookup.url !== undefined) {
+    throw new PlugboardError('UNREACHABLE', `No Plugboard service answered at ${lookup.url}.`, undefined, {
+      action:
+        "Reaching a service on another machine is not built yet: run the command on the service's machine (ssh), where it finds the service by itself.",
+    });
+  }
+  const link = await findLocalCore(lookup.configDir);
+  if (!link) return null;
+  return {
+    handlersAs: (actor) => link.handlersAs({ door: 'cli', who: actor.who }),
+    subscribe: (sink) => link.subscribe(sink),
+    close: () => link.close(),
+  };
+}
 
 export interface CoreAccess {
   /** The contract's calls, recorded as this command's (the CLI door, this OS user). */
   handlers: Handlers;
   /** Who the calls are recorded as. */
   actor: Actor;
+  /** Whether the Core runs in this process (false: a running service). */
+  inProcess: boolean;
+  /** A call with its input checked against the contract; an error answer is thrown as PlugboardError. */
+  call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallResult<K>>;
   subscribe(sink: EventSink): () => void;
   close(): Promise<void>;
 }
 
-export async function openCoreAccess(context: CommandContext): Promise<CoreAccess> {
+export function serviceLookup(context: CommandContext): ServiceLookup {
   const env = context.terminal.io.env;
-  const actor: Actor = { door: 'cli', who: osUserName() };
-  const core = await openSavedCore({
-    shell: 'cli',
-    version: '0.0.0',
-    configDir: plugboardConfigDir({ env }),
-    log: (message) => context.terminal.warn(`plugboard: ${message}`),
-  });
+  const option = (key: string): string | undefined => {
+    const value = context.options[key];
+    return typeof value === 'string' ? value : undefined;
+  };
   return {
-    handlers: core.handlersAs(actor),
+    configDir: plugboardConfigDir({ env }),
+    url: option('service') ?? (env.PLUGBOARD_SERVICE || undefined),
+    token: option('serviceToken') ?? (env.PLUGBOARD_SERVICE_TOKEN || undefined),
+  };
+}
+
+export async function openCoreAccess(context: CommandContext): Promise<CoreAccess> {
+  const actor: Actor = { door: 'cli', who: osUserName() };
+  const lookup = serviceLookup(context);
+  const service = await findRunningCore(lookup);
+  if (!service && lookup.url !== undefined) {
+    throw new PlugboardError('UNREACHABLE', `No Plugboard service answered at ${lookup.url}.`, undefined, {
+      action: 'Check that `plugboard serve` runs there and the address, or leave out --service.',
+    });
+  }
+  const link: CoreLink =
+    service ??
+    (await openSavedCore({
+      shell: 'cli',
+      version: '0.0.0',
+      configDir: lookup.configDir,
+      lazySessions: true,
+      // The OS keychain or an error saying why not: a password `controllers add` kept in memory would
+      // be gone when the command ends (the app and web shell fall back to memory instead).
+      secrets: new KeytarSecretStore(),
+      log: (message) => context.terminal.warn(`plugboard: ${message}`),
+    }).then((core) => ({
+      handlersAs: (who: Actor) => core.handlersAs(who),
+      subscribe: (sink: EventSink) => core.subscribe(sink),
+      close: () => core.dispose(),
+    })));
+  const handlers = link.handlersAs(actor);
+  return {
+    handlers,
     actor,
-    subscribe: (sink) => core.subscribe(sink),
-    close: () => core.dispose(),
+    inProcess: service === null,
+    async call(name, input) {
+      const result = await dispatch(handlers, name, input, (message, error) =>
+        context.terminal.warn(`plugboard: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+      );
+      if (result.ok) return result.value as CallResult<typeof name>;
+      const { code, message, action, detail } = result.error;
+      throw new PlugboardError(code, message, detail, action ? { action } : {});
+    },
+    subscribe: (sink) => link.subscribe(sink),
+    close: () => link.close(),
   };
 }
 
@@ -50,4 +135,25 @@ export async function withCore(
   } finally {
     await core.close();
   }
+}
+
+/** Run `work` with the Core and the saved controller --controller names (NOT_FOUND lists the saved ones). */
+export async function withSavedController(
+  context: CommandContext,
+  work: (core: CoreAccess, saved: ControllerSummary) => Promise<void>,
+): Promise<void> {
+  await withCore(context, async (core) => {
+    const typed = String(context.options.controller);
+    const wanted = typed.trim().toLowerCase();
+    const list = await core.call('controllers/list', {});
+    const saved = list.find((c) => c.name.toLowerCase() === wanted || c.id === typed);
+    if (!saved) {
+      const names = list.map((c) => `"${c.name}"`);
+      throw new PlugboardError(
+        'NOT_FOUND',
+        `No saved controller is called "${[...typed].slice(0, 40).join('')}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+      );
+    }
+    await work(core, saved);
+  });
 }

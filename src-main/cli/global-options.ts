@@ -18,6 +18,14 @@ export function globalOptions(): Option[] {
       "trust this HTTPS certificate fingerprint (the controller's self-signed certificate)",
     ),
     new Option(
+      '--service <url>',
+      'use the running `plugboard serve` at this address instead of the units (env PLUGBOARD_SERVICE); without it, one running on this machine is used when found',
+    ),
+    new Option(
+      '--service-token <token>',
+      "the service's bearer token (env PLUGBOARD_SERVICE_TOKEN, which the process list does not show); --token is a controller's access token",
+    ),
+    new Option(
       '--reuse-secret',
       'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
     ),
@@ -31,6 +39,6 @@ export function leaf(command: Command, except: readonly string[] = []): Command 
   }
   return command.addHelpText(
     'after',
-    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --reuse-secret) go before the command, or after it: see plugboard --help.',
+    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --service, --service-token, --reuse-secret) go before the command, or after it:\nsee plugboard --help.',
   );
 }

@@ -7,13 +7,9 @@ import type { Readable, Writable } from 'node:stream';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
-export const EXIT_OK = 0;
-/** A controller (or the keychain, or the saved list) said no: one clear line on stderr. */
-export const EXIT_CONTROLLER = 1;
-/** The command line itself is wrong. */
-export const EXIT_USAGE = 2;
-/** Someone else holds a reservation on it (RESERVED); stderr names the holder. */
-export const EXIT_RESERVED = 5;
+export { EXIT_OK, EXIT_USAGE } from './exit-codes';
+/** A controller (or the keychain, or the saved list) said no: one clear line on stderr (exit-codes.ts). */
+export { EXIT_FAILED as EXIT_CONTROLLER } from './exit-codes';
 
 /** At most `max` characters of what was typed, for an error message (an ellipsis marks a cut). */
 export function excerpt(typed: string, max = 40): string {

@@ -1,9 +1,10 @@
 /**
- * The `plugboard` command line: global options, commands, and the exit codes (0 ok, 1 controller error
- * with one line on stderr, 2 usage error).
+ * The `plugboard` command line: global options, commands, and the exit codes (exit-codes.ts: one table
+ * for every command; an error prints one line on stderr).
  */
 import { Command, CommanderError } from 'commander';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
+import { registerActivityCommands } from './commands-activity';
 import { registerAdminCommands } from './commands-admin';
 import { registerAutopingCommands } from './commands-autoping';
 import { registerControllerCommands } from './commands-controllers';
@@ -15,10 +16,10 @@ import { registerReservationCommands } from './commands-reservations';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
+import { EXIT_REFUSED, RefusedError, exitCodeFor, exitCodeHelp } from './exit-codes';
 import {
   EXIT_CONTROLLER,
   EXIT_OK,
-  EXIT_RESERVED,
   EXIT_USAGE,
   ExitWith,
   Terminal,
@@ -38,7 +39,8 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
       // One line, like every other error: "plugboard: unknown command 'x' (add --help for usage)".
       outputError: (text, write) =>
         write(`plugboard: ${shortQuotes(text.trim().replace(/^error: /, ''))} (add --help for usage)\n`),
-    });
+    })
+    .addHelpText('after', exitCodeHelp());
   for (const option of globalOptions()) program.addOption(option);
 
   const run: Runner =
@@ -69,6 +71,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerAutopingCommands(program, run);
   registerControllerCommands(program, run);
   registerReservationCommands(program, run);
+  registerActivityCommands(program, run);
   return program;
 }
 
@@ -121,7 +124,7 @@ export function report(error: unknown, terminal: Terminal, json: boolean, saved 
     const contract = { ...error.toContractError(), ...(action ? { action } : {}) };
     if (json) terminal.warn(JSON.stringify({ error: contract }));
     else terminal.warn(`plugboard: ${errorSentence(contract)} [${error.code}]`);
-    return error.code === 'RESERVED' ? EXIT_RESERVED : EXIT_CONTROLLER;
+    return error instanceof RefusedError ? EXIT_REFUSED : exitCodeFor(error.code);
   }
   const message = `Plugboard hit an unexpected problem: ${error instanceof Error ? error.message : String(error)}`;
   if (json) terminal.warn(JSON.stringify({ error: { code: 'INTERNAL', message } }));

@@ -10,7 +10,13 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry, type Actor } from '../../src-preload/model';
+import {
+  ACTIVITY_DOORS,
+  ERROR_CODES,
+  type ActivityDoor,
+  type ActivityEntry,
+  type Actor,
+} from '../../src-preload/model';
 import type { Clock, TimerHandle } from './clock';
 import type { Logger } from '../shared/logging';
 
@@ -23,6 +29,17 @@ export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who'> 
 export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outside Plugboard' });
 /** Plugboard's own doing (a reboot noticed, meter ids carried over). */
 export const SYSTEM_ACTOR: Actor = Object.freeze({ door: 'system', who: 'Plugboard' });
+
+/** Which entries `list` gives (each field narrows; all absent: every entry). */
+export interface ActivityFilter {
+  controllerId?: string | undefined;
+  limit?: number | undefined;
+  outlet?: number | undefined;
+  who?: string | undefined;
+  door?: ActivityDoor | undefined;
+  /** Epoch ms: entries from then on. */
+  since?: number | undefined;
+}
 
 export interface ActivityLogOptions {
   clock: Clock;
@@ -104,13 +121,19 @@ export class ActivityLog {
     return entry;
   }
 
-  /** Newest first, optionally of one controller, at most `limit`. */
-  list(filter: { controllerId?: string | undefined; limit?: number | undefined } = {}): ActivityEntry[] {
+  /** Newest first, at most `limit`, optionally of one controller, outlet, person or door, or from `since`. */
+  list(filter: ActivityFilter = {}): ActivityEntry[] {
     const limit = filter.limit ?? this.#limit;
+    const who = filter.who?.toLowerCase();
     const out: ActivityEntry[] = [];
     for (let i = this.#count - 1; i >= 0 && out.length < limit; i--) {
       const entry = this.#ring[(this.#start + i) % this.#limit]!;
-      if (filter.controllerId === undefined || entry.controllerId === filter.controllerId) out.push(entry);
+      if (filter.since !== undefined && entry.time < filter.since) continue;
+      if (filter.controllerId !== undefined && entry.controllerId !== filter.controllerId) continue;
+      if (filter.outlet !== undefined && entry.outlet !== filter.outlet) continue;
+      if (filter.door !== undefined && entry.source !== filter.door) continue;
+      if (who !== undefined && entry.who?.toLowerCase() !== who) continue;
+      out.push(entry);
     }
     return out;
   }

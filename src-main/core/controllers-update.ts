@@ -91,7 +91,7 @@ export async function updateController(
   const saved = await ctx.registry.update(current.id, patch, demo ? undefined : secret, {
     rebindSecret: reconnect && secret === undefined && !demo,
   });
-  if (reconnect) await ctx.sessions.start(saved);
+  if (reconnect) await ctx.sessions.follow(saved);
   else ctx.sessions.rename(saved);
   return saved;
 }

@@ -37,8 +37,8 @@ export interface CoreContext {
   operations: Operations;
 }
 
-/** The session of a saved controller, once the saved controllers have started. */
+/** The session of a saved controller, once the saved controllers have started (lazy: started now). */
 export async function startedSession(ctx: CoreContext, id: string): Promise<ControllerSession> {
   await ctx.started;
-  return ctx.sessions.get(id);
+  return ctx.sessions.open(id);
 }

@@ -45,7 +45,7 @@ export async function runGroup(
   // The switches are the group's, on behalf of whoever ran it.
   const viaGroup: Actor = { door: 'group', who: actor.who };
   const runs = [...byController].map(async ([controllerId, outlets]) => {
-    const session = ctx.sessions.find(controllerId);
+    const session = await ctx.sessions.open(controllerId).catch(() => undefined);
     if (!session) {
       const error: ContractError = {
         code: 'NOT_FOUND',

@@ -6,6 +6,6 @@ type ActivityHandlers = Pick<Handlers, 'activity/list'>;
 
 export function activityHandlers(ctx: CoreContext): ActivityHandlers {
   return {
-    'activity/list': async ({ controllerId, limit }) => ctx.activity.list({ controllerId, limit }),
+    'activity/list': async (filter) => ctx.activity.list(filter),
   };
 }

@@ -3,7 +3,7 @@ import type { ControllerSummary, Handlers } from '../../src-preload/contract';
 import { addController } from './controllers-add';
 import { removeController } from './controllers-remove';
 import { trustCertificate, updateController } from './controllers-update';
-import type { CoreContext } from './core-context';
+import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
 
 type ControllerHandlers = Pick<
@@ -51,8 +51,7 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
     },
     'controllers/reorder': async ({ ids }) => ctx.registry.reorder(ids),
     'controllers/refresh': async ({ id }) => {
-      await ctx.started;
-      await ctx.sessions.get(id).refresh();
+      await (await startedSession(ctx, id)).refresh();
       return null;
     },
     'controllers/trustCertificate': async (input) => {

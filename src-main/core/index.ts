@@ -62,6 +62,12 @@ export interface CoreOptions {
   requestTimeoutMs?: number;
   /** Who the window and tray act for in the activity log (default: this process's OS user). */
   user?: string;
+  /**
+   * Start a controller's session only when a call addresses it, not every saved one at start (a CLI
+   * command). Such a short-lived Core also leaves the housekeeping (dropping stale demo controllers,
+   * sweeping the keychain) to the long-running one: a running app's demo controllers are not stale.
+   */
+  lazySessions?: boolean;
 }
 
 /** This process's OS user name, or "unknown user" where the system has none for it. */
@@ -139,6 +145,8 @@ export function createCore(options: CoreOptions): Core {
     notify: options.notify ?? (() => undefined),
     settings: () => settings.get(),
     visible: () => visible,
+    lazy: options.lazySessions === true,
+    summaryOf: (id) => registry.get(id),
     secret: async (summary) => {
       const demo = demos.get(summary.id);
       if (demo) return demo.password;
@@ -219,12 +227,14 @@ export function createCore(options: CoreOptions): Core {
 
   let disposed = false;
   const started = (async () => {
+    if (sessions.lazy) return;
     for (const summary of registry.list()) if (!summary.demo) await sessions.start(summary);
   })().catch((error: unknown) => log('could not start polling the saved controllers', error));
   ctx.started = started;
   // Demo controllers live only as long as the run that started them (dropped after polling started:
   // the keychain may be slow to answer).
   const ready = started.then(async () => {
+    if (sessions.lazy) return;
     for (const stale of registry.list().filter((c) => c.demo && !demos.has(c.id))) {
       if (disposed) return;
       await registry

@@ -29,7 +29,7 @@ export function followExternalChange(
         continue;
       }
       sessions
-        .start(controller)
+        .follow(controller)
         .catch((error: unknown) => log(`could not start polling ${controller.name}`, error));
     }
     for (const old of before) {

@@ -31,6 +31,13 @@ export interface SessionManagerOptions {
   ) => void;
   /** The reservations check every outlet action makes before its request is queued. */
   mayAct?: SessionHooks['mayAct'];
+  /**
+   * Sessions start only for the controllers a call addresses (`open`), not for every saved one: a
+   * one-shot Core (a CLI command in a lab of 200 controllers) polls only what it touches.
+   */
+  lazy?: boolean;
+  /** A saved controller by id (lazy sessions start from it). */
+  summaryOf?: (id: string) => ControllerSummary | null;
 }
 
 /** The live sessions, one per saved controller, and what their findings set off (events, notices). */
@@ -47,6 +54,32 @@ export class SessionManager {
     const session = this.#sessions.get(id);
     if (!session) throw controllerNotFound(id);
     return session;
+  }
+
+  /** Sessions start only when a call addresses their controller (see SessionManagerOptions.lazy). */
+  get lazy(): boolean {
+    return this.#options.lazy === true;
+  }
+
+  /**
+   * The session a call addresses. Lazy: started now if it is not running yet (concurrent calls share
+   * it: `start` takes the controller's place at once). NOT_FOUND when no such controller is saved.
+   */
+  async open(id: string): Promise<ControllerSession> {
+    const running = this.#sessions.get(id);
+    if (running || !this.lazy) return running ?? this.get(id);
+    const summary = this.#options.summaryOf?.(id);
+    if (!summary) throw controllerNotFound(id);
+    return this.start(summary);
+  }
+
+  /**
+   * A saved controller changed where or how to log in (or was added by another process): (re)start its
+   * session — when lazy, only if it is already running (nothing addressed it otherwise).
+   */
+  async follow(summary: ControllerSummary): Promise<void> {
+    if (this.lazy && !this.#sessions.has(summary.id)) return;
+    await this.start(summary);
   }
 
   find(id: string): ControllerSession | undefined {

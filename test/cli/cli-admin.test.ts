@@ -110,10 +110,10 @@ describe('options, environment and exit codes', () => {
     }
   });
 
-  it('controller errors exit 1 with one clear line, never showing the password', async () => {
+  it('controller errors exit by the exit-code table with one clear line, never showing the password', async () => {
     const e = await unit();
     const wrong = await cli(['--url', e.url, '--password', 'not-the-pw-123', 'outlets']);
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(4);
     expect(errorLines(wrong)).toEqual([expect.stringContaining('Wrong user name or password')]);
     expect(wrong.stderr).not.toContain('not-the-pw-123');
     const json = await cli(['--url', e.url, '--password', 'not-the-pw-123', '--json', 'outlets']);
@@ -121,7 +121,7 @@ describe('options, environment and exit codes', () => {
     const gone = await unit();
     await gone.device.goOffline();
     const offline = await cli([...login(gone), 'outlets']);
-    expect(offline.code).toBe(1);
+    expect(offline.code).toBe(3);
     expect(errorLines(offline)).toEqual([expect.stringContaining('[UNREACHABLE]')]);
     e.device.setConfig({ restApiEnabled: false });
     const disabled = await cli([...login(e), 'outlets']);
@@ -137,7 +137,7 @@ describe('options, environment and exit codes', () => {
     const e = await unit({ tls: true });
     const fingerprint = normalizeFingerprint(e.device.certificate!.fingerprint256);
     const first = await cli([...login(e), 'outlets']);
-    expect(first.code).toBe(1);
+    expect(first.code).toBe(4);
     expect(errorLines(first)).toEqual([expect.stringContaining(`--accept-fingerprint ${fingerprint}`)]);
     const accepted = await cli([...login(e), '--accept-fingerprint', fingerprint, '--json', 'outlets']);
     expect(accepted.code).toBe(0);

@@ -43,7 +43,7 @@ describe('outlet-config', () => {
     expect(e.device.outlet(0)).toMatchObject({ cycleDelay: null, critical: false });
   });
 
-  it('explains FORBIDDEN to a user who is not an administrator (exit 1)', async () => {
+  it('explains FORBIDDEN to a user who is not an administrator (exit 4, authentication)', async () => {
     const e = await unit();
     e.device.addUser({ name: 'bob', password: 'bob-pw', outletAccess: new Array<boolean>(8).fill(true) });
     const result = await cli([
@@ -58,7 +58,7 @@ describe('outlet-config', () => {
       '--critical',
       'on',
     ]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(4);
     expect(result.stderr).toContain('Only administrators can mark as critical outlet 2');
     expect(result.stderr).toContain('Log in as an administrator.');
     expect(result.stderr).toContain('[FORBIDDEN]');

@@ -130,11 +130,11 @@ describe('switching', () => {
     expect(e.device.outlets().every((o) => !o.transientState)).toBe(true);
   });
 
-  it('a locked outlet: the others switch, one line on stderr per refusal, exit 1', async () => {
+  it('a locked outlet: the others switch, one line on stderr per refusal, exit 6 (locked)', async () => {
     const e = await unit();
     e.device.lock(1);
     const result = await cli([...login(e), 'on', '1,2,3']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(6);
     expect(result.stdout).toContain('Switched outlets 1, 3 on');
     expect(errorLines(result)).toEqual([expect.stringMatching(/Outlet 2 on .* is locked.*\[LOCKED\]$/)]);
     expect(

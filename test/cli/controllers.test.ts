@@ -3,22 +3,18 @@
  * one `dbus-run-session` with an unlocked gnome-keyring whose files live in a temporary HOME, and the
  * saved list in a temporary PLUGBOARD_CONFIG_DIR.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
 import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { profileOptions } from '../core/harness';
 import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
-import { ROOT, cleanEnv } from './run-cli';
+import { inKeychainSession } from './keychain-session';
 
 // Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-keychain-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const running: RunningEmulator[] = [];
 const proxies: RecordingProxy[] = [];
 afterEach(async () => {
@@ -26,87 +22,30 @@ afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
-interface Step {
-  name: string;
-  args: string[];
-  stdin?: string;
-}
-interface StepResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const shq = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/**
- * Run the steps one after another in a single Secret Service session; collect each step's output. Give
- * the `home` of an earlier session to go on with its keychain and saved controllers.
- */
-async function inKeychainSession(
-  steps: Step[],
-  home = mkdtempSync(join(scratch, 'home-')),
-): Promise<{ results: Record<string, StepResult>; configDir: string; home: string }> {
-  const out = join(home, 'out');
-  const configDir = join(home, 'plugboard');
-  const main = resolve(ROOT, 'src-main/cli/main.ts');
-  const lines = [
-    'set -u',
-    `mkdir -p ${shq(out)}`,
-    'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null',
-    ...steps.map(({ name, args, stdin }) => {
-      const command = `${shq(process.execPath)} --import tsx ${shq(main)} ${args.map(shq).join(' ')}`;
-      // A here-document's lines follow the whole command line, after `; echo $?`.
-      const input = stdin === undefined ? '</dev/null' : `<<'EOF_STDIN'`;
-      const body = stdin === undefined ? '' : `\n${stdin}\nEOF_STDIN`;
-      return `${command} >${shq(join(out, `${name}.out`))} 2>${shq(join(out, `${name}.err`))} ${input}; echo $? >${shq(join(out, `${name}.code`))}${body}`;
-    }),
-  ];
-  const env = cleanEnv({
-    HOME: home,
-    XDG_DATA_HOME: join(home, 'data'),
-    PLUGBOARD_CONFIG_DIR: configDir,
-    DISPLAY: '',
-  });
-  await new Promise<void>((done, fail) => {
-    const child = spawn('dbus-run-session', ['--', 'sh', '-c', lines.join('\n')], {
-      cwd: ROOT,
-      env,
-      stdio: 'ignore',
-    });
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`dbus-run-session exited ${code}`))));
-  });
-  const results: Record<string, StepResult> = {};
-  for (const { name } of steps) {
-    results[name] = {
-      code: Number(readFileSync(join(out, `${name}.code`), 'utf8')),
-      stdout: readFileSync(join(out, `${name}.out`), 'utf8'),
-      stderr: readFileSync(join(out, `${name}.err`), 'utf8'),
-    };
-  }
-  return { results, configDir, home };
-}
-
 it('adds after verifying, keeps secrets in the keychain only, and --controller NAME works for commands', async () => {
   const password = 'keychain-only-5813';
   const plain = await startEmulator({ password, sequenceDelay: 0, ...profileOptions() });
   const secure = await startEmulator({ password, tls: true, sequenceDelay: 0, ...profileOptions() });
-  running.push(plain, secure);
+  // The token's unit: one address is saved once (a duplicate address is refused, as in the window).
+  const tokenUnit = await startEmulator({ password, sequenceDelay: 0, ...profileOptions() });
+  const other = await startEmulator({ password, sequenceDelay: 0, ...profileOptions() });
+  running.push(plain, secure, tokenUnit, other);
   for (let i = 0; i < 8; i++) plain.device.setOutlet(i, { state: false });
-  const token = plain.device.issueToken('bench-bot', [
+  for (let i = 0; i < 8; i++) tokenUnit.device.setOutlet(i, { state: false });
+  const token = tokenUnit.device.issueToken('bench-bot', [
     '/relay/outlets/all;/=state,transient_state/?access=modify',
   ]);
   const fingerprint = normalizeFingerprint(secure.device.certificate!.fingerprint256);
   const auth = ['--user', 'admin', '--password', password];
 
   const { results: r, configDir } = await inKeychainSession([
-    { name: 'add', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench A'] },
     {
       name: 'wrongPassword',
       args: ['--url', plain.url, '--password', 'nope-nope', 'controllers', 'add', 'Bench B'],
     },
-    { name: 'duplicate', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'bench a'] },
+    { name: 'add', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench A'] },
+    { name: 'duplicate', args: ['--url', other.url, ...auth, 'controllers', 'add', 'bench a'] },
+    { name: 'sameAddress', args: ['--url', plain.url, ...auth, 'controllers', 'add', 'Bench Z'] },
     { name: 'untrusted', args: ['--url', secure.url, ...auth, 'controllers', 'add', 'Secure'] },
     {
       name: 'addSecure',
@@ -121,7 +60,10 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
         'Secure',
       ],
     },
-    { name: 'addToken', args: ['--url', plain.url, '--token', token, '--json', 'controllers', 'add', 'Bot'] },
+    {
+      name: 'addToken',
+      args: ['--url', tokenUnit.url, '--token', token, '--json', 'controllers', 'add', 'Bot'],
+    },
     { name: 'list', args: ['controllers', 'list', '--json'] },
     { name: 'listHuman', args: ['controllers', 'list'] },
     { name: 'outlets', args: ['--controller', 'bench a', '--json', 'outlets'] },
@@ -137,11 +79,14 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
   expect(r.add!.stdout).toMatch(
     /^Saved "Bench A" \(LPC9 .*firmware 1\.12\.14\.0, 8 outlets, meters, administrator\)/,
   );
-  expect(r.wrongPassword!.code, r.wrongPassword!.stderr).toBe(1);
+  expect(r.wrongPassword!.code, r.wrongPassword!.stderr).toBe(4);
   expect(r.wrongPassword!.stderr).toContain('[AUTH_FAILED]');
   expect(r.duplicate!.code, r.duplicate!.stderr).toBe(1);
-  expect(r.duplicate!.stderr).toContain('already saved');
-  expect(r.untrusted!.code, r.untrusted!.stderr).toBe(1);
+  expect(r.duplicate!.stderr).toContain('named "Bench A" is already saved');
+  // The same address under another name: refused before anything is sent, as the window refuses it.
+  expect(r.sameAddress!.code, r.sameAddress!.stderr).toBe(1);
+  expect(r.sameAddress!.stderr).toContain(`${plain.url} is already saved as "Bench A"`);
+  expect(r.untrusted!.code, r.untrusted!.stderr).toBe(4);
   expect(r.untrusted!.stderr).toContain(`--accept-fingerprint ${fingerprint}`);
   expect(r.addSecure!.code, r.addSecure!.stderr).toBe(0);
   expect(r.addToken!.code, r.addToken!.stderr).toBe(0);
@@ -174,7 +119,7 @@ it('adds after verifying, keeps secrets in the keychain only, and --controller N
   expect(plain.device.outlet(1).state).toBe(true);
   expect(r.secureOutlets!.code, r.secureOutlets!.stderr).toBe(0);
   expect(r.tokenOn!.code, r.tokenOn!.stderr).toBe(0);
-  expect(plain.device.outlet(4).state).toBe(true);
+  expect(tokenUnit.device.outlet(4).state).toBe(true);
 
   expect(r.remove!.code, r.remove!.stderr).toBe(0);
   expect(r.afterRemove!.code, r.afterRemove!.stderr).toBe(1);
@@ -228,7 +173,7 @@ it('--controller sends the saved password to another user or a new certificate o
   expect(r.otherUser!.stderr).toMatch(
     /you changed the user \(admin → guest\).*--password-stdin.*--reuse-secret/,
   );
-  expect(r.changed!.code, r.changed!.stderr).toBe(1);
+  expect(r.changed!.code, r.changed!.stderr).toBe(4);
   expect(r.changed!.stderr).toContain(
     `--accept-fingerprint ${replaced} and --password-stdin (or --reuse-secret`,
   );
@@ -276,7 +221,7 @@ it('--controller sends the saved password to another user or a new certificate o
   expect(ok.typedAgain!.code, ok.typedAgain!.stderr).toBe(0);
   expect(secure.authorizations.length).toBeGreaterThan(sentSecure);
   // Confirmed: now the guest login is tried (and refused by the unit).
-  expect(ok.guestConfirmed!.code, ok.guestConfirmed!.stderr).toBe(1);
+  expect(ok.guestConfirmed!.code, ok.guestConfirmed!.stderr).toBe(4);
   expect(home.authorizations.some((a) => a.includes('username="guest"'))).toBe(true);
   for (const step of [...Object.values(r), ...Object.values(ok)])
     expect(step.stdout + step.stderr).not.toContain(password);

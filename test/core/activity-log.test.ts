@@ -38,6 +38,23 @@ function open(options: Partial<ConstructorParameters<typeof ActivityLog>[0]> = {
 }
 
 describe('the activity log', () => {
+  it('filters by outlet, person (any case), door and time, newest first', () => {
+    const { log } = open({ file: null });
+    const at = (n: number, door: 'window' | 'cli', who: string, time: number): void => {
+      log.add({ ...entry(n), actor: { door, who }, time });
+    };
+    at(1, 'window', 'alice', 1_000);
+    at(2, 'cli', 'bob', 2_000);
+    at(1, 'cli', 'Bob', 3_000);
+    at(3, 'cli', 'carol', 4_000);
+    const ids = (filter: Parameters<typeof log.list>[0]) => log.list(filter).map((e) => e.id);
+    expect(ids({ outlet: 1 })).toEqual([3, 1]);
+    expect(ids({ who: 'BOB' })).toEqual([3, 2]);
+    expect(ids({ door: 'window' })).toEqual([1]);
+    expect(ids({ since: 2_500 })).toEqual([4, 3]);
+    expect(ids({ door: 'cli', outlet: 1, since: 0, limit: 5 })).toEqual([3]);
+  });
+
   it('keeps the newest entries up to its limit, newest first, filtered by controller', () => {
     const { log, added } = open({ limit: 5, file: null });
     for (let i = 1; i <= 8; i++) log.add(entry(i, i % 2 ? 'c1' : 'c2'));

@@ -1,0 +1,148 @@
+/**
+ * `activity`: the activity log through the Core (who did what, through which door, and what the unit
+ * confirmed), oldest first like a log file. Filters: --controller, --outlet, --who, --door, --since.
+ * `--json` prints one JSON array (as every --json of this CLI: one document); `--csv` exports RFC 4180 CSV.
+ */
+import type { Command } from 'commander';
+import { ACTIVITY_DOORS, type ActivityDoor, type ActivityEntry } from '../../src-preload/model';
+import type { Runner } from './command-context';
+import { leaf } from './global-options';
+import { UsageError, excerpt } from './io';
+import { renderTable } from './table';
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--since`: an age (`30m`, `2h`, `7d`) or a date and time (`2026-11-24`, `2026-11-24T08:00`), as epoch ms. */
+export function parseSince(text: string, now: number): number {
+  const age = /^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$/i.exec(text);
+  if (age) return now - Number(age[1]) * UNITS[age[2]!.toLowerCase()]!;
+  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text.trim())
+    ? Date.parse(text.trim().replace(' ', 'T'))
+    : Number.NaN;
+  if (Number.isNaN(time)) {
+    throw new UsageError(
+      `--since "${excerpt(text)}" is neither an age (30m, 2h, 7d) nor a date (2026-11-24 or 2026-11-24T08:00).`,
+    );
+  }
+  return time;
+}
+
+/** A CSV field (RFC 4180); a leading =, +, -, @ is defused so a spreadsheet shows it as text. */
+function field(text: string): string {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const CSV_COLUMNS = [
+  'time',
+  'controller',
+  'outlet',
+  'action',
+  'door',
+  'who',
+  'result',
+  'error_code',
+  'error',
+];
+
+function csvRow(e: ActivityEntry): string {
+  const cells = [
+    new Date(e.time).toISOString(),
+    e.controllerName,
+    e.outlet === null ? '' : String(e.outlet),
+    e.action,
+    e.source,
+    e.who ?? '',
+    e.result,
+    e.error?.code ?? '',
+    e.error?.message ?? '',
+  ];
+  return cells.map(field).join(',');
+}
+
+function localTime(time: number): string {
+  const d = new Date(time);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+export function registerActivityCommands(program: Command, run: Runner): void {
+  leaf(
+    program
+      .command('activity')
+      .description('the activity log: who switched what, through which door, and the result')
+      .option('--outlet <number>', 'only this outlet (with --controller)')
+      .option('--who <name>', 'only what this person or token did (e.g. your OS user name)')
+      .option('--door <door>', `only through this door: ${ACTIVITY_DOORS.join(', ')}`)
+      .option('--since <when>', 'from an age ago (30m, 2h, 7d) or a date (2026-11-24T08:00)')
+      .option(
+        '--limit <n>',
+        'at most this many, the newest (default: 50 on screen, all with --json or --csv)',
+      )
+      .option('--csv', 'CSV on stdout (time in UTC, ISO 8601)'),
+    ['--url'],
+  ).action(
+    run(async (context) => {
+      const o = context.options;
+      if (o.csv === true && context.json) throw new UsageError('Give --json or --csv, not both.');
+      const door = o.door as string | undefined;
+      if (door !== undefined && !(ACTIVITY_DOORS as readonly string[]).includes(door)) {
+        throw new UsageError(`--door must be one of ${ACTIVITY_DOORS.join(', ')}.`);
+      }
+      const outlet = o.outlet === undefined ? undefined : Number(o.outlet);
+      if (outlet !== undefined && (!Number.isInteger(outlet) || outlet < 1 || outlet > 64)) {
+        throw new UsageError('--outlet takes an outlet number: 1, 2, 3… as on the hardware.');
+      }
+      const limit = o.limit === undefined ? (o.csv || context.json ? undefined : 50) : Number(o.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100_000)) {
+        throw new UsageError('--limit takes a whole number from 1 to 100000.');
+      }
+      const since = o.since === undefined ? undefined : parseSince(String(o.since), Date.now());
+      const { withCore } = await import('./core-access');
+      await withCore(context, async (core) => {
+        let controllerId: string | undefined;
+        if (o.controller !== undefined) {
+          const wanted = String(o.controller).trim().toLowerCase();
+          const saved = (await core.call('controllers/list', {})).find(
+            (c) => c.name.toLowerCase() === wanted || c.id === o.controller,
+          );
+          if (!saved)
+            throw new UsageError(`No saved controller is called "${excerpt(String(o.controller))}".`);
+          controllerId = saved.id;
+        }
+        const entries = (
+          await core.call('activity/list', {
+            ...(controllerId ? { controllerId } : {}),
+            ...(outlet ? { outlet } : {}),
+            ...(typeof o.who === 'string' ? { who: o.who } : {}),
+            ...(door ? { door: door as ActivityDoor } : {}),
+            ...(since !== undefined ? { since } : {}),
+            ...(limit ? { limit } : {}),
+          })
+        ).reverse();
+        const { terminal } = context;
+        if (context.json) return terminal.json(entries);
+        if (o.csv === true) {
+          terminal.io.out.write([CSV_COLUMNS.join(','), ...entries.map(csvRow)].join('\r\n') + '\r\n');
+          return;
+        }
+        if (!entries.length) return terminal.print('No activity matches.');
+        terminal.print(
+          renderTable(
+            entries,
+            [
+              { title: 'TIME', value: (e) => localTime(e.time) },
+              { title: 'CONTROLLER', value: (e) => e.controllerName },
+              { title: 'OUTLET', value: (e) => (e.outlet === null ? '' : String(e.outlet)), align: 'right' },
+              { title: 'ACTION', value: (e) => e.action },
+              { title: 'DOOR', value: (e) => e.source },
+              { title: 'WHO', value: (e) => e.who ?? '' },
+              { title: 'RESULT', value: (e) => (e.error ? `${e.result}: ${e.error.message}` : e.result) },
+            ],
+            terminal.colors.bold,
+          ),
+        );
+      });
+    }),
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * `on`, `off`, `cycle` on saved controllers and groups, through the Core (fleet-switch.ts): which path a
+ * command takes, its options (--wait, --timeout, --yes), and how the outcome is printed and exited.
+ * `--url` (or PLUGBOARD_URL) keeps today's direct client for a controller that is not saved.
+ */
+import type { ControllerState } from '../../src-preload/model';
+import { errorSentence } from '../shared/errors';
+import type { CommandContext } from './command-context';
+import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
+import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
+import { ExitWith, UsageError } from './io';
+
+/** --timeout in seconds (default 60), as ms. */
+export function timeoutMs(context: CommandContext): number {
+  const typed = context.options.timeout;
+  if (typed === undefined) return 60_000;
+  const seconds = Number(typed);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError('--timeout takes seconds, more than 0 and at most 3600 (e.g. --timeout 30).');
+  }
+  return seconds * 1000;
+}
+
+/** Refuse what only the Core path can do, on the direct path. */
+export function checkDirectOptions(context: CommandContext): void {
+  for (const flag of ['wait', 'timeout', 'yes'] as const) {
+    if (context.options[flag] !== undefined) {
+      throw new UsageError(
+        `--${flag} works on saved controllers (through Plugboard), not with --url or one-off logins.`,
+      );
+    }
+  }
+}
+
+export async function runFleet(context: CommandContext, action: FleetAction, words: string[]): Promise<void> {
+  const o = context.options;
+  const options: FleetOptions = {
+    action,
+    transient: o.transient === true,
+    wait: o.wait === true,
+    timeoutMs: timeoutMs(context),
+    confirmCritical: o.yes === true,
+  };
+  // Today's form: --controller NAME on 3 (the words are that controller's outlets).
+  const targets = o.controller !== undefined ? [`${String(o.controller)}:${words.join(' ')}`] : words;
+  const { withCore } = await import('./core-access');
+  const { switchTargets } = await import('./fleet-switch');
+  await withCore(context, async (core) => {
+    const outcomes = await switchTargets(core, targets, options);
+    report(context, outcomes, options);
+  });
+}
+
+/**
+ * The live state of the saved controller named by --controller, as the Core read it (its session started
+ * for this command, the outlets read once); a controller that cannot be reached gives its problem.
+ */
+export async function savedControllerState(context: CommandContext): Promise<ControllerState> {
+  const { withSavedController } = await import('./core-access');
+  const { readState } = await import('./state-watch');
+  let found: ControllerState | null = null;
+  await withSavedController(context, async (core, saved) => {
+    found = await readState(core, saved.id, saved.name);
+  });
+  return found!;
+}
+
+function outletWords(numbers: readonly number[]): string {
+  return numbers.length === 1 ? `outlet ${numbers[0]}` : `outlets ${numbers.join(', ')}`;
+}
+
+function report(context: CommandContext, outcomes: readonly PartOutcome[], o: FleetOptions): void {
+  const { terminal } = context;
+  const failures: number[] = [];
+  let done = 0;
+  for (const outcome of outcomes) {
+    const name = outcome.controller.name;
+    const failed = outcome.result?.failed ?? [];
+    const failedSet = new Set(failed.map((f) => f.outlet));
+    const unconfirmed = new Set(outcome.unconfirmed);
+    const ok = (outcome.result?.requested ?? []).filter((n) => !failedSet.has(n) && !unconfirmed.has(n));
+    const codes = [
+      ...(outcome.error ? [exitCodeFor(outcome.error.code)] : []),
+      ...failed.map((f) => exitCodeFor(f.error.code)),
+      ...(outcome.unconfirmed.length ? [EXIT_FAILED] : []),
+    ];
+    if (codes.length) failures.push(combinedExitCode(codes, 0));
+    else done++;
+    if (!context.json && ok.length) terminal.print(doneLine(o, name, ok));
+    if (context.json) continue;
+    const prefix = (message: string): string => (message.includes(name) ? message : `${name}: ${message}`);
+    if (outcome.error)
+      terminal.warn(`plugboard: ${prefix(errorSentence(outcome.error))} [${outcome.error.code}]`);
+    for (const f of failed) terminal.warn(`plugboard: ${prefix(errorSentence(f.error))} [${f.error.code}]`);
+    if (outcome.unconfirmed.length) {
+      const why = o.wait
+        ? `not confirmed by the unit within ${o.timeoutMs / 1000} s`
+        : 'sent, but the unit did not answer: not confirmed';
+      terminal.warn(`plugboard: ${name}: ${outletWords(outcome.unconfirmed)} ${why}.`);
+    }
+  }
+  if (context.json) terminal.json(outcomes.map((x) => outcomeJson(x, o)));
+  const code = combinedExitCode(failures, done);
+  if (code !== 0) throw new ExitWith(code);
+}
+
+function doneLine(o: FleetOptions, name: string, ok: readonly number[]): string {
+  const how = o.transient ? ', transient state (until the next reboot)' : '';
+  const confirmed = o.wait ? '; the unit confirmed it' : '';
+  if (o.action === 'cycle')
+    return `${name}: cycling ${outletWords(ok)}${confirmed ? `; back on, confirmed` : ''}.`;
+  return `Switched ${outletWords(ok)} ${o.action} (${name}${how})${confirmed}.`;
+}
+
+function outcomeJson(x: PartOutcome, o: FleetOptions): Record<string, unknown> {
+  return {
+    controller: x.controller.name,
+    controller_id: x.controller.id,
+    action: o.action,
+    requested: x.result?.requested ?? (x.outlets === 'all' ? [] : x.outlets),
+    failed: x.result?.failed ?? [],
+    unconfirmed: x.unconfirmed,
+    error: x.error,
+    ...(o.wait ? { confirmed: !x.error && !x.result?.failed.length && x.unconfirmed.length === 0 } : {}),
+  };
+}

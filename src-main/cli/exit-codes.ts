@@ -1,0 +1,73 @@
+/**
+ * The command line's exit codes: ONE table that every command follows, printed by `plugboard --help`
+ * and copied into README's CLI section. Errors map to it in one place (`exitCodeFor`).
+ */
+import type { ErrorCode } from '../../src-preload/model';
+import { PlugboardError } from '../shared/errors';
+
+export const EXIT_OK = 0;
+/** Not done for another reason (the controller or Plugboard said why), or --wait saw no confirmation in time. */
+export const EXIT_FAILED = 1;
+/** The command line itself is wrong: nothing was sent. */
+export const EXIT_USAGE = 2;
+/** A controller (or the Plugboard service) did not answer: offline, no route, or too slow. */
+export const EXIT_UNREACHABLE = 3;
+/** The login was refused: wrong password or token, no permission for that, or a certificate to accept. */
+export const EXIT_AUTH = 4;
+/** Reserved by someone else (issue 15's reservations). */
+export const EXIT_RESERVED = 5;
+/** The outlet is locked on the unit (its keypad or web page): only there can it be changed. */
+export const EXIT_LOCKED = 6;
+/** Refused by Plugboard: a critical outlet switched off or cycled without --yes. */
+export const EXIT_REFUSED = 7;
+/** Several targets: some were done, some were not (each failure is on stderr). */
+export const EXIT_PARTIAL = 8;
+
+export const EXIT_TABLE: readonly (readonly [number, string])[] = [
+  [EXIT_OK, 'done (with --wait: the unit confirmed the physical state)'],
+  [EXIT_FAILED, 'not done for another reason (the message says why), or --wait timed out'],
+  [EXIT_USAGE, 'usage: the command line is wrong; nothing was sent'],
+  [EXIT_UNREACHABLE, 'unreachable: a controller or the Plugboard service did not answer'],
+  [EXIT_AUTH, 'authentication: login refused, no permission, or a certificate to accept'],
+  [EXIT_RESERVED, 'reserved by someone else'],
+  [EXIT_LOCKED, 'locked on the unit (keypad or its own web page)'],
+  [EXIT_REFUSED, 'refused: a critical outlet needs --yes to be switched off or cycled'],
+  [EXIT_PARTIAL, 'partial: several targets, some done and some not'],
+];
+
+/** The table as `plugboard --help` prints it. */
+export function exitCodeHelp(): string {
+  return `\nExit codes (every command):\n${EXIT_TABLE.map(([code, text]) => `  ${code}  ${text}`).join('\n')}\n`;
+}
+
+/** Error codes with an exit code of their own; every other code is EXIT_FAILED. */
+const BY_ERROR: Partial<Record<string, number>> = {
+  UNREACHABLE: EXIT_UNREACHABLE,
+  TIMEOUT: EXIT_UNREACHABLE,
+  AUTH_FAILED: EXIT_AUTH,
+  FORBIDDEN: EXIT_AUTH,
+  TLS_UNTRUSTED: EXIT_AUTH,
+  TLS_CHANGED: EXIT_AUTH,
+  // The reservations' error code (added with them): refused while someone else holds a reservation.
+  RESERVED: EXIT_RESERVED,
+  LOCKED: EXIT_LOCKED,
+};
+
+/** The exit code for one error's code (a ContractError's or a PlugboardError's). */
+export function exitCodeFor(code: ErrorCode | (string & {})): number {
+  return BY_ERROR[code] ?? EXIT_FAILED;
+}
+
+/**
+ * The exit code for a command over several targets: 0 when none failed; PARTIAL when some were done
+ * and some not; else the failures' shared code, or FAILED when they differ.
+ */
+export function combinedExitCode(failures: readonly number[], done: number): number {
+  if (failures.length === 0) return EXIT_OK;
+  if (done > 0) return EXIT_PARTIAL;
+  const [first, ...rest] = failures;
+  return rest.every((code) => code === first) ? first! : EXIT_FAILED;
+}
+
+/** A refusal Plugboard makes before sending anything (critical outlets without --yes): EXIT_REFUSED. */
+export class RefusedError extends PlugboardError {}

@@ -1,0 +1,82 @@
+/**
+ * One Core per machine (issue 15): when a Core serves the config folder's socket (as `plugboard serve`
+ * does), the CLI acts through it instead of opening the units itself. The service here holds the only
+ * copy of the password (in memory), and the CLI child has no keychain: a CLI that opened its own Core
+ * could not log in. Its actions land in the service's activity log as the CLI's, `--wait` follows the
+ * service's events, and the service's reservations refuse it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { ActivityEntry } from '../../src-preload/model';
+import type { Core } from '../../src-main/core/index';
+import { openSavedCore } from '../../src-main/core/saved-core';
+import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { coreSocketPath } from '../../src-main/link';
+import { MemorySecretStore } from '../../src-main/secrets';
+import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-socket';
+import { cleanEnv, cli } from './run-cli';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const done of cleanups.splice(0).reverse()) await done();
+});
+
+async function service(): Promise<{ emu: RunningEmulator; core: Core; configDir: string; id: string }> {
+  const emu = await startEmulator({ password: 'svc-only-771', initialStates: Array(8).fill(false) });
+  cleanups.push(() => emu.close());
+  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-service-'));
+  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
+  const configDir = join(scratch, 'config');
+  const core = await openSavedCore({
+    shell: 'test',
+    version: '0',
+    configDir,
+    secrets: new MemorySecretStore(),
+    log: () => undefined,
+  });
+  cleanups.push(() => core.dispose());
+  const { id } = await core.handlers['controllers/add']({
+    url: emu.url,
+    name: 'Bench A',
+    auth: { kind: 'digest', user: 'admin', password: 'svc-only-771' },
+  });
+  const socket: CoreSocket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
+  cleanups.push(() => socket.close(1000));
+  return { emu, core, configDir, id };
+}
+
+it('acts through the running Core: logged there as the CLI by this OS user, --wait on its events, its reservations honoured', async () => {
+  const { emu, core, configDir, id } = await service();
+  const entries: ActivityEntry[] = [];
+  core.subscribe((name, payload) => {
+    if (name === 'activity/added') entries.push(payload as ActivityEntry);
+  });
+  // No keychain for the child: only the service can log in to the unit.
+  const env = cleanEnv({
+    PLUGBOARD_CONFIG_DIR: configDir,
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+  });
+
+  const on = await cli(['on', 'Bench A:3', '--wait'], { env });
+  expect(on.code, on.stderr).toBe(0);
+  expect(emu.device.outlet(2).physicalState).toBe(true);
+  expect(entries.find((e) => e.outlet === 3 && e.action === 'on')).toMatchObject({
+    source: 'cli',
+    who: userInfo().username,
+    result: 'ok',
+  });
+
+  await core.handlersAs({ door: 'window', who: 'alice' })['reservations/take']({
+    target: { kind: 'outlet', controllerId: id, outlet: 3 },
+    reason: 'soak test',
+    durationMs: 3_600_000,
+  });
+  const off = await cli(['off', 'Bench A:3'], { env });
+  expect(off.code).toBe(5);
+  expect(off.stderr).toMatch(/reserved by alice until .*: soak test/);
+  expect(emu.device.outlet(2).physicalState).toBe(true);
+});
