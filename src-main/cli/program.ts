@@ -103,6 +103,12 @@ function cliAction(error: PlugboardError, saved: boolean): string | undefined {
   const fingerprint = error.detail?.fingerprint;
   // A saved controller's password goes to a new certificate only when typed again or confirmed.
   const secret = saved ? ' and --password-stdin (or --reuse-secret to send the saved password)' : '';
+  // The Core's refusal to send a saved secret to a place it was not saved for (registry-envelope.ts).
+  if (saved && typeof error.detail?.confirmSecret === 'boolean') {
+    return error.detail.confirmSecret
+      ? 'If the new place is right, run again with --reuse-secret to send the saved password there, or give it with --password-stdin'
+      : 'Give the password again with --password-stdin to use Basic login';
+  }
   if (error.code === 'TLS_UNTRUSTED' && typeof fingerprint === 'string') {
     return `Compare it with the controller's. To trust it, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }

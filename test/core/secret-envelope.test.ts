@@ -154,9 +154,10 @@ describe('a secret bound to its place in the keychain', () => {
     editByHand(dir, (c) => (c.url = elsewhere.url));
 
     const refused = await run(['--controller', 'Bench', 'outlets']);
-    expect(refused.code, refused.stderr).toBe(2);
+    // Through the Core (issue 15): refused as an authentication problem (exit 4), in the CLI's words.
+    expect(refused.code, refused.stderr).toBe(4);
     expect(refused.stderr).toMatch(
-      /saved for another place: you changed the address .*--password-stdin.*--reuse-secret/,
+      /address .* changed\): Plugboard sent it nowhere\. .*--reuse-secret.*--password-stdin/,
     );
     expect(elsewhere.authorizations).toEqual([]);
 

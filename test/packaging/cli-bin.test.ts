@@ -65,7 +65,7 @@ describe('the plugboard bin', () => {
     ]);
   });
 
-  it('switches an outlet and keeps the exit codes: 0 ok, 1 controller error, 2 usage error', async () => {
+  it('switches an outlet and keeps the exit codes: 0 ok, 4 authentication, 2 usage error', async () => {
     const login = ['--url', emulator.url, '--user', 'admin', '--password', 'pw-4711'];
     await run(process.execPath, [BIN, ...login, 'on', '2'], { cwd, env: env() });
     expect(emulator.device.outlet(1).state).toBe(true);
@@ -77,7 +77,7 @@ describe('the plugboard bin', () => {
         env: env(),
       },
     ).catch((error: { code: number; stderr: string }) => error);
-    expect(wrong).toMatchObject({ code: 1 });
+    expect(wrong).toMatchObject({ code: 4 });
     const usage = await run(process.execPath, [BIN, 'no-such-command'], { cwd, env: env() }).catch(
       (error: { code: number; stderr: string }) => error,
     );
