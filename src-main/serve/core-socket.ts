@@ -48,6 +48,9 @@ export async function listenCoreSocket(core: Core, socketPath: string, log: Logg
         resolve();
       });
     });
+  } catch (error) {
+    await bridge.close(0); // stops forwarding the Core's events to a socket that never listened
+    throw error;
   } finally {
     if (posix) process.umask(umask);
   }
