@@ -26,6 +26,8 @@ export interface GlobalOptions {
   reuseSecret?: boolean;
   service?: string;
   serviceToken?: string;
+  serviceTokenFile?: string;
+  serviceFingerprint?: string;
 }
 
 /**

@@ -7,6 +7,7 @@
  *
  * Loaded lazily (`await import('./core-access')`) by the commands that need it, like saved-controllers.ts.
  */
+import { readFile } from 'node:fs/promises';
 import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { dispatch } from '../core/dispatch';
@@ -15,7 +16,7 @@ import { openSavedCore } from '../core/saved-core';
 import { plugboardConfigDir } from '../core/config-dir';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
-import { findRunningCore as findLocalCore } from '../link';
+import { connectRemoteCore, findRunningCore as findLocalCore } from '../link';
 import type { CommandContext } from './command-context';
 
 /** A Core a command can use: in this process, or a running `plugboard serve` (src-main/link/). */
@@ -32,6 +33,10 @@ export interface ServiceLookup {
   url: string | undefined;
   /** --service-token (or PLUGBOARD_SERVICE_TOKEN): the service's bearer token. */
   token: string | undefined;
+  /** --service-token-file: a file whose first line is the token (read only when `token` is not given). */
+  tokenFile: string | undefined;
+  /** --service-fingerprint (or PLUGBOARD_SERVICE_FINGERPRINT): the service's HTTPS certificate. */
+  fingerprint: string | undefined;
 }
 
 /**
@@ -41,10 +46,17 @@ export interface ServiceLookup {
  */
 async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> {
   if (lookup.url !== undefined) {
-    throw new PlugboardError('UNREACHABLE', `No Plugboard service answered at ${lookup.url}.`, undefined, {
-      action:
-        "Reaching a service on another machine is not built yet: run the command on the service's machine (ssh), where it finds the service by itself.",
+    // That service and no other: its errors (unreachable, token refused) end the command, never a
+    // fallback to the units or a local Core. It records the calls as its token's name.
+    const remote = await connectRemoteCore(lookup.url, {
+      token: lookup.token ?? (lookup.tokenFile ? await readTokenFile(lookup.tokenFile) : undefined),
+      fingerprint: lookup.fingerprint,
     });
+    return {
+      handlersAs: (actor) => remote.handlersAs({ door: 'cli', who: actor.who }),
+      subscribe: (sink) => remote.subscribe(sink),
+      close: () => remote.close(),
+    };
   }
   const link = await findLocalCore(lookup.configDir);
   if (!link) return null;
@@ -78,7 +90,35 @@ export function serviceLookup(context: CommandContext): ServiceLookup {
     configDir: plugboardConfigDir({ env }),
     url: option('service') ?? (env.PLUGBOARD_SERVICE || undefined),
     token: option('serviceToken') ?? (env.PLUGBOARD_SERVICE_TOKEN || undefined),
+    tokenFile: option('serviceTokenFile'),
+    fingerprint: option('serviceFingerprint') ?? (env.PLUGBOARD_SERVICE_FINGERPRINT || undefined),
   };
+}
+
+/** The token in `path`: its first non-blank line, trimmed. The file's text never reaches an error. */
+async function readTokenFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `--service-token-file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      undefined,
+      {
+        action: 'Give a file holding the token on its first line, readable by you only (chmod 600).',
+      },
+    );
+  }
+  const token = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .find((line) => line.length > 0);
+  if (!token)
+    throw new PlugboardError('BAD_INPUT', `--service-token-file ${path} is empty.`, undefined, {
+      action: "Put the token (the secret of a name:secret line of the service's tokens) on its first line.",
+    });
+  return token;
 }
 
 export async function openCoreAccess(context: CommandContext): Promise<CoreAccess> {

@@ -26,6 +26,14 @@ export function globalOptions(): Option[] {
       "the service's bearer token (env PLUGBOARD_SERVICE_TOKEN, which the process list does not show); --token is a controller's access token",
     ),
     new Option(
+      '--service-token-file <path>',
+      "read the service's bearer token from the first line of this file (instead of --service-token)",
+    ),
+    new Option(
+      '--service-fingerprint <sha256>',
+      "the SHA-256 fingerprint of an https --service's certificate, as `plugboard serve` printed it (env PLUGBOARD_SERVICE_FINGERPRINT)",
+    ),
+    new Option(
       '--reuse-secret',
       'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
     ),
@@ -39,6 +47,6 @@ export function leaf(command: Command, except: readonly string[] = []): Command 
   }
   return command.addHelpText(
     'after',
-    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --service, --service-token, --reuse-secret) go before the command, or after it:\nsee plugboard --help.',
+    '\nGlobal options (--url, --controller, --user, --password, --password-stdin, --token, --json,\n--accept-fingerprint, --service, --service-token, --service-token-file, --service-fingerprint,\n--reuse-secret) go before the command, or after it:\nsee plugboard --help.',
   );
 }

@@ -91,7 +91,8 @@ export async function findRunningCore(
   }
 }
 
-function linkOver(socket: WebSocket): CoreLink {
+/** The link protocol over an open WebSocket (the Core socket, or a remote service: remote.ts). */
+export function linkOver(socket: WebSocket): CoreLink {
   let nextId = 1;
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const sinks = new Set<EventSink>();

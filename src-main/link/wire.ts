@@ -23,6 +23,12 @@ export const LINK_DOORS = ['window', 'tray', 'cli'] as const satisfies readonly 
 export const CORE_SOCKET_FILE = 'core.sock';
 /** The path the WebSocket is served on. */
 export const LINK_PATH = '/core';
+/**
+ * The same protocol on `plugboard serve`'s `api` listener, for a CLI on another machine (`--service
+ * URL`): a bearer token authenticates the upgrade, and every call acts as the CLI door with the token's
+ * name as who, whatever `actor` it names.
+ */
+export const REMOTE_LINK_PATH = '/api/v1/link';
 /** The subprotocol both ends speak. */
 export const LINK_PROTOCOL = 'plugboard.core.v1';
 /** The largest message either end sends (a snapshot with meter history fits easily). */

@@ -5,6 +5,7 @@
  *   GET  /api/v1/controllers/<name or id>         one of them
  *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle", "confirmCritical"?: true}
  *   GET  /metrics
+ *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
  * `Authorization: Bearer <secret>`; without, reads are open to loopback and the allowed networks, and
@@ -15,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
+import { attachRemoteLink } from './api-link';
 import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { bearerName } from './tokens';
 
@@ -35,11 +37,16 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
       else response.destroy();
     });
   });
+  const link = attachRemoteLink(guarded.server, context);
   const tls = context.tls ? ` (TLS certificate SHA-256 ${context.tls.fingerprint256})` : '';
   return {
     name: NAME,
     lines: [`api: ${guarded.origin}/api/v1/controllers${tls}`, `metrics: ${guarded.origin}/metrics`],
-    close: (graceMs) => guarded.close(graceMs),
+    async close(graceMs) {
+      await link.close(graceMs);
+      await guarded.close(graceMs);
+      link.terminate();
+    },
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * The remote link on the `api` listener: `GET /api/v1/link` upgraded to a WebSocket speaking the link
+ * protocol (src-main/link/wire.ts), so a CLI on another machine (`plugboard --service URL`) acts through
+ * this service's Core. It can switch power, so it always needs a bearer token, even from loopback, and
+ * every call acts as `{door: 'cli', who: <the token's name>}` whatever `actor` the client names. The
+ * listener's guards (allowlist, Host check, connection cap) apply to the upgrade as to every request.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { REMOTE_LINK_PATH } from '../link/wire';
+import type { ListenerContext } from './listener';
+import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
+import { clientAllowed, hostAllowed } from './network';
+import { bearerName } from './tokens';
+
+/** A remote caller sends calls, not snapshots: 1 MiB is far above any call's input. */
+const MAX_REMOTE_CALL = 1024 * 1024;
+
+export function attachRemoteLink(server: Server, context: ListenerContext): LinkBridge {
+  const bridge = createLinkBridge(context.core, context.log, { maxPayload: MAX_REMOTE_CALL });
+  const name = context.spec.name;
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined);
+    const refuse = (status: number, reason: string, code: string, message: string, headers = {}): void => {
+      context.metrics.error(name, code);
+      context.metrics.request(name, status);
+      refuseUpgrade(socket, status, reason, { code, message }, headers);
+    };
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== REMOTE_LINK_PATH) {
+      refuse(404, 'Not Found', 'NOT_FOUND', `Only ${REMOTE_LINK_PATH} speaks WebSocket here.`);
+      return;
+    }
+    if (!clientAllowed(request.socket.remoteAddress, context.allow)) {
+      refuse(
+        403,
+        'Forbidden',
+        'FORBIDDEN',
+        'Refused: your address is not in the client networks this listener allows (--allow).',
+      );
+      return;
+    }
+    if (!hostAllowed(request.headers.host, context.hostNames)) {
+      refuse(
+        403,
+        'Forbidden',
+        'FORBIDDEN',
+        "Refused: the Host is not this machine's address or a name given with --host-name.",
+      );
+      return;
+    }
+    if (context.tokens.length === 0) {
+      refuse(
+        403,
+        'Forbidden',
+        'FORBIDDEN',
+        'The remote link needs a token: start `plugboard serve` with --token-file (or the credential plugboard.tokens).',
+      );
+      return;
+    }
+    const who = bearerName(request, context.tokens);
+    if (who === null) {
+      refuse(
+        401,
+        'Unauthorized',
+        'AUTH_FAILED',
+        'The remote link needs one of the service\'s tokens as "Authorization: Bearer <secret>".',
+        {
+          'WWW-Authenticate': 'Bearer realm="plugboard"',
+        },
+      );
+      return;
+    }
+    if (!offersLinkProtocol(request)) {
+      refuse(400, 'Bad Request', 'BAD_INPUT', 'Offer the WebSocket subprotocol plugboard.core.v1.');
+      return;
+    }
+    context.metrics.request(name, 101);
+    const actor = Object.freeze({ door: 'cli' as const, who });
+    bridge.accept(request, socket, head, () => actor);
+  });
+  return bridge;
+}

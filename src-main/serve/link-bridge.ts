@@ -1,0 +1,120 @@
+/**
+ * The link protocol's server side (src-main/link/wire.ts), shared by the doors that speak it: the
+ * Core's owner-only socket (core-socket.ts) and the `api` listener's remote link (api-link.ts). Each
+ * connection is given, when it is accepted, the rule saying whom its calls act for: the owner-only
+ * socket trusts the `actor` a call names; the remote link ignores it and acts as its token's name.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import * as v from 'valibot';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Actor } from '../../src-preload/model';
+import { dispatch } from '../core/dispatch';
+import type { Core } from '../core/index';
+import { LINK_PROTOCOL, linkCall, MAX_LINK_MESSAGE, type LinkCall } from '../link/wire';
+import type { Logger } from '../shared/logging';
+
+/** Whom a call on a connection acts for. */
+export type ActorRule = (call: LinkCall) => Actor;
+
+export interface LinkBridge {
+  /** Take over an upgrade request already judged acceptable (path, subprotocol, authentication). */
+  accept(request: IncomingMessage, socket: Duplex, head: Buffer, actorFor: ActorRule): void;
+  /** Stop sending events, give calls under way up to `graceMs` to answer, then close every link. */
+  close(graceMs: number): Promise<void>;
+  /** Drop what is still open (after the server closed). */
+  terminate(): void;
+}
+
+export interface LinkBridgeOptions {
+  /** The largest message a client may send (default MAX_LINK_MESSAGE). */
+  maxPayload?: number;
+}
+
+/** Whether an upgrade request offers the link subprotocol. */
+export function offersLinkProtocol(request: IncomingMessage): boolean {
+  return String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .includes(LINK_PROTOCOL);
+}
+
+/** Refuse an upgrade with an HTTP status and a short JSON error, then close the connection. */
+export function refuseUpgrade(
+  socket: Duplex,
+  status: number,
+  reason: string,
+  error: { code: string; message: string } | null = null,
+  headers: Record<string, string> = {},
+): void {
+  const body = error ? `${JSON.stringify({ error })}\n` : '';
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Connection: close',
+    'Cache-Control: no-store',
+    ...(error ? ['Content-Type: application/json; charset=utf-8'] : []),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+export function createLinkBridge(core: Core, log: Logger, options: LinkBridgeOptions = {}): LinkBridge {
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayload ?? MAX_LINK_MESSAGE,
+    handleProtocols: (offered) => (offered.has(LINK_PROTOCOL) ? LINK_PROTOCOL : false),
+  });
+  const inFlight = new Set<Promise<void>>();
+  const stopEvents = core.subscribe((name, payload) => {
+    const frame = JSON.stringify({ type: 'event', name, payload });
+    for (const ws of sockets.clients) if (ws.readyState === ws.OPEN) ws.send(frame);
+  });
+  return {
+    accept(request, socket, head, actorFor) {
+      sockets.handleUpgrade(request, socket, head, (ws) => {
+        ws.on('error', () => undefined);
+        ws.on('message', (data: RawData, isBinary: boolean) => {
+          const work = answer(ws, core, data, isBinary, actorFor, log);
+          inFlight.add(work);
+          void work.finally(() => inFlight.delete(work));
+        });
+      });
+    },
+    async close(graceMs) {
+      stopEvents();
+      const bound = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), bound]);
+      for (const ws of sockets.clients) ws.close(1001, 'The Plugboard service is stopping.');
+    },
+    terminate() {
+      for (const ws of sockets.clients) ws.terminate();
+    },
+  };
+}
+
+async function answer(
+  ws: WebSocket,
+  core: Core,
+  data: RawData,
+  isBinary: boolean,
+  actorFor: ActorRule,
+  log: Logger,
+): Promise<void> {
+  let parsed: v.SafeParseResult<typeof linkCall> | null;
+  try {
+    parsed = isBinary ? null : v.safeParse(linkCall, JSON.parse(data.toString()));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) {
+    ws.close(
+      1008,
+      'Expected a call: {"type":"call","id":1,"name":"app/info","input":{},"actor":{"door":"cli","who":"me"}}',
+    );
+    return;
+  }
+  const call = parsed.output;
+  const result = await dispatch(core.handlersAs(actorFor(call)), call.name, call.input ?? {}, log);
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id: call.id, result }));
+}

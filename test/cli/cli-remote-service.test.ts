@@ -1,0 +1,187 @@
+/**
+ * `plugboard --service URL` (issue 15): the CLI on another machine talks to a running `plugboard serve`
+ * through its `api` listener's remote link (/api/v1/link), never to the units. The service here holds
+ * the only copy of the password (in memory) and the CLI child has an empty config folder and no
+ * keychain, so only the service can have switched the emulated unit. Every call is recorded as the CLI
+ * door with the token's name, whatever the client claims; a wrong token switches nothing (exit 4).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ActivityEntry } from '../../src-preload/model';
+import type { Core } from '../../src-main/core/index';
+import { openSavedCore } from '../../src-main/core/saved-core';
+import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
+import { connectRemoteCore } from '../../src-main/link';
+import { startApiListener } from '../../src-main/serve/api';
+import type { TlsMaterial } from '../../src-main/serve/listener';
+import { ServiceMetrics } from '../../src-main/serve/metrics';
+import { loadTls } from '../../src-main/serve/tls';
+import { parseTokens, type Token } from '../../src-main/serve/tokens';
+import { MemorySecretStore } from '../../src-main/secrets';
+import { cleanEnv, cli } from './run-cli';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const SECRET = 'remote-secret-0123456789abcdef';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const done of cleanups.splice(0).reverse()) await done();
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'plugboard-cli-remote-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+interface Service {
+  emu: RunningEmulator;
+  core: Core;
+  origin: string;
+  entries: ActivityEntry[];
+  /** The CLI child's environment: an empty config folder of its own, no keychain. */
+  env: NodeJS.ProcessEnv;
+}
+
+async function service(tls: TlsMaterial | null = null): Promise<Service> {
+  const emu = await startEmulator({ password: 'svc-only-913', initialStates: Array(8).fill(false) });
+  cleanups.push(() => emu.close());
+  const core = await openSavedCore({
+    shell: 'test',
+    version: '0',
+    configDir: join(scratch(), 'config'),
+    secrets: new MemorySecretStore(),
+    log: () => undefined,
+  });
+  cleanups.push(() => core.dispose());
+  await core.handlers['controllers/add']({
+    url: emu.url,
+    name: 'Bench A',
+    auth: { kind: 'digest', user: 'admin', password: 'svc-only-913' },
+  });
+  const entries: ActivityEntry[] = [];
+  core.subscribe((name, payload) => {
+    if (name === 'activity/added') entries.push(payload as ActivityEntry);
+  });
+  const tokens = parseTokens(`ci-runner:${SECRET}\n`, 'tokens') as Token[];
+  const listener = await startApiListener({
+    core,
+    spec: { name: 'api', host: '127.0.0.1', port: 0 },
+    allow: null,
+    tokens,
+    hostNames: [],
+    tls,
+    metrics: new ServiceMetrics(),
+    log: () => undefined,
+  });
+  cleanups.push(() => listener.close(1_000));
+  const origin = /api: (https?:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  const env = cleanEnv({
+    PLUGBOARD_CONFIG_DIR: join(scratch(), 'client-config'),
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+  });
+  return { emu, core, origin, entries, env };
+}
+
+describe('--service URL: the CLI through a remote plugboard serve', () => {
+  it('switches through the service, recorded as the CLI by the token name; a token file works too', async () => {
+    const { emu, origin, entries, env } = await service();
+    const on = await cli(['--service', origin, 'on', 'Bench A:3', '--wait'], {
+      env: { ...env, PLUGBOARD_SERVICE_TOKEN: SECRET },
+    });
+    expect(on.code, on.stderr).toBe(0);
+    expect(emu.device.outlet(2).physicalState).toBe(true);
+    expect(entries.find((e) => e.outlet === 3 && e.action === 'on')).toMatchObject({
+      source: 'cli',
+      who: 'ci-runner',
+      result: 'ok',
+    });
+
+    const tokenFile = join(scratch(), 'service-token');
+    writeFileSync(tokenFile, `\n${SECRET}\n`, { mode: 0o600 });
+    const off = await cli(
+      ['--service', origin, '--service-token-file', tokenFile, 'off', 'Bench A:3', '--wait'],
+      {
+        env,
+      },
+    );
+    expect(off.code, off.stderr).toBe(0);
+    expect(emu.device.outlet(2).physicalState).toBe(false);
+    expect(`${on.stdout}${on.stderr}${off.stdout}${off.stderr}`).not.toContain(SECRET);
+  });
+
+  it('a wrong token exits 4 and switches nothing; without a token the link is refused even on loopback', async () => {
+    const { emu, origin, entries, env } = await service();
+    const wrong = await cli(['--service', origin, 'on', 'Bench A:3'], {
+      env: { ...env, PLUGBOARD_SERVICE_TOKEN: 'not-the-token-4242424242' },
+    });
+    expect(wrong.code, wrong.stderr).toBe(4);
+    expect(wrong.stderr).toContain(`The Plugboard service at ${origin} refused the token`);
+    expect(wrong.stderr).toContain('PLUGBOARD_SERVICE_TOKEN');
+    expect(wrong.stderr).not.toContain('not-the-token-4242424242');
+    await expect(connectRemoteCore(origin, { token: undefined })).rejects.toMatchObject({
+      code: 'AUTH_FAILED',
+    });
+    expect(emu.device.outlet(2).physicalState).toBe(false);
+    expect(entries.filter((e) => e.outlet === 3)).toEqual([]);
+  });
+
+  it('a remote caller cannot claim another door or name: the call acts as the token', async () => {
+    const { emu, origin, entries } = await service();
+    const link = await connectRemoteCore(origin, { token: SECRET });
+    cleanups.push(() => link.close());
+    const [saved] = await link.handlersAs({ door: 'window', who: 'alice' })['controllers/list']({});
+    await link.handlersAs({ door: 'window', who: 'alice' })['outlets/set']({
+      controllerId: saved!.id,
+      outlets: [5],
+      on: true,
+    });
+    await vi.waitFor(() => expect(emu.device.outlet(4).physicalState).toBe(true), { timeout: 20_000 });
+    const entry = entries.find((e) => e.outlet === 5 && e.action === 'on');
+    expect(entry).toMatchObject({ source: 'cli', who: 'ci-runner' });
+  });
+
+  it('refuses what is not a Plugboard remote link: an emulated unit answers, but not the protocol', async () => {
+    const { emu } = await service();
+    await expect(connectRemoteCore(emu.url, { token: SECRET })).rejects.toMatchObject({
+      code: 'NOT_A_CONTROLLER',
+      message: expect.stringContaining("not a Plugboard service's remote link"),
+    });
+  });
+
+  it('over HTTPS: a self-signed certificate needs --service-fingerprint; the right one works, a wrong one sends nothing', async () => {
+    const tls = (await loadTls({ kind: 'self-signed' }, scratch(), ['127.0.0.1']))!;
+    const { emu, origin, entries, env } = await service(tls);
+    const withToken = { ...env, PLUGBOARD_SERVICE_TOKEN: SECRET };
+    const untrusted = await cli(['--service', origin, 'on', 'Bench A:2'], { env: withToken });
+    expect(untrusted.code, untrusted.stderr).toBe(4);
+    expect(untrusted.stderr).toContain('--service-fingerprint');
+
+    const other = tls.fingerprint256.replace(/^[0-9A-F]{2}/, (pair) => (pair === '00' ? '01' : '00'));
+    const wrong = await cli(['--service', origin, '--service-fingerprint', other, 'on', 'Bench A:2'], {
+      env: withToken,
+    });
+    expect(wrong.code, wrong.stderr).toBe(4);
+    expect(wrong.stderr).toContain('is not the one --service-fingerprint names');
+    expect(emu.device.outlet(1).physicalState).toBe(false);
+    expect(entries).toEqual([]);
+
+    const pinned = await cli(
+      [
+        '--service',
+        origin,
+        '--service-fingerprint',
+        tls.fingerprint256.toLowerCase(),
+        'on',
+        'Bench A:2',
+        '--wait',
+      ],
+      { env: withToken },
+    );
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(emu.device.outlet(1).physicalState).toBe(true);
+    expect(entries.find((e) => e.outlet === 2)).toMatchObject({ source: 'cli', who: 'ci-runner' });
+  });
+});
