@@ -4,13 +4,11 @@
  * root) holding the emulator, the Core, the listener and pduclient: nothing can collide with the
  * machine's own port 16421 or leave the namespace.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runInNamespace } from './namespace-run';
 
 const fixture = path.join(import.meta.dirname, 'fixtures', 'pduclient-run.ts');
-const root = path.resolve(import.meta.dirname, '../..');
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 interface Run {
   port: number;
@@ -20,32 +18,7 @@ interface Run {
 }
 
 function inNamespace(runs: string[][]): Promise<Run> {
-  const script = [
-    'set -e',
-    'ip link set lo up',
-    `exec ${quote(process.execPath)} --import tsx ${quote(fixture)} ${quote(JSON.stringify({ runs }))}`,
-  ].join('\n');
-  return new Promise((resolve, reject) => {
-    const proc = spawn('unshare', ['-n', 'sh', '-c', script], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 90_000);
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (!line)
-        return reject(
-          new Error(`no result from the namespace (exit ${code}).\nstdout: ${out}\nstderr: ${err}`),
-        );
-      resolve(JSON.parse(line.slice('RESULT '.length)) as Run);
-    });
-  });
+  return runInNamespace<Run>(fixture, [JSON.stringify({ runs })], 90_000);
 }
 
 const reboot = ['--daemon', '127.0.0.1', '--hostname', 'bench-a', '--port', '3', '--command', 'reboot'];

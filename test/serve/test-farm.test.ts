@@ -5,14 +5,13 @@
  * log saying who did each. pduclient always uses port 16421, so all of it runs in a private network
  * namespace (`unshare -n`, as root: CI runs as root). Waits on the processes, never on time.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { runInNamespace } from './namespace-run';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const fixture = path.join(import.meta.dirname, 'fixtures', 'test-farm-run.ts');
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 interface Outcome {
   rebootTcp: { code: number; out: string };
@@ -28,30 +27,7 @@ interface Outcome {
 }
 
 function inNamespace(): Promise<Outcome> {
-  const script = [
-    'set -e',
-    'ip link set lo up',
-    `exec ${quote(process.execPath)} --import tsx ${quote(fixture)}`,
-  ].join('\n');
-  return new Promise((resolve, reject) => {
-    const proc = spawn('unshare', ['-n', 'sh', '-c', script], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (!line)
-        return reject(
-          new Error(`no result from the namespace (exit ${code}).\nstdout: ${out}\nstderr: ${err}`),
-        );
-      resolve(JSON.parse(line.slice('RESULT '.length)) as Outcome);
-    });
-  });
+  return runInNamespace<Outcome>(fixture, [], 140_000);
 }
 
 it(
