@@ -103,6 +103,23 @@ export const controllerAlias = v.pipe(
   v.maxLength(64, 'is longer than 64 characters'),
   v.regex(/^[^\s]+$/, 'may not contain spaces (pdudaemon clients split on them)'),
 );
+/**
+ * A controller's tags (issue 16): where it is and what it is for ("rack 7", "bench", "ci"), shown and
+ * filtered in the sidebar and Overview. Each 1–40 characters without commas or semicolons (a CSV
+ * import separates tags with ";"); at most 16 per controller, duplicates (any case) removed.
+ */
+export const MAX_CONTROLLER_TAGS = 16;
+export const controllerTag = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'is empty'),
+  v.maxLength(40, 'is longer than 40 characters'),
+  v.regex(/^[^,;]+$/, 'may not contain commas or semicolons'),
+);
+export const controllerTags = v.pipe(
+  v.array(controllerTag),
+  v.maxLength(MAX_CONTROLLER_TAGS, `has more than ${MAX_CONTROLLER_TAGS} tags`),
+);
 /** The longest wait `outlets/cycle` accepts between switching off and on again, seconds (issue 15). */
 export const MAX_CYCLE_WAIT_SECONDS = 300;
 /** pdudaemon's reboot delay: whole seconds 0–300 between Plugboard switching an outlet off and on. */
@@ -229,6 +246,7 @@ export const calls = {
       fingerprint: v.optional(fingerprint),
       colour: v.optional(colour),
       alias: v.optional(controllerAlias),
+      tags: v.optional(controllerTags),
     }),
   ).returns<ControllerSummary>(),
   /**
@@ -246,6 +264,8 @@ export const calls = {
       colour: v.optional(colour),
       /** null removes the alias. */
       alias: v.optional(v.nullable(controllerAlias)),
+      /** Replaces every tag; [] removes them. */
+      tags: v.optional(controllerTags),
       reuseSecret: v.optional(v.literal(true)),
     }),
   ).returns<ControllerSummary>(),

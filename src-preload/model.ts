@@ -84,6 +84,8 @@ export interface ControllerSummary {
    * them), unique among every controller's names and aliases (case-insensitive). Absent: none.
    */
   alias?: string;
+  /** Tags (issue 16): "rack 7", "bench", "ci"… in the order given. Absent: none. */
+  tags?: string[];
 }
 
 export type ControllerStatus =

@@ -89,6 +89,7 @@ export async function addController(
       fingerprint: description.fingerprint ?? input.fingerprint ?? null,
       ...(input.colour ? { colour: input.colour } : {}),
       ...(input.alias ? { alias: input.alias } : {}),
+      ...(input.tags ? { tags: input.tags } : {}),
     },
     secret,
   );

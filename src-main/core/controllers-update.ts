@@ -32,6 +32,7 @@ export async function updateController(
   if (input.name !== undefined) patch.name = input.name;
   if (input.colour !== undefined) patch.colour = input.colour;
   if (input.alias !== undefined) patch.alias = input.alias;
+  if (input.tags !== undefined) patch.tags = input.tags;
   if (input.url !== undefined) {
     patch.url = normaliseControllerUrl(input.url);
     const key = hostPortKey(patch.url);

@@ -3,6 +3,38 @@ import { fingerprint } from '../../src-preload/contract';
 import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
 import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
+import { PlugboardError } from '../shared/errors';
+
+const MAX_TAGS = 16;
+const MAX_TAG_LENGTH = 40;
+
+/**
+ * A controller's tags, trimmed, duplicates (any case) removed, in the order given. Strict (what a person
+ * typed): a bad tag is refused with a sentence. Lenient (what was saved): a bad tag is dropped.
+ */
+export function cleanTags(tags: readonly string[], lenient = false): string[] {
+  const result: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of tags) {
+    const tag = typeof raw === 'string' ? raw.trim() : '';
+    const bad = !tag || tag.length > MAX_TAG_LENGTH || /[,;]/.test(tag);
+    if (bad && lenient) continue;
+    if (bad)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `The tag "${String(raw).slice(0, 50)}" must be 1–${MAX_TAG_LENGTH} characters without commas or semicolons.`,
+      );
+    const key = tag.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(tag);
+  }
+  if (result.length > MAX_TAGS) {
+    if (lenient) return result.slice(0, MAX_TAGS);
+    throw new PlugboardError('BAD_INPUT', `A controller has at most ${MAX_TAGS} tags; remove some.`);
+  }
+  return result;
+}
 
 /**
  * What the registry keeps in the shared settings file, and how it reads it back. The file is JSON a
@@ -55,6 +87,16 @@ export const storedControllerSchema = v.object({
   demo: v.fallback(v.boolean(), false),
   /** pdudaemon's second name (issue 15); anything unusable reads as none. */
   alias: v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^\s]{1,64}$/))), undefined),
+  /** Tags (issue 16); unusable ones are dropped one by one, not the controller. */
+  tags: v.fallback(
+    v.optional(
+      v.pipe(
+        v.array(v.unknown()),
+        v.transform((list) => cleanTags(list.filter((t): t is string => typeof t === 'string'), true)),
+      ),
+    ),
+    undefined,
+  ),
 });
 
 export const storedGroupSchema = v.object({
@@ -114,6 +156,7 @@ export function readControllers(raw: unknown, problem: Problem): ControllerSumma
       return problem(`dropped saved controller ${entryLabel(entry, index)}: the name is used twice`);
     if (record.auth === 'token') record.user = '';
     if (record.alias === undefined) delete record.alias;
+    if (!record.tags?.length) delete record.tags;
     ids.add(record.id);
     names.add(lowerName(record.name));
     result.push(record);
@@ -208,6 +251,7 @@ export function controllerRecords(list: readonly ControllerSummary[]): Controlle
     order,
     demo: c.demo,
     ...(c.alias ? { alias: c.alias } : {}),
+    ...(c.tags?.length ? { tags: [...c.tags] } : {}),
   }));
 }
 

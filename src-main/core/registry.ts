@@ -17,7 +17,7 @@ import {
   groupNotFound,
   newId,
 } from './registry-input';
-import { sameConnection, sameName } from './registry-records';
+import { cleanTags, sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 import { RegistryFile, type ExternalChange } from './registry-file';
 import { journal, readStoredSecret, rebindSecret, sweepJournal, type BoundSecret } from './registry-secrets';
@@ -43,6 +43,7 @@ export interface ControllerInput {
   demo?: boolean;
   /** pdudaemon's hostname besides the name; null or absent: none (update: null removes it). */
   alias?: string | null;
+  tags?: readonly string[];
 }
 
 /** Fields `update` may change; absent fields stay as they are. */
@@ -155,6 +156,7 @@ export class ControllerRegistry {
         order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
         demo: input.demo === true,
         ...(alias ? { alias } : {}),
+        ...(input.tags?.length ? { tags: cleanTags(input.tags) } : {}),
       };
       const account = controllerAccount(record.id);
       if (secret !== null) {
@@ -195,6 +197,11 @@ export class ControllerRegistry {
       if (patch.alias === null) delete next.alias;
       else if (patch.alias !== undefined) next.alias = cleanAlias(patch.alias);
       if (next.alias) checkUniqueAlias(all, next.alias, id);
+      if (patch.tags !== undefined) {
+        const tags = cleanTags(patch.tags);
+        if (tags.length) next.tags = tags;
+        else delete next.tags;
+      }
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
