@@ -312,7 +312,11 @@ export const calls = {
   'outlets/cycle': call(
     v.strictObject({ controllerId, outlet: outletNumber, delay: v.optional(cycleWaitSeconds) }),
   ).returns<OutletActionResult>(),
-  /** Switch several outlets as simultaneously as the firmware allows (transient states). */
+  /**
+   * Switch several outlets, each to its own state. Temporary (transient states, the default here: the
+   * unit's simultaneous switch, as simultaneously as the firmware allows), or with `transient: false`
+   * saved (persistent states: one matrix PUT of `state` per target value, at most two requests).
+   */
   'outlets/switch': call(
     v.strictObject({
       controllerId,
@@ -321,6 +325,7 @@ export const calls = {
         v.minLength(1, 'select at least one outlet'),
         v.maxLength(64),
       ),
+      transient: v.optional(v.boolean()),
     }),
   ).returns<OutletActionResult>(),
   /** Rename an outlet on the controller itself (administrators only); the new name shows at once. */

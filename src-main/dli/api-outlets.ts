@@ -150,6 +150,31 @@ export class OutletsApi {
     );
   }
 
+  /**
+   * Set the saved (persistent) state of several outlets, each to its own value: one matrix PUT of
+   * `state` per target value (`relay/outlets/=i,j/state/`), so at most two requests (those to switch on,
+   * then those to switch off). The REST API has no call that saves different values in one request.
+   */
+  setStates(
+    changes: readonly { outlet: number; on: boolean }[],
+    options?: CallOptions,
+  ): Promise<SwitchResult> {
+    const c = this.#connection;
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const count = await outletCountIfReadable(c, slot);
+        const wanted = dedupe(changes);
+        const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
+        const failed: OutletFailure[] = [];
+        for (const on of [true, false]) {
+          const outlets = wanted.filter((change) => change.on === on).map((change) => change.outlet);
+          if (outlets.length) failed.push(...(await this.#write(slot, outlets, 'state', on, count)).failed);
+        }
+        return { requested, failed, simultaneous: false };
+      }),
+    );
+  }
+
   /** Rename one outlet (`relay/outlets/N/name/`). */
   rename(outlet: number, name: string, options?: CallOptions): Promise<void> {
     const c = this.#connection;
