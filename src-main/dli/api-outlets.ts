@@ -166,9 +166,19 @@ export class OutletsApi {
         const wanted = dedupe(changes);
         const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
         const failed: OutletFailure[] = [];
+        let sent = false;
         for (const on of [true, false]) {
           const outlets = wanted.filter((change) => change.on === on).map((change) => change.outlet);
-          if (outlets.length) failed.push(...(await this.#write(slot, outlets, 'state', on, count)).failed);
+          if (!outlets.length) continue;
+          try {
+            failed.push(...(await this.#write(slot, outlets, 'state', on, count)).failed);
+          } catch (error) {
+            // The first request was carried out: a refused second one fails only its own outlets. One
+            // whose answer never came is left to the caller (its outlets may have switched).
+            if (!sent || !(error instanceof PlugboardError) || error.detail?.unanswered === true) throw error;
+            failed.push(...outlets.map((outlet) => ({ outlet, error: error.toContractError() })));
+          }
+          sent = true;
         }
         return { requested, failed, simultaneous: false };
       }),

@@ -140,6 +140,38 @@ describe('switching the selection: saved or temporary', () => {
     expect(after.outlets.slice(0, 5).map((o) => o.physicalState)).toEqual([false, true, false, true, false]);
   });
 
+  it('a saved flip whose second request is refused fails only those outlets: the first ones did switch', async () => {
+    const { emu, h, id } = await online([true, false, false, false, false, false, false, false]);
+    emu.device.faults.add({ kind: 'error500', times: 1, method: 'PUT', path: 'relay/outlets/0/state/' });
+    const result = await h.ok<OutletActionResult>('outlets/switch', {
+      controllerId: id,
+      changes: [
+        { outlet: 1, on: false },
+        { outlet: 2, on: true },
+        { outlet: 3, on: true },
+      ],
+      transient: false,
+    });
+    expect(result.requested).toEqual([1, 2, 3]);
+    expect(result.failed.map((f) => [f.outlet, f.error.code])).toEqual([[1, expect.any(String)]]);
+    expect(
+      emu.device
+        .outlets()
+        .slice(0, 3)
+        .map((o) => o.state),
+    ).toEqual([true, true, true]);
+    await until(h, id, (s) => s.outlets.slice(0, 3).every((o) => o.pending === null && o.physicalState));
+    const entries = h
+      .activity()
+      .filter((e) => e.outlet !== null && e.source === 'window')
+      .map((e) => [e.outlet, e.action, e.result]);
+    expect(entries).toEqual([
+      [1, 'off', 'error'],
+      [2, 'on', 'ok'],
+      [3, 'on', 'ok'],
+    ]);
+  });
+
   it('refuses a temporary selection with a locked outlet as a whole, and says which', async () => {
     const { emu, h, id } = await online(Array(8).fill(false));
     emu.device.lock(2);
