@@ -53,10 +53,10 @@ describe.sequential('Saved or temporary, in Chromium', () => {
     await select(page, [2, 3]);
     await bench.device.whenSettled();
     bench.device.stats.reset();
-    await page
+    const selectedOn = page
       .getByRole('group', { name: 'Switch selected' })
-      .getByRole('button', { name: 'Selected on' })
-      .click();
+      .getByRole('button', { name: 'Selected on' });
+    await selectedOn.click();
     const confirm = dialog(page);
     await confirm.waitFor({ timeout: UI_TIMEOUT });
     expect(await confirm.getByRole('heading').innerText()).toBe('Switch 2 outlets on (saved)?');
@@ -69,6 +69,8 @@ describe.sequential('Saved or temporary, in Chromium', () => {
     await eventually(() => resultLine(page).innerText()).toMatch(
       /^2 of 2 outlets switched on, saved: they stay so when the controller restarts/,
     );
+    // Back from the confirmation, focus is on the button that asked (not on the page).
+    expect(await selectedOn.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(writes(bench).map((w) => `${w.method} ${w.path}`)).toEqual([
       'PUT /restapi/relay/outlets/=1,2/state/',
     ]);
