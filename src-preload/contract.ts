@@ -295,7 +295,11 @@ export const calls = {
   /** Remove every demo controller and stop its emulator. */
   'demo/remove': call(empty).returns<null>(),
 
-  /** Persistent (or, with `transient`, temporary) on/off of one, several or all outlets. */
+  /**
+   * Saved (persistent) or, with `transient`, temporary on/off of one, several or all outlets: one
+   * request. Saved: a (matrix) PUT of `state`, per-outlet refusals in `failed`. Temporary on several
+   * listed outlets: the unit's simultaneous switch (`set_outlet_transient_states`), all or nothing.
+   */
   'outlets/set': call(
     v.strictObject({
       controllerId,
