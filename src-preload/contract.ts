@@ -295,7 +295,11 @@ export const calls = {
   /** Remove every demo controller and stop its emulator. */
   'demo/remove': call(empty).returns<null>(),
 
-  /** Persistent (or, with `transient`, temporary) on/off of one, several or all outlets. */
+  /**
+   * Saved (persistent) or, with `transient`, temporary on/off of one, several or all outlets: one
+   * request. Saved: a (matrix) PUT of `state`, per-outlet refusals in `failed`. Temporary on several
+   * listed outlets: the unit's simultaneous switch (`set_outlet_transient_states`), all or nothing.
+   */
   'outlets/set': call(
     v.strictObject({
       controllerId,
@@ -312,7 +316,11 @@ export const calls = {
   'outlets/cycle': call(
     v.strictObject({ controllerId, outlet: outletNumber, delay: v.optional(cycleWaitSeconds) }),
   ).returns<OutletActionResult>(),
-  /** Switch several outlets as simultaneously as the firmware allows (transient states). */
+  /**
+   * Switch several outlets, each to its own state. Temporary (transient states, the default here: the
+   * unit's simultaneous switch, as simultaneously as the firmware allows), or with `transient: false`
+   * saved (persistent states: one matrix PUT of `state` per target value, at most two requests).
+   */
   'outlets/switch': call(
     v.strictObject({
       controllerId,
@@ -321,6 +329,7 @@ export const calls = {
         v.minLength(1, 'select at least one outlet'),
         v.maxLength(64),
       ),
+      transient: v.optional(v.boolean()),
     }),
   ).returns<OutletActionResult>(),
   /** Rename an outlet on the controller itself (administrators only); the new name shows at once. */

@@ -62,7 +62,7 @@ export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
         return cycleWithDelay(s, outlet, delay, actor, ctx.operations, ctx.requestTimeoutMs);
       return cycleOutlets(s, [outlet], actor);
     },
-    'outlets/switch': async ({ controllerId, changes }) => {
+    'outlets/switch': async ({ controllerId, changes, transient }) => {
       const s = await session(controllerId);
       s.assertMayAct(
         actor,
@@ -75,7 +75,7 @@ export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
         changes.filter((c) => !c.on).map((c) => c.outlet),
         'off',
       );
-      return switchOutlets(s, changes, actor);
+      return switchOutlets(s, changes, transient ?? true, actor);
     },
     'outlets/rename': async ({ controllerId, outlet, name }) => {
       await renameOutlet(await session(controllerId), outlet, name, actor);

@@ -81,7 +81,12 @@ async function run<T extends OutletActionResult>(
   return { requested: result.requested, failed };
 }
 
-/** Persistent (or transient) on/off of one, several or all outlets: one request. */
+/**
+ * Saved (persistent) or temporary (transient) on/off of one, several or all outlets: one request. Saved:
+ * a PUT of `state` (a matrix PUT for several, `relay/outlets/=i,j/state/`). Temporary on several outlets:
+ * the unit's simultaneous switch (`set_outlet_transient_states`, all or nothing; older firmware: one
+ * matrix PUT of `transient_state`).
+ */
 export async function setOutlets(
   session: ControllerSession,
   selection: OutletSelection,
@@ -111,14 +116,24 @@ export async function setOutlets(
       actor,
       targets: new Map(numbers.map((n) => [n, on])),
     },
-    () => client.outlets.setState(selection, on, { transient, priority: 'interactive' }),
+    () =>
+      transient && selection !== 'all' && numbers.length > 1
+        ? client.outlets.switch(
+            numbers.map((outlet) => ({ outlet, on })),
+            { priority: 'interactive' },
+          )
+        : client.outlets.setState(selection, on, { transient, priority: 'interactive' }),
   );
 }
 
-/** Switch several outlets to their own states at once (transient states; simultaneous where the firmware allows). */
+/**
+ * Switch several outlets, each to its own state. Temporary (transient states): one simultaneous switch
+ * where the firmware allows. Saved (persistent states): one matrix PUT of `state` per target value.
+ */
 export async function switchOutlets(
   session: ControllerSession,
   changes: readonly { outlet: number; on: boolean }[],
+  transient: boolean,
   actor: Actor,
 ): Promise<OutletActionResult> {
   session.assertMayAct(
@@ -127,10 +142,16 @@ export async function switchOutlets(
   );
   const client = await session.client();
   const targets = new Map(changes.map((c) => [c.outlet, c.on]));
+  const options = { priority: 'interactive' } as const;
   return run(
     session,
-    { kind: 'transientState', action: (on) => `${on ? 'on' : 'off'} (temporary, together)`, actor, targets },
-    () => client.outlets.switch(changes, { priority: 'interactive' }),
+    {
+      kind: transient ? 'transientState' : 'state',
+      action: (on) => `${on ? 'on' : 'off'}${transient ? ' (temporary, together)' : ''}`,
+      actor,
+      targets,
+    },
+    () => (transient ? client.outlets.switch(changes, options) : client.outlets.setStates(changes, options)),
   );
 }
 

@@ -150,6 +150,41 @@ export class OutletsApi {
     );
   }
 
+  /**
+   * Set the saved (persistent) state of several outlets, each to its own value: one matrix PUT of
+   * `state` per target value (`relay/outlets/=i,j/state/`), so at most two requests (those to switch on,
+   * then those to switch off). The REST API has no call that saves different values in one request.
+   */
+  setStates(
+    changes: readonly { outlet: number; on: boolean }[],
+    options?: CallOptions,
+  ): Promise<SwitchResult> {
+    const c = this.#connection;
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const count = await outletCountIfReadable(c, slot);
+        const wanted = dedupe(changes);
+        const requested = wanted.map((change) => change.outlet).sort((a, b) => a - b);
+        const failed: OutletFailure[] = [];
+        let sent = false;
+        for (const on of [true, false]) {
+          const outlets = wanted.filter((change) => change.on === on).map((change) => change.outlet);
+          if (!outlets.length) continue;
+          try {
+            failed.push(...(await this.#write(slot, outlets, 'state', on, count)).failed);
+          } catch (error) {
+            // The first request was carried out: a refused second one fails only its own outlets. One
+            // whose answer never came is left to the caller (its outlets may have switched).
+            if (!sent || !(error instanceof PlugboardError) || error.detail?.unanswered === true) throw error;
+            failed.push(...outlets.map((outlet) => ({ outlet, error: error.toContractError() })));
+          }
+          sent = true;
+        }
+        return { requested, failed, simultaneous: false };
+      }),
+    );
+  }
+
   /** Rename one outlet (`relay/outlets/N/name/`). */
   rename(outlet: number, name: string, options?: CallOptions): Promise<void> {
     const c = this.#connection;

@@ -65,3 +65,54 @@ export function pendingText(outlet: OutletState): string | null {
   const what = p.kind === 'transientState' ? 'temporarily ' : '';
   return `Waiting for the controller to confirm: turning ${what}${p.target ? 'on' : 'off'}…`;
 }
+
+/** How a change to several outlets is kept: saved (persistent) or temporary (transient). */
+export type Keeping = 'saved' | 'temporary';
+
+/** What a switch of the selection means, said in its confirmation and its result. */
+export const KEEPING_WORDS: Record<Keeping, string> = {
+  saved: 'saved: they stay so when the controller restarts',
+  temporary: 'temporary: they go back to their saved states when the controller restarts',
+};
+
+/** "3 outlets" / "1 outlet". */
+function outletCount(n: number): string {
+  return `${n} outlet${n === 1 ? '' : 's'}`;
+}
+
+/** The confirmation's words for switching the selection on, off or each to its opposite. */
+export function selectionQuestion(
+  mode: 'on' | 'off' | 'flip',
+  count: number,
+  keeping: Keeping,
+): { title: string; body: string; confirmLabel: string } {
+  const what = mode === 'flip' ? 'each to its opposite' : mode;
+  const title =
+    mode === 'flip'
+      ? `Flip ${outletCount(count)} (${keeping})?`
+      : `Switch ${outletCount(count)} ${mode} (${keeping})?`;
+  const how =
+    keeping === 'saved'
+      ? 'The change is saved: they stay so when the controller restarts.'
+      : 'The change is temporary: they go back to their saved states when the controller restarts.';
+  return {
+    title,
+    body: `${capitalFirst(outletCount(count))} will be switched ${what}. ${how}`,
+    confirmLabel: mode === 'flip' ? `Flip, ${keeping}` : `Switch ${mode}, ${keeping}`,
+  };
+}
+
+/** The result line after the controller answered: how many took the change, and how it is kept. */
+export function selectionResult(
+  mode: 'on' | 'off' | 'flip',
+  worked: number,
+  requested: number,
+  keeping: Keeping,
+): string {
+  const what = mode === 'flip' ? 'flipped' : `switched ${mode}`;
+  return `${worked} of ${outletCount(requested)} ${what}, ${KEEPING_WORDS[keeping]}. Each row shows when the controller confirms.`;
+}
+
+function capitalFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

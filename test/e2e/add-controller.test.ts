@@ -121,7 +121,7 @@ describe.sequential('Adding a controller in Chromium', () => {
     expect(
       await page
         .getByRole('listitem')
-        .filter({ has: page.getByRole('button', { name: /^Physical state/ }) })
+        .filter({ has: page.getByRole('img', { name: /^Physical state/ }) })
         .count(),
     ).toBe(bench.device.outletCount);
     const saved = await lab.core.handlers['controllers/list']({});

@@ -67,7 +67,7 @@ export function outletRow(page: Page, number: number, name: string): Locator {
 
 /** The big physical-state indicator of a row, as its words: "On" or "Off". */
 export async function physicalShown(row: Locator): Promise<string> {
-  const text = await row.getByRole('button', { name: /^Physical state:/ }).innerText();
+  const text = await row.getByRole('img', { name: /^Physical state:/ }).innerText();
   return text
     .replace(/physical state:/i, '')
     .trim()

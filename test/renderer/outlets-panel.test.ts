@@ -30,8 +30,8 @@ function recordingActions(
         sent.push({ call: 'cycle', args: [n] });
         return reply([n]);
       },
-      switchMany: (changes: Change[]) => {
-        sent.push({ call: 'switch', args: [changes] });
+      switchMany: (changes: Change[], transient: boolean) => {
+        sent.push({ call: 'switch', args: [changes, transient] });
         return reply(changes.map((c) => c.outlet));
       },
       rename: (n: number, name: string) => {
@@ -77,9 +77,11 @@ describe('outlet rows', () => {
   test('show the physical state as the big indicator, with its explanation', () => {
     renderPanel();
     const router = within(row('Router'));
-    const indicator = router.getByRole('button', { name: 'Physical state: On' });
+    // A reading, not a control (issue 16): nothing to press, the explanation is its description.
+    const indicator = router.getByRole('img', { name: 'Physical state: On' });
     expect(indicator).toHaveAccessibleDescription(/what the relay is doing right now/);
-    expect(within(row('Server')).getByRole('button', { name: 'Physical state: Off' })).toBeInTheDocument();
+    expect(within(row('Server')).getByRole('img', { name: 'Physical state: Off' })).toBeInTheDocument();
+    expect(router.queryByRole('button', { name: /Physical state/ })).toBeNull();
   });
 
   test('show saved and temporary state only when they differ, each explained', () => {
@@ -108,7 +110,7 @@ describe('outlet rows', () => {
     confirmed.outlets[1] = outlet(2, { state: true, transientState: true, physicalState: true });
     await rerender({ live: confirmed });
     expect(within(row('Server')).queryByText(/Waiting for the controller/)).toBeNull();
-    expect(within(row('Server')).getByRole('button', { name: 'Physical state: On' })).toBeInTheDocument();
+    expect(within(row('Server')).getByRole('img', { name: 'Physical state: On' })).toBeInTheDocument();
   });
 
   test('a locked outlet explains itself and its controls are disabled with the reason', () => {
@@ -194,7 +196,7 @@ describe('switching', () => {
     ]);
   });
 
-  test('selected outlets switch together with the changes asked for', async () => {
+  test('selected outlets are saved by default; the confirmation and the result say so', async () => {
     const user = userEvent.setup();
     const { sent, actions } = recordingActions();
     renderPanel(controllerState(), actions);
@@ -202,9 +204,13 @@ describe('switching', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select outlet 3 (Switch)' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select outlet 6 (Fan)' }));
     expect(screen.getByText('3 of 8 selected')).toBeInTheDocument();
-    const together = screen.getByRole('group', { name: 'Switch selected simultaneously' });
-    await user.click(within(together).getByRole('button', { name: 'Flip selected' }));
-    // Outlets 2 and 6 are off (flip → on), outlet 3 is on (flip → off).
+    const selection = screen.getByRole('group', { name: 'Switch selected' });
+    await user.click(within(selection).getByRole('button', { name: 'Flip selected' }));
+    const dialog = screen.getByRole('dialog', { name: 'Flip 3 outlets (saved)?' });
+    expect(dialog).toHaveAccessibleDescription(/they stay so when the controller restarts/);
+    expect(sent).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Flip, saved' }));
+    // Outlets 2 and 6 are off (flip → on), outlet 3 is on (flip → off); saved, not transient.
     expect(sent).toEqual([
       {
         call: 'switch',
@@ -214,20 +220,23 @@ describe('switching', () => {
             { outlet: 3, on: false },
             { outlet: 6, on: true },
           ],
+          false,
         ],
       },
     ]);
-    await user.click(within(together).getByRole('button', { name: 'Selected off' }));
-    expect(sent[1]).toEqual({
-      call: 'switch',
-      args: [
-        [
-          { outlet: 2, on: false },
-          { outlet: 3, on: false },
-          { outlet: 6, on: false },
-        ],
-      ],
-    });
+    expect(screen.getByText(/^3 of 3 outlets flipped, saved: they stay so/)).toBeVisible();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }));
+    await user.click(within(selection).getByRole('button', { name: 'Selected off' }));
+    const temporary = screen.getByRole('dialog', { name: 'Switch 3 outlets off (temporary)?' });
+    expect(temporary).toHaveAccessibleDescription(
+      /go back to their saved states when the controller restarts/,
+    );
+    await user.click(within(temporary).getByRole('button', { name: 'Switch off, temporary' }));
+    expect(sent[1]).toEqual({ call: 'set', args: [[2, 3, 6], false, true] });
+    expect(
+      screen.getByText(/^3 of 3 outlets switched off, temporary: they go back to their saved states/),
+    ).toBeVisible();
   });
 
   test('an outlet that refuses shows its own error, the others do not', async () => {
@@ -239,6 +248,7 @@ describe('switching', () => {
     renderPanel(controllerState(), actions);
     await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
     await user.click(screen.getByRole('button', { name: 'Selected on' }));
+    await user.click(screen.getByRole('button', { name: 'Switch on, saved' }));
     const alert = within(row('Switch')).getByRole('alert');
     expect(alert).toHaveTextContent('The outlet is locked on the controller.');
     expect(alert).toHaveTextContent('Outlet 3 is locked on Bench A.');

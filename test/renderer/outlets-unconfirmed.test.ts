@@ -26,11 +26,12 @@ test('outlets not confirmed yet are named as pending until a reading settles the
   });
   await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
   await user.click(screen.getByRole('button', { name: 'Selected on' }));
+  await user.click(screen.getByRole('button', { name: 'Switch on, saved' }));
 
   const waiting = controllerState();
   for (const n of [2, 3]) {
     waiting.outlets[n - 1] = outlet(n, {
-      pending: { kind: 'transientState', target: true, since: Date.now() },
+      pending: { kind: 'state', target: true, since: Date.now() },
     });
   }
   await rerender({ live: waiting });

@@ -45,8 +45,14 @@ export interface OutletSettingsChange {
 export interface ControllerActions {
   set(outlets: Outlets, on: boolean, transient?: boolean): Promise<Result<OutletActionResult>>;
   cycle(outlet: number): Promise<Result<OutletActionResult>>;
-  /** Several outlets at once, each to its own state (transient, simultaneous where the firmware allows). */
-  switchMany(changes: { outlet: number; on: boolean }[]): Promise<Result<OutletActionResult>>;
+  /**
+   * Several outlets, each to its own state: saved (one matrix PUT per target state) or, with
+   * `transient`, temporary (simultaneous where the firmware allows).
+   */
+  switchMany(
+    changes: { outlet: number; on: boolean }[],
+    transient: boolean,
+  ): Promise<Result<OutletActionResult>>;
   rename(outlet: number, name: string): Promise<Result<null>>;
   configure(outlet: number, change: OutletSettingsChange): Promise<Result<null>>;
   setRelayTiming(timing: { cycleDelay?: number; sequenceDelay?: number }): Promise<Result<null>>;
@@ -82,7 +88,7 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     set: (outlets, on, transient = false) =>
       settle(api.outlets.set({ controllerId, outlets, on, transient })),
     cycle: (outlet) => settle(api.outlets.cycle({ controllerId, outlet })),
-    switchMany: (changes) => settle(api.outlets.switch({ controllerId, changes })),
+    switchMany: (changes, transient) => settle(api.outlets.switch({ controllerId, changes, transient })),
     rename: (outlet, name) => settle(api.outlets.rename({ controllerId, outlet, name })),
     configure: (outlet, change) => settle(api.outlets.configure({ controllerId, outlet, ...change })),
     setRelayTiming: (timing) => settle(api.system.setRelayTiming({ controllerId, ...timing })),

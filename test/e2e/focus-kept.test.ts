@@ -1,0 +1,122 @@
+/**
+ * Issue 16 item 2 in Chromium: keyboard focus stays on the control that sent a request, while the
+ * request is on its way (the control is aria-disabled, not disabled) and after it: a switch pressed with
+ * the keyboard, a rename (focus goes back to the pencil) and an Overview tile. Item 14's row marks too:
+ * the physical state is a reading, not a button; the pencil says what it does; the web shell, which has
+ * no tray, shows no star.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src-main/emulator/index';
+import { expectAccessible } from './a11y';
+import type { BrowserSession } from './harness';
+import { startLab, type Lab } from './lab';
+import { eventually, openOverview, openSection, outletRow, UI_TIMEOUT } from './ui';
+
+const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
+/** Each request takes this long at the controller, so "during" lasts long enough to look at. */
+const SLOW_MS = 2500;
+
+const isFocused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el === null || el === document.body ? 'body' : (el.getAttribute('aria-label') ?? el.tagName);
+  });
+
+describe.sequential('Focus stays where it was, in Chromium', () => {
+  let lab: Lab;
+  let bench: RunningEmulator;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    lab = await startLab();
+    bench = await lab.emulator({ name: 'Bench A', initialStates: Array(8).fill(false) });
+    NAMES.forEach((name, index) => bench.device.setOutlet(index, { name }));
+    await lab.add(bench, 'Bench A');
+    browser = await lab.openWindow();
+    await openSection(browser.page, 'Bench A', 'Outlets');
+    await outletRow(browser.page, 1, 'Router').waitFor({ timeout: UI_TIMEOUT });
+  });
+  afterAll(() => lab?.close());
+
+  it('shows the physical state as a reading, a pencil with a tooltip, and no star in the web shell', async () => {
+    const { page } = browser;
+    const row = outletRow(page, 1, 'Router');
+    const reading = row.getByRole('img', { name: 'Physical state: Off' });
+    expect(await reading.getAttribute('title')).toMatch(/what the relay is doing right now/);
+    expect(await row.getByRole('button', { name: /Physical state/ }).count()).toBe(0);
+    // Not in the tab order: Tab from the selection box goes past it to the first switch.
+    await row.getByRole('checkbox', { name: 'Select outlet 1 (Router)' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('Turn outlet 1 (Router) on');
+    expect(await row.getByRole('button', { name: 'Rename outlet 1 (Router)' }).getAttribute('title')).toBe(
+      'Rename outlet 1 (Router)',
+    );
+    expect(await page.getByRole('button', { name: /to the tray/ }).count()).toBe(0);
+  });
+
+  it('a switch pressed with the keyboard keeps focus during and after its request', async () => {
+    const { page } = browser;
+    const on = page.getByRole('button', { name: 'Turn outlet 2 (Switch) on' });
+    await on.focus();
+    bench.device.latency = SLOW_MS;
+    try {
+      await page.keyboard.press('Enter');
+      await eventually(() => on.getAttribute('aria-disabled')).toBe('true');
+      expect(await isFocused(on)).toBe(true);
+      await expectAccessible(page, 'A switch on its way');
+      await eventually(() => on.getAttribute('aria-disabled')).toBeNull();
+    } finally {
+      bench.device.latency = 0;
+    }
+    expect(await isFocused(on)).toBe(true);
+    await eventually(() => bench.device.outlet(1).state).toBe(true);
+    // The keyboard goes on from there: Down moves to the same control of the next outlet.
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedName(page)).toBe('Turn outlet 3 (Scope) on');
+  });
+
+  it('after a rename, focus is back on the pencil of the renamed outlet', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Rename outlet 4 (Signal generator)' }).focus();
+    await page.keyboard.press('Enter');
+    const input = page.getByRole('textbox', { name: 'New name for outlet 4 (Signal generator)' });
+    expect(await isFocused(input)).toBe(true);
+    await input.fill('Generator');
+    bench.device.latency = SLOW_MS;
+    try {
+      await page.keyboard.press('Enter');
+      await eventually(() => page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe(
+        'true',
+      );
+      expect(await isFocused(input)).toBe(true);
+      await eventually(() => focusedName(page)).toBe('Rename outlet 4 (Generator)');
+    } finally {
+      bench.device.latency = 0;
+    }
+    expect(bench.device.outlet(3).name).toBe('Generator');
+  });
+
+  it('an Overview tile keeps focus during and after its request', async () => {
+    const { page } = browser;
+    await openOverview(page);
+    const tile = page.getByRole('list', { name: 'Outlets of Bench A' }).getByRole('button', { name: /^5 / });
+    await tile.waitFor({ timeout: UI_TIMEOUT });
+    expect(await tile.getAttribute('aria-pressed')).toBe('false');
+    bench.device.latency = SLOW_MS;
+    try {
+      await tile.click();
+      await eventually(() => tile.getAttribute('aria-disabled')).toBe('true');
+      expect(await isFocused(tile)).toBe(true);
+      await eventually(() => tile.getAttribute('aria-disabled')).toBeNull();
+    } finally {
+      bench.device.latency = 0;
+    }
+    expect(await isFocused(tile)).toBe(true);
+    await eventually(() => tile.getAttribute('aria-pressed')).toBe('true');
+    expect(await isFocused(tile)).toBe(true);
+    expect(await focusedName(page)).not.toBe('body');
+    expect(browser.errors).toEqual([]);
+  });
+});
