@@ -121,7 +121,29 @@ describe.sequential('Meter limits in Chromium', () => {
     await eventually(() => figure.locator('text.x-label').count()).toBeGreaterThanOrEqual(2);
     expect(await overlappingLabels(page)).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });
-    await expectAccessible(page, 'Meters chart with a limit line');
+
+    // Another meter in another unit: a chart of its own, each with its legend.
+    await page
+      .getByRole('group', { name: 'Meters in the chart' })
+      .getByRole('checkbox', { name: 'AC current' })
+      .check();
+    await eventually(() => page.getByRole('figure').count()).toBe(2);
+    const legends = await page.getByRole('list', { name: 'Series in this chart' }).allInnerTexts();
+    expect(legends.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([
+      'AC voltage (limits dashed, max 225.00 V)',
+      'AC current',
+    ]);
+    await expectAccessible(page, 'Meters charts with a limit line');
     expect(browser.errors).toEqual([]);
+  });
+
+  it('Settings names the limited meter by its name, in the chosen units', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const limits = page.getByRole('group', { name: 'Meter limits' });
+    await eventually(() => limits.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringContaining('Bench A, AC voltage: at most 225.0 V'),
+    ]);
+    expect(await limits.innerText()).not.toMatch(/canonical|buses\.0/);
   });
 });
