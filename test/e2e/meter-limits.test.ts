@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import type { BrowserSession } from './harness';
+import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { controllerTab, eventually, openOverview, openSection, UI_TIMEOUT } from './ui';
 
@@ -80,6 +80,7 @@ describe.sequential('Meter limits in Chromium', () => {
     await eventually(() => attention.innerText().catch(() => '')).toMatch(
       /Bench A: AC voltage reads 231\.4 V, above the maximum of 225\.0 V, since .+\./,
     );
+    await saveScreenshot(page, 'meter-limits-overview');
     await expectAccessible(page, 'Overview with a meter outside its limits');
 
     bench.device.setMeter('buses.0.voltage', 220.5);
@@ -133,6 +134,7 @@ describe.sequential('Meter limits in Chromium', () => {
       'AC voltage (limits dashed, max 225.00 V)',
       'AC current',
     ]);
+    await saveScreenshot(page, 'meter-limits-charts');
     await expectAccessible(page, 'Meters charts with a limit line');
     expect(browser.errors).toEqual([]);
   });
