@@ -182,3 +182,29 @@ describe('charts in the window', () => {
     expect(screen.getByRole('figure')).toHaveTextContent(/lowest 100\.00 V/);
   });
 });
+
+test('a live point keeps the whole day the Core sent (more than a few thousand polls)', async () => {
+  const count = 20_000;
+  const t = Array.from({ length: count }, (_, i) => NOW - (count - i) * 3);
+  const v = t.map((_, i) => (i === 0 ? 50 : 118));
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  const props = {
+    controllerName: 'Bench A',
+    live: controllerState({ lastUpdate: (NOW - 3) * 1000 }),
+    settings,
+    actions: {
+      meterHistory: async (key: string): Promise<Result<MeterHistory>> => ({
+        ok: true,
+        value: { key, unit: 'V', t, v },
+      }),
+      exportCsv: async () => ({ ok: true as const, value: { filename: 'x.csv', csv: '' } }),
+    },
+    onthreshold: async () => ({ ok: true as const, value: settings }),
+  };
+  const { rerender } = render(MetersPanel, props);
+  expect(await screen.findByText(/lowest 50\.00 V/)).toBeVisible();
+  const next = controllerState({ lastUpdate: NOW * 1000 });
+  next.meters![0]!.value = 119;
+  await rerender({ live: next });
+  expect(screen.getByRole('figure')).toHaveTextContent(/latest 119\.00 V, lowest 50\.00 V/);
+});
