@@ -524,6 +524,8 @@ export const calls = {
       reason: v.pipe(v.string(), v.trim(), v.minLength(1, 'give a reason'), v.maxLength(200, 'is too long')),
     }),
   ).returns<null>(),
+  /** Every meter now outside its saved limits (issue 16 item 11); `meters/breaches` events follow changes. */
+  'meters/breaches': call(empty).returns<import('./model').LimitBreach[]>(),
 } as const;
 
 // ---------- events ----------
@@ -549,6 +551,8 @@ export const events = {
   'ui/confirm': event<ConfirmRequest>(),
   /** The reservations changed (taken, released, broken, expired, or changed by another process); all current ones are sent. */
   'reservations/changed': event<Reservation[]>(),
+  /** The meters outside their limits changed (a breach began, ended, or its reading moved); all current ones are sent. */
+  'meters/breaches': event<import('./model').LimitBreach[]>(),
 } as const;
 
 // ---------- derived types ----------

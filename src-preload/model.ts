@@ -453,3 +453,26 @@ export interface Reservation {
   /** Epoch ms; past it the reservation is gone. */
   expiresAt: number;
 }
+
+// ---------- meter limit breaches (issue 16 item 11) ----------
+
+/**
+ * A meter outside the limits saved for it (settings `meterThresholds`), as the Core last read it. The
+ * window, the web window and the tray all show the Core's list, so they agree.
+ */
+export interface LimitBreach {
+  controllerId: string;
+  /** The meter's key, as in `MeterReading.key`. */
+  key: string;
+  /** The meter's name as the controller reports it. */
+  name: string;
+  /** Canonical unit (°C for temperatures; the UI converts). */
+  unit: MeterReading['unit'];
+  side: 'above' | 'below';
+  /** The latest reading, canonical units. */
+  value: number;
+  /** The limit it crossed (the maximum when above, the minimum when below), canonical units. */
+  limit: number;
+  /** Epoch ms of the first read outside the limit in this episode. */
+  since: number;
+}

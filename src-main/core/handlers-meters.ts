@@ -1,10 +1,11 @@
-/** The contract's meter calls: one meter's history, and all of them as CSV. */
+/** The contract's meter calls: one meter's history, all of them as CSV, and the meters outside their limits. */
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { startedSession, type CoreContext } from './core-context';
 import { meterCsv, meterCsvFilename } from './meter-csv';
+import { currentBreaches } from './meter-limits-wiring';
 
-type MeterHandlers = Pick<Handlers, 'meters/history' | 'meters/exportCsv'>;
+type MeterHandlers = Pick<Handlers, 'meters/history' | 'meters/exportCsv' | 'meters/breaches'>;
 
 export function meterHandlers(ctx: CoreContext): MeterHandlers {
   return {
@@ -29,7 +30,12 @@ export function meterHandlers(ctx: CoreContext): MeterHandlers {
           `${s.summary.name} has no meter history to export: it has no meters, or none were read yet.`,
         );
       }
-      return { filename: meterCsvFilename(s.summary.name, ctx.clock.now()), csv: meterCsv(s.history) };
+      const unit = ctx.settings.get().temperatureUnit;
+      return {
+        filename: meterCsvFilename(s.summary.name, ctx.clock.now()),
+        csv: meterCsv(s.history, unit),
+      };
     },
+    'meters/breaches': async () => currentBreaches(ctx),
   };
 }

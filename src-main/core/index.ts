@@ -33,6 +33,7 @@ import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
 import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
+import { startLimitWatch } from './meter-limits-wiring';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -196,6 +197,8 @@ export function createCore(options: CoreOptions): Core {
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
   };
+  // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
+  startLimitWatch(ctx);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
     ...controllerHandlers(ctx, actor),

@@ -1,16 +1,18 @@
+import type { Settings } from '../../src-preload/model';
 import type { MeterSeries } from './meter-history';
+import { shownUnit, shownValue } from './meter-limits';
 
 /** A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
 function field(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The column title of a meter: its name and unit, with the key when two meters share a name. */
-function titles(series: MeterSeries): string[] {
+/** The column title of a meter: its name and unit (as shown), with the key when two meters share a name. */
+function titles(series: MeterSeries, temperature: Settings['temperatureUnit']): string[] {
   const keys = series.keys();
   const names = keys.map((key) => series.meta(key)!.name);
   return keys.map((key, i) => {
-    const { unit } = series.meta(key)!;
+    const unit = shownUnit(series.meta(key)!.unit, temperature);
     const name =
       names.indexOf(names[i]!) === names.lastIndexOf(names[i]!) ? names[i]! : `${names[i]} [${key}]`;
     return unit ? `${name} (${unit})` : name;
@@ -20,11 +22,15 @@ function titles(series: MeterSeries): string[] {
 /**
  * All meter history of one controller as CSV: a header row (`time`, then one column per meter with its
  * unit), then one row per sample time with an ISO 8601 UTC timestamp; an empty cell is no reading.
+ * Temperatures follow the °C/°F setting (values converted, the header names the unit).
  */
-export function meterCsv(series: MeterSeries): string {
-  const lines = [['time', ...titles(series)].map(field).join(',')];
+export function meterCsv(series: MeterSeries, temperature: Settings['temperatureUnit'] = 'C'): string {
+  const lines = [['time', ...titles(series, temperature)].map(field).join(',')];
+  const units = series.keys().map((key) => series.meta(key)!.unit);
   for (const row of series.rows()) {
-    const cells = row.values.map((value) => (value === null ? '' : String(value)));
+    const cells = row.values.map((value, i) =>
+      value === null ? '' : String(Number(shownValue(value, units[i]!, temperature).toPrecision(7))),
+    );
     lines.push([new Date(row.time).toISOString(), ...cells].join(','));
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -4,12 +4,14 @@ import type {
   ControllerStatus,
   ControllerSummary,
   Group,
+  LimitBreach,
   OutletRef,
   OutletState,
   Reservation,
 } from '../../src-preload/model';
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
 import { cellsOf, untilText } from './reservation-words';
+import { breachWords } from './meter-limits';
 
 /**
  * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.
@@ -55,6 +57,29 @@ export interface TrayState {
   reservations?: readonly Reservation[];
   user?: string;
   now?: number;
+  /** Meters outside their limits (the Core's `meters/breaches`), and the °C/°F setting to word them. */
+  breaches?: readonly LimitBreach[];
+  temperatureUnit?: 'C' | 'F';
+}
+
+/** One line per controller with meters outside their limits: "⚠ Bench A: Sensor 1 temperature above …". */
+function breachItems(state: TrayState): TrayMenuItem[] {
+  const items: TrayMenuItem[] = [];
+  for (const controller of state.controllers) {
+    const mine = (state.breaches ?? []).filter((b) => b.controllerId === controller.id);
+    if (mine.length === 0) continue;
+    const words = breachWords(mine[0]!, state.temperatureUnit ?? 'C');
+    const more = mine.length > 1 ? ` (+${mine.length - 1} more)` : '';
+    items.push({
+      type: 'normal',
+      id: `breach:${controller.id}`,
+      label: `⚠ ${controller.name}: ${words}${more}`,
+      sublabel: mine.map((b) => breachWords(b, state.temperatureUnit ?? 'C')).join('; '),
+      enabled: true,
+      action: { kind: 'open' },
+    });
+  }
+  return items;
 }
 
 /** The reservation covering an outlet (someone else's first), or null. */
@@ -246,6 +271,8 @@ function groupSubmenu(state: TrayState, group: Group): TrayMenuItem {
 /** The whole tray menu for this state. Pure: same state, same menu. */
 export function buildTrayMenu(state: TrayState): TrayMenuItem[] {
   const menu: TrayMenuItem[] = [];
+  const breaches = breachItems(state);
+  if (breaches.length > 0) menu.push(...breaches, { type: 'separator', id: 'sep:breaches' });
   const favourites = favouriteItems(state);
   if (favourites.length > 0) menu.push(...favourites, { type: 'separator', id: 'sep:favourites' });
   if (state.controllers.length === 0) {
@@ -275,11 +302,13 @@ export function buildTrayMenu(state: TrayState): TrayMenuItem[] {
 }
 
 /**
- * The tray icon: 'offline' when any saved controller needs attention (offline, wrong password, API
- * off, certificate changed, errors); otherwise the physical state of every outlet of the online
+ * The tray icon: 'offline' (the attention icon) when any saved controller needs attention (offline,
+ * wrong password, API off, certificate changed, errors) or a meter is outside its limits; otherwise the physical state of every outlet of the online
  * controllers: all on, all off (also when nothing is known yet), or mixed.
  */
-export function trayIconState(state: Pick<TrayState, 'controllers' | 'states'>): TrayIconState {
+export function trayIconState(state: Pick<TrayState, 'controllers' | 'states' | 'breaches'>): TrayIconState {
+  const saved = new Set(state.controllers.map((c) => c.id));
+  if ((state.breaches ?? []).some((b) => saved.has(b.controllerId))) return 'offline';
   let on = 0;
   let off = 0;
   for (const controller of state.controllers) {
@@ -295,3 +324,21 @@ export function trayIconState(state: Pick<TrayState, 'controllers' | 'states'>):
   if (on > 0 && off > 0) return 'mixed';
   return on > 0 ? 'on' : 'off';
 }
+
+/** The tray's tooltip: what the icon means, naming limit breaches when there are any. */
+export function trayToolTip(state: Pick<TrayState, 'controllers' | 'states' | 'breaches'>): string {
+  const saved = new Set(state.controllers.map((c) => c.id));
+  const breaches = (state.breaches ?? []).filter((b) => saved.has(b.controllerId));
+  if (breaches.length > 0)
+    return breaches.length === 1
+      ? 'Plugboard: a meter is outside its limits'
+      : `Plugboard: ${breaches.length} meters are outside their limits`;
+  return TOOLTIP[trayIconState(state)];
+}
+
+const TOOLTIP: Record<TrayIconState, string> = {
+  on: 'Plugboard: all outlets on',
+  off: 'Plugboard: all outlets off',
+  mixed: 'Plugboard: some outlets on',
+  offline: 'Plugboard: a controller needs attention',
+};

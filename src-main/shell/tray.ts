@@ -13,6 +13,7 @@ import { errorSentence } from '../shared/errors';
 import {
   buildTrayMenu,
   trayIconState,
+  trayToolTip,
   type TrayAction,
   type TrayIconState,
   type TrayMenuItem,
@@ -60,14 +61,8 @@ const RELEVANT: ReadonlySet<EventName> = new Set([
   'groups/changed',
   'settings/changed',
   'reservations/changed',
+  'meters/breaches',
 ]);
-
-const TOOLTIP: Record<TrayIconState, string> = {
-  on: 'Plugboard: all outlets on',
-  off: 'Plugboard: all outlets off',
-  mixed: 'Plugboard: some outlets on',
-  offline: 'Plugboard: a controller needs attention',
-};
 
 /** The icon file for a state; "dark" icons (light outline) go on dark panels. */
 export function trayIconPath(iconDir: string, state: TrayIconState, dark: boolean): string {
@@ -104,6 +99,7 @@ export class PlugboardTray {
   #timer: NodeJS.Timeout | null = null;
   #menu = '';
   #icon = '';
+  #toolTip = '';
   #disposed = false;
 
   constructor(options: PlugboardTrayOptions) {
@@ -145,6 +141,8 @@ export class PlugboardTray {
       reservations: await this.#options.core.handlers['reservations/list']({}),
       user: osUserName(),
       now: Date.now(),
+      breaches: await this.#options.core.handlers['meters/breaches']({}),
+      temperatureUnit: snapshot.settings.temperatureUnit,
     };
     const menu = buildTrayMenu(state);
     const serialised = JSON.stringify(menu);
@@ -160,7 +158,11 @@ export class PlugboardTray {
     if (icon !== this.#icon) {
       this.#icon = icon;
       this.#tray.setImage(this.#options.electron.nativeImage.createFromPath(icon));
-      this.#tray.setToolTip(TOOLTIP[iconState]);
+    }
+    const toolTip = trayToolTip(state);
+    if (toolTip !== this.#toolTip) {
+      this.#toolTip = toolTip;
+      this.#tray.setToolTip(toolTip);
     }
   }
 

@@ -1,5 +1,5 @@
-import type { MeterReading, MeterThreshold, Settings } from '../../src-preload/model';
-import { convertTemperature } from './format';
+import type { LimitBreach, MeterReading, MeterThreshold, Settings } from '../../src-preload/model';
+import { convertTemperature, formatReading } from './format';
 
 const ORDER: MeterReading['quantity'][] = [
   'voltage',
@@ -45,4 +45,80 @@ export function breach(
   if (threshold.max !== null && reading.value > threshold.max) return 'above';
   if (threshold.min !== null && reading.value < threshold.min) return 'below';
   return null;
+}
+
+const QUANTITY_OF_UNIT: Record<MeterReading['unit'], MeterReading['quantity']> = {
+  V: 'voltage',
+  A: 'current',
+  kWh: 'energy',
+  W: 'power',
+  '°C': 'temperature',
+  '%': 'humidity',
+  '': 'other',
+};
+
+/** A canonical value in the person's units: "130.0 V", "86.0 °F". */
+export function shownReading(
+  value: number,
+  unit: MeterReading['unit'],
+  temperature: Settings['temperatureUnit'],
+): string {
+  const shown = formatReading({ quantity: QUANTITY_OF_UNIT[unit], value, unit }, temperature);
+  return shown.unit ? `${shown.value} ${shown.unit}` : shown.value;
+}
+
+/** "AC voltage reads 130.0 V, above the maximum of 125.0 V" (the caller adds where and since when). */
+export function breachText(breach: LimitBreach, temperature: Settings['temperatureUnit']): string {
+  const side = breach.side === 'above' ? 'above the maximum' : 'below the minimum';
+  return `${breach.name} reads ${shownReading(breach.value, breach.unit, temperature)}, ${side} of ${shownReading(breach.limit, breach.unit, temperature)}`;
+}
+
+const FIELD_WORDS: Record<string, { words: string; unit: MeterReading['unit'] }> = {
+  voltage: { words: 'Voltage', unit: 'V' },
+  current: { words: 'Current', unit: 'A' },
+  power: { words: 'Power', unit: 'W' },
+  total_energy: { words: 'Total energy', unit: 'kWh' },
+  energy: { words: 'Energy', unit: 'kWh' },
+  temperature: { words: 'Temperature', unit: '°C' },
+  relative_humidity: { words: 'Humidity', unit: '%' },
+  humidity: { words: 'Humidity', unit: '%' },
+};
+
+/**
+ * A meter's name and unit for lists such as Settings: the controller's own name for it when it was read
+ * (`AC voltage`), else words made from its key — `sensors.0.temperature` → "Temperature (sensor 1)",
+ * `buses.0.voltage` → "Voltage (bus 1)", `environment.temperature` → "Internal temperature", a
+ * platform id such as `mains_voltage` → "Mains voltage".
+ */
+export function meterLabel(
+  key: string,
+  reading: Pick<MeterReading, 'name' | 'unit'> | undefined,
+): { name: string; unit: MeterReading['unit'] } {
+  const field = key.split('.').at(-1) ?? key;
+  const known = FIELD_WORDS[field] ?? Object.entries(FIELD_WORDS).find(([f]) => field.endsWith(f))?.[1];
+  const unit = reading?.unit ?? known?.unit ?? '';
+  if (reading?.name.trim()) return { name: reading.name.trim(), unit };
+  const parts = /^(buses|sensors)\.(\d+)\.(\w+)$/.exec(key);
+  if (parts && known)
+    return {
+      name: `${known.words} (${parts[1] === 'buses' ? 'bus' : 'sensor'} ${Number(parts[2]) + 1})`,
+      unit,
+    };
+  if (key.startsWith('environment.') && known) return { name: `Internal ${known.words.toLowerCase()}`, unit };
+  const words = field.replace(/[_.]+/g, ' ').trim();
+  return { name: words ? words[0]!.toUpperCase() + words.slice(1) : key, unit };
+}
+
+/** Saved limits in the person's units: "110 V to 125 V", "at least 110 V", "at most 86.0 °F". */
+export function limitsText(
+  threshold: Pick<MeterThreshold, 'min' | 'max'>,
+  unit: MeterReading['unit'],
+  temperature: Settings['temperatureUnit'],
+): string {
+  const show = (x: number) => shownReading(x, unit, temperature);
+  if (threshold.min !== null && threshold.max !== null)
+    return `${show(threshold.min)} to ${show(threshold.max)}`;
+  if (threshold.min !== null) return `at least ${show(threshold.min)}`;
+  if (threshold.max !== null) return `at most ${show(threshold.max)}`;
+  return 'no limits';
 }

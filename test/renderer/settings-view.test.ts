@@ -68,24 +68,33 @@ test('tray favourites are listed by name and can be unpinned', async () => {
   expect(saved).toEqual([{ trayFavourites: [{ controllerId: 'bench-a', outlet: 5 }] }]);
 });
 
-test('meter limits are listed with their controller and meter, and can be removed', async () => {
+test('meter limits are listed by meter name in the chosen units, and can be removed', async () => {
   const user = userEvent.setup();
   const voltage = { controllerId: 'bench-a', key: 'buses.0.voltage', min: 110, max: null };
-  const humidity = { controllerId: 'rack-7', key: 'sensors.0.humidity', min: 20, max: 60 };
-  const { saved } = renderSettings({ ...DEFAULT_SETTINGS, meterThresholds: [voltage, humidity] });
+  const humidity = { controllerId: 'rack-7', key: 'sensors.0.relative_humidity', min: 20, max: 60 };
+  const temperature = { controllerId: 'bench-a', key: 'sensors.0.temperature', min: null, max: 30 };
+  const platform = { controllerId: 'bench-a', key: 'mains_voltage', min: 100, max: 130 };
+  const { saved } = renderSettings({
+    ...DEFAULT_SETTINGS,
+    temperatureUnit: 'F',
+    meterThresholds: [voltage, humidity, temperature, platform],
+  });
   const limits = screen.getByRole('group', { name: 'Meter limits' });
   expect(
     within(limits)
       .getAllByRole('listitem')
       .map((li) => li.textContent?.trim()),
   ).toEqual([
-    'Bench A buses.0.voltage: 110 to – (canonical units)',
-    'rack-7 sensors.0.humidity: 20 to 60 (canonical units)',
+    'Bench A, Voltage (bus 1): at least 110.0 V',
+    'rack-7, Humidity (sensor 1): 20 % to 60 %',
+    'Bench A, Temperature (sensor 1): at most 86.0 °F',
+    'Bench A, Mains voltage: 100.0 V to 130.0 V',
   ]);
+  expect(limits).not.toHaveTextContent(/canonical|buses\.0/);
   await user.click(
-    within(limits).getByRole('button', { name: 'Remove the limits of Bench A buses.0.voltage' }),
+    within(limits).getByRole('button', { name: 'Remove the limits of Bench A, Voltage (bus 1)' }),
   );
-  expect(saved).toEqual([{ meterThresholds: [humidity] }]);
+  expect(saved).toEqual([{ meterThresholds: [humidity, temperature, platform] }]);
 });
 
 test('empty favourites and limits say where to add them', () => {
