@@ -33,6 +33,7 @@ import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
 import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
+import { Sequences } from './sequence-runs';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -195,6 +196,16 @@ export function createCore(options: CoreOptions): Core {
     started: Promise.resolve(),
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
+    sequences: new Sequences({
+      clock,
+      log,
+      events,
+      sessions,
+      registry,
+      reservations: reservations.reservations,
+      dataDir: options.dataDir ?? null,
+      started: () => ctx.started,
+    }),
   };
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -261,6 +272,8 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      // A sequence ends after its current step's request, recorded as stopped (sequence-runs.ts).
+      await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
       await ctx.operations.finish();
       reservations.stop();
