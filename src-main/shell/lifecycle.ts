@@ -5,6 +5,7 @@ import {
   Notification,
   Tray,
   app,
+  dialog,
   ipcMain,
   nativeImage,
   nativeTheme,
@@ -25,6 +26,7 @@ import { secureSession } from './session-security';
 import { openElectronStore } from './store';
 import { PlugboardTray } from './tray';
 import { watchVisibility } from './visibility';
+import { mayQuit } from './sequence-quit';
 import { createMainWindow, guardWebContents } from './window';
 
 export interface ElectronShellOptions {
@@ -90,7 +92,22 @@ export function startElectronShell(options: ElectronShellOptions): void {
   app.on('activate', () => {
     if (core && BrowserWindow.getAllWindows().length === 0) window = openWindow();
   });
-  app.on('before-quit', () => {
+  // A running sequence (of this app's own Core) asks first; the answer decides whether quitting goes on.
+  let ownCore = false;
+  let quitAsked: 'no' | 'asking' | 'yes' = 'no';
+  app.on('before-quit', (event) => {
+    if (core && ownCore && quitAsked !== 'yes') {
+      event.preventDefault();
+      if (quitAsked === 'asking') return;
+      quitAsked = 'asking';
+      void mayQuit(core.handlers, dialog)
+        .catch(() => true)
+        .then((go) => {
+          quitAsked = go ? 'yes' : 'no';
+          if (go) app.quit();
+        });
+      return;
+    }
     quitting = true;
   });
   let disposed = false;
@@ -133,6 +150,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
         log('Could not take the Core lock; a service started now would run a second Core', error);
         return null;
       });
+      ownCore = true;
       core = createCore({
         shell: 'electron',
         version: app.getVersion(),
