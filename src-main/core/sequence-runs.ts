@@ -195,6 +195,8 @@ export class Sequences {
   #ended(run: SequenceRun): void {
     // A stopped run is kept on disk: the next start shows where it stopped. The others were seen live.
     if (run.status !== 'stopped') this.#file.remove(run.runId);
+    // A run that did everything was seen live; only runs that stopped short stay listed until dismissed.
+    if (run.status === 'done') this.#live.delete(run.runId);
     const ended = [...this.#live.values()].filter((l) => l.run.status !== 'running');
     for (const old of ended.slice(0, Math.max(0, ended.length - KEEP_ENDED)))
       this.#live.delete(old.run.runId);
