@@ -105,6 +105,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
         .then((go) => {
           quitAsked = go ? 'yes' : 'no';
           if (go) app.quit();
+          // Kept running after the last window closed: show it again, with the run's timeline.
+          else if (!window || window.isDestroyed()) showWindow();
         });
       return;
     }
