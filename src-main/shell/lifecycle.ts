@@ -26,7 +26,7 @@ import { secureSession } from './session-security';
 import { openElectronStore } from './store';
 import { PlugboardTray } from './tray';
 import { watchVisibility } from './visibility';
-import { mayQuit } from './sequence-quit';
+import { mayQuit, watchRunningSequences } from './sequence-quit';
 import { createMainWindow, guardWebContents } from './window';
 
 export interface ElectronShellOptions {
@@ -93,10 +93,10 @@ export function startElectronShell(options: ElectronShellOptions): void {
     if (core && BrowserWindow.getAllWindows().length === 0) window = openWindow();
   });
   // A running sequence (of this app's own Core) asks first; the answer decides whether quitting goes on.
-  let ownCore = false;
+  let sequencesRunning: () => unknown[] = () => [];
   let quitAsked: 'no' | 'asking' | 'yes' = 'no';
   app.on('before-quit', (event) => {
-    if (core && ownCore && quitAsked !== 'yes') {
+    if (core && quitAsked !== 'yes' && sequencesRunning().length > 0) {
       event.preventDefault();
       if (quitAsked === 'asking') return;
       quitAsked = 'asking';
@@ -152,7 +152,6 @@ export function startElectronShell(options: ElectronShellOptions): void {
         log('Could not take the Core lock; a service started now would run a second Core', error);
         return null;
       });
-      ownCore = true;
       core = createCore({
         shell: 'electron',
         version: app.getVersion(),
@@ -164,6 +163,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
         visible: false,
         log,
       });
+      // Only this app's own Core runs sequences a quit stops (a service's go on without the window).
+      sequencesRunning = watchRunningSequences(core);
     }
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);

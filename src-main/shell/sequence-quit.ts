@@ -3,7 +3,19 @@
  * that a quit stops; the Core then ends each run after its current step's request and records where it
  * stopped (sequence-runs.ts), which the next start shows.
  */
-import type { Handlers } from '../../src-preload/contract';
+import type { EventSink, Handlers, SequenceRun } from '../../src-preload/contract';
+
+/** The runs going on, kept from `sequence/progress` so a quit knows at once whether to ask. */
+export function watchRunningSequences(core: { subscribe(sink: EventSink): () => void }): () => SequenceRun[] {
+  const running = new Map<string, SequenceRun>();
+  core.subscribe((name, payload) => {
+    if (name !== 'sequence/progress') return;
+    const run = payload as SequenceRun;
+    if (run.status === 'running') running.set(run.runId, run);
+    else running.delete(run.runId);
+  });
+  return () => [...running.values()];
+}
 
 /** The part of Electron's `dialog.showMessageBox` this needs. */
 export interface MessageBox {
