@@ -8,12 +8,19 @@ export const LOADED = { timeout: 15_000, interval: 10 };
 export type Emu = Awaited<ReturnType<typeof emulator>>;
 
 export async function lab(
-  options: { clock?: FakeClock; dataDir?: string; user?: string; sequenceDelay?: number } = {},
+  options: {
+    clock?: FakeClock;
+    dataDir?: string;
+    user?: string;
+    sequenceDelay?: number;
+    latency?: number;
+  } = {},
 ) {
   const off = Array<boolean>(8).fill(false);
   const a = await emulator({
     initialStates: off,
     ...(options.sequenceDelay ? { sequenceDelay: options.sequenceDelay } : {}),
+    ...(options.latency ? { latency: options.latency } : {}),
   });
   const b = await emulator({ initialStates: off });
   const h = newCore({

@@ -167,4 +167,25 @@ describe('sequences and what stops them', () => {
       LOADED,
     );
   });
+
+  it('a stop during a step lets that step’s request finish, then records the run stopped', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-seq-'));
+    const clock = new FakeClock();
+    const { a, h, ca, cb } = await lab({ clock, dataDir, latency: 400 });
+    const group = await h.ok<Group>('sequences/save', {
+      name: 'Rack 7',
+      steps: steps(ca, cb, [delay(0), delay(0), delay(0)]),
+    });
+    a.device.stats.reset();
+    const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
+    await vi.waitFor(() => expect(a.device.stats.inFlight).toBeGreaterThan(0), LOADED);
+    await h.core.dispose();
+    expect(a.device.stats.inFlight).toBe(0);
+    expect(a.device.outlet(0).state).toBe(true);
+    const stored = JSON.parse(readFileSync(join(dataDir, SEQUENCE_RUNS_DIR, `${runId}.json`), 'utf8')) as {
+      run: SequenceRun;
+    };
+    expect(stored.run.status).toBe('stopped');
+    expect(stored.run.steps.map((s) => s.status)).toEqual(['done', 'skipped', 'skipped']);
+  });
 });
