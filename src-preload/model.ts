@@ -238,6 +238,9 @@ export interface Group {
   id: string;
   name: string;
   members: OutletRef[];
+  /** A sequence (issue 16 item 10): switched step by step; `members` are then its steps' outlets, in order. */
+  kind?: 'sequence';
+  steps?: SequenceStep[];
 }
 
 export interface OutletFailure {
@@ -259,6 +262,8 @@ export interface OutletActionResult {
 
 export interface GroupRunResult {
   results: { controllerId: string; outlets: number[]; error: ContractError | null }[];
+  /** A sequence's run, started (its steps follow as `sequence/progress` events); `results` is then empty. */
+  runId?: string;
 }
 
 export type ActivityResult = 'ok' | 'error' | 'observed';
@@ -475,4 +480,61 @@ export interface LimitBreach {
   limit: number;
   /** Epoch ms of the first read outside the limit in this episode. */
   since: number;
+}
+
+// ---------- sequences (issue 16 item 10) ----------
+
+/**
+ * What a sequence step waits for before the next step: a delay in seconds, or the controller confirming
+ * the step's outlets in their new physical state (given up after `timeoutSeconds`, which stops the run).
+ */
+export type SequenceWait = { kind: 'delay'; seconds: number } | { kind: 'confirmed'; timeoutSeconds: number };
+
+/** One step of a sequence: one or several outlets of one controller, switched with one request. */
+export interface SequenceStep {
+  controllerId: string;
+  /** 1-based. */
+  outlets: number[];
+  wait: SequenceWait;
+}
+
+export type SequenceRunStatus = 'running' | 'done' | 'failed' | 'aborted' | 'stopped' | 'killed';
+export type SequenceStepStatus = 'waiting' | 'switching' | 'confirming' | 'done' | 'failed' | 'skipped';
+
+export interface SequenceRunStep extends SequenceStep {
+  controllerName: string;
+  status: SequenceStepStatus;
+  error: ContractError | null;
+}
+
+/** One line of a run's timeline: a step started, was confirmed, failed, waits N s; the run ended. */
+export interface SequenceTimelineEntry {
+  /** Epoch ms. */
+  time: number;
+  /** 1-based step in run order; null for the run itself. */
+  step: number | null;
+  kind: 'started' | 'switched' | 'confirmed' | 'waiting' | 'failed' | 'aborted' | 'stopped' | 'done';
+  text: string;
+}
+
+/** A sequence run, pushed whole on every change (`sequence/progress`). Steps are in run order (reversed for off). */
+export interface SequenceRun {
+  runId: string;
+  groupId: string;
+  name: string;
+  action: 'on' | 'off';
+  who: string;
+  door: ActivityDoor;
+  /** Epoch ms. */
+  startedAt: number;
+  endedAt: number | null;
+  status: SequenceRunStatus;
+  steps: SequenceRunStep[];
+  /** 1-based step being run (or the last one run); 0 before the first. */
+  current: number;
+  /** While waiting between steps: epoch ms when the next step starts (a delay) or the wait gives up. */
+  waitingUntil: number | null;
+  /** How it ended, in a sentence (null while running). */
+  message: string | null;
+  timeline: SequenceTimelineEntry[];
 }

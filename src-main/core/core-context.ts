@@ -11,6 +11,7 @@ import type { Reservations } from './reservations';
 import type { ControllerSession } from './session';
 import type { SessionManager } from './sessions';
 import type { SettingsStore } from './settings';
+import type { Sequences } from './sequence-runs';
 
 /** Everything the Core's handlers share: one object, built once in createCore. */
 export interface CoreContext {
@@ -35,6 +36,8 @@ export interface CoreContext {
   reservations: Reservations;
   /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
   operations: Operations;
+  /** Sequence runs (issue 16 item 10): groups switched step by step. */
+  sequences: Sequences;
 }
 
 /** The session of a saved controller, once the saved controllers have started (lazy: started now). */

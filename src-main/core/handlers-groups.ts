@@ -1,10 +1,22 @@
-/** The contract's group calls: the saved groups, and running one. */
+/** The contract's group calls: the saved groups, running one, and sequences (groups run step by step). */
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
 import { runGroup } from './groups-run';
 import type { Actor } from '../../src-preload/model';
+import { PlugboardError } from '../shared/errors';
 
-type GroupHandlers = Pick<Handlers, 'groups/list' | 'groups/save' | 'groups/remove' | 'groups/run'>;
+type GroupHandlers = Pick<
+  Handlers,
+  | 'groups/list'
+  | 'groups/save'
+  | 'groups/remove'
+  | 'groups/run'
+  | 'sequences/save'
+  | 'sequences/run'
+  | 'sequences/abort'
+  | 'sequences/runs'
+  | 'sequences/dismiss'
+>;
 
 export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
   return {
@@ -14,6 +26,26 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
       await ctx.registry.removeGroup(id);
       return null;
     },
-    'groups/run': async ({ id, action }) => runGroup(ctx, id, action, actor),
+    'groups/run': async ({ id, action }) => {
+      if (ctx.registry.getGroupOrThrow(id).kind !== 'sequence') return runGroup(ctx, id, action, actor);
+      if (action === 'cycle')
+        throw new PlugboardError('BAD_INPUT', 'A sequence is switched on or off, not cycled.', undefined, {
+          action: 'Run it off, then on.',
+        });
+      // As for a plain group, the window asks before it sends off; the tray is refused (sequence-runs.ts).
+      const runId = await ctx.sequences.start(id, action, actor, actor.door !== 'tray');
+      return { results: [], runId };
+    },
+    'sequences/save': async ({ id, name, steps }) =>
+      ctx.registry.saveGroup({ ...(id ? { id } : {}), name, members: [], steps }),
+    'sequences/run': async ({ id, action, confirmCritical }) => ({
+      runId: await ctx.sequences.start(id, action, actor, confirmCritical === true),
+    }),
+    'sequences/abort': async ({ runId }) => ctx.sequences.abort(runId),
+    'sequences/runs': async () => ctx.sequences.list(),
+    'sequences/dismiss': async ({ runId }) => {
+      ctx.sequences.dismiss(runId);
+      return null;
+    },
   };
 }

@@ -34,6 +34,7 @@ import { SettingsStore } from './settings';
 import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
 import { startLimitWatch } from './meter-limits-wiring';
+import { Sequences } from './sequence-runs';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -196,6 +197,16 @@ export function createCore(options: CoreOptions): Core {
     started: Promise.resolve(),
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
+    sequences: new Sequences({
+      clock,
+      log,
+      events,
+      sessions,
+      registry,
+      reservations: reservations.reservations,
+      dataDir: options.dataDir ?? null,
+      started: () => ctx.started,
+    }),
   };
   // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
   startLimitWatch(ctx);
@@ -264,6 +275,8 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      // A sequence ends after its current step's request, recorded as stopped (sequence-runs.ts).
+      await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
       await ctx.operations.finish();
       reservations.stop();

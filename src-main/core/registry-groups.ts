@@ -1,13 +1,16 @@
-import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
+import type { ControllerSummary, Group, OutletRef, SequenceStep } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import { groupNotFound } from './registry-input';
 import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, sameName, uniqueOutletRefs } from './registry-records';
+import { stepsWithout, validateSteps } from './sequence-steps';
 
 /** A group as the window or the CLI describes it: no id = create. */
 export interface GroupInput {
   id?: string;
   name: string;
   members: readonly OutletRef[];
+  /** Given: the group is a sequence of these steps, and `members` is ignored (it follows from them). */
+  steps?: readonly SequenceStep[];
 }
 
 const MAX_MEMBERS = 256;
@@ -17,7 +20,7 @@ export function validateGroupInput(
   input: GroupInput,
   controllers: readonly ControllerSummary[],
   groups: readonly Group[],
-): { id: string | undefined; name: string; members: OutletRef[] } {
+): { id: string | undefined; name: string; members: OutletRef[]; steps?: SequenceStep[] } {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new PlugboardError('BAD_INPUT', 'The group name is empty: give the group a name.');
   if (name.length > MAX_NAME_LENGTH)
@@ -29,6 +32,8 @@ export function validateGroupInput(
       'BAD_INPUT',
       `A group named "${clash.name}" already exists: choose another name.`,
     );
+  if (input.steps !== undefined)
+    return { id: input.id, name, ...validateSteps(name, input.steps, controllers) };
   if (!Array.isArray(input.members) || input.members.length === 0) {
     throw new PlugboardError('BAD_INPUT', `Group "${name}" has no outlets: add at least one.`);
   }
@@ -58,7 +63,11 @@ export function withoutController(
   controllerId: string,
 ): { groups: Group[]; changed: boolean } {
   const kept = groups
-    .map((g) => ({ ...g, members: g.members.filter((m) => m.controllerId !== controllerId) }))
+    .map((g) => ({
+      ...g,
+      members: g.members.filter((m) => m.controllerId !== controllerId),
+      ...(g.steps ? { steps: stepsWithout(g.steps, controllerId) } : {}),
+    }))
     .filter((g) => g.members.length > 0);
   const changed =
     kept.length !== groups.length || kept.some((g, i) => g.members.length !== groups[i]!.members.length);

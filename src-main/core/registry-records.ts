@@ -4,6 +4,7 @@ import type { ControllerSummary, Group, OutletRef } from '../../src-preload/mode
 import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 import { PlugboardError } from '../shared/errors';
+import { readSteps } from './sequence-steps';
 
 const MAX_TAGS = 16;
 const MAX_TAG_LENGTH = 40;
@@ -92,7 +93,12 @@ export const storedControllerSchema = v.object({
     v.optional(
       v.pipe(
         v.array(v.unknown()),
-        v.transform((list) => cleanTags(list.filter((t): t is string => typeof t === 'string'), true)),
+        v.transform((list) =>
+          cleanTags(
+            list.filter((t): t is string => typeof t === 'string'),
+            true,
+          ),
+        ),
       ),
     ),
     undefined,
@@ -108,6 +114,8 @@ export const storedGroupSchema = v.object({
       outlet: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_OUTLET_NUMBER)),
     }),
   ),
+  kind: v.optional(v.literal('sequence')),
+  steps: v.optional(v.unknown()),
 });
 
 export type Problem = (reason: string) => void;
@@ -210,7 +218,8 @@ export function readGroups(raw: unknown, controllerIds: ReadonlySet<string>, pro
       return problem(`dropped saved group ${entryLabel(entry, index)}: it has no outlets left`);
     ids.add(group.id);
     names.add(lowerName(group.name));
-    result.push({ id: group.id, name: group.name, members });
+    const steps = group.kind === 'sequence' ? readSteps(group.steps, controllerIds) : null;
+    result.push({ id: group.id, name: group.name, members, ...(steps ? { kind: 'sequence', steps } : {}) });
   });
   return result;
 }
@@ -260,5 +269,6 @@ export function groupRecords(groups: readonly Group[]): Group[] {
     id: g.id,
     name: g.name,
     members: g.members.map((m) => ({ controllerId: m.controllerId, outlet: m.outlet })),
+    ...(g.kind === 'sequence' && g.steps ? { kind: g.kind, steps: structuredClone(g.steps) } : {}),
   }));
 }

@@ -311,6 +311,7 @@ export class ControllerRegistry {
         id: valid.id ?? newId('g', (id) => groups.some((g) => g.id === id)),
         name: valid.name,
         members: valid.members,
+        ...(valid.steps ? { kind: 'sequence' as const, steps: valid.steps } : {}),
       };
       const next = valid.id ? groups.map((g) => (g.id === valid.id ? group : g)) : [...groups, group];
       this.#file.writeGroups(next);

@@ -5,6 +5,7 @@ import {
   Notification,
   Tray,
   app,
+  dialog,
   ipcMain,
   nativeImage,
   nativeTheme,
@@ -25,6 +26,7 @@ import { secureSession } from './session-security';
 import { openElectronStore } from './store';
 import { PlugboardTray } from './tray';
 import { watchVisibility } from './visibility';
+import { mayQuit, watchRunningSequences } from './sequence-quit';
 import { createMainWindow, guardWebContents } from './window';
 
 export interface ElectronShellOptions {
@@ -90,7 +92,24 @@ export function startElectronShell(options: ElectronShellOptions): void {
   app.on('activate', () => {
     if (core && BrowserWindow.getAllWindows().length === 0) window = openWindow();
   });
-  app.on('before-quit', () => {
+  // A running sequence (of this app's own Core) asks first; the answer decides whether quitting goes on.
+  let sequencesRunning: () => unknown[] = () => [];
+  let quitAsked: 'no' | 'asking' | 'yes' = 'no';
+  app.on('before-quit', (event) => {
+    if (core && quitAsked !== 'yes' && sequencesRunning().length > 0) {
+      event.preventDefault();
+      if (quitAsked === 'asking') return;
+      quitAsked = 'asking';
+      void mayQuit(core.handlers, dialog)
+        .catch(() => true)
+        .then((go) => {
+          quitAsked = go ? 'yes' : 'no';
+          if (go) app.quit();
+          // Kept running after the last window closed: show it again, with the run's timeline.
+          else if (!window || window.isDestroyed()) showWindow();
+        });
+      return;
+    }
     quitting = true;
   });
   let disposed = false;
@@ -144,6 +163,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
         visible: false,
         log,
       });
+      // Only this app's own Core runs sequences a quit stops (a service's go on without the window).
+      sequencesRunning = watchRunningSequences(core);
     }
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);

@@ -69,6 +69,10 @@ export interface DesktopApp {
   state(): Promise<StandInState>;
   clickTray(item: string): Promise<void>;
   closeWindow(id: number): Promise<boolean>;
+  /** Click button `response` of the oldest message box the app is showing. */
+  answerDialog(response: number): Promise<void>;
+  /** Ask the app to quit, as the tray's Quit or the OS would (`app.quit()`). */
+  quit(): Promise<void>;
   /** A window with the app's preload showing another page; resolves with its window id. */
   openWindow(url: string, like: number): Promise<number>;
   /** The page at `url` (the app's own page unless said), driven over CDP. */
@@ -183,6 +187,8 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
     state: () => request<StandInState>('state'),
     clickTray: (item) => request('clickTray', { item }),
     closeWindow: (id) => request('closeWindow', { window: id }),
+    answerDialog: (response) => request('answerDialog', { response }),
+    quit: () => request('quit'),
     openWindow: (url, like) => request('openWindow', { url, like }),
     async page(url = `file://${appIndex}`) {
       if (!browser) {

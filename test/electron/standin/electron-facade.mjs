@@ -6,6 +6,7 @@ if (!electron)
 export const {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   Menu,
   Notification,

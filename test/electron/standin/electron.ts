@@ -14,6 +14,9 @@ import { StandInBrowserWindow, setWindowHost } from './browser-window';
 import { launchChromium, type RunningChromium } from './chromium';
 import { StandInIpcMain } from './ipc-main';
 import {
+  answerDialog,
+  dialog,
+  dialogs,
   StandInMenu,
   StandInNotification,
   StandInTray,
@@ -38,6 +41,7 @@ export interface StandInState {
   openedExternally: string[];
   preloadErrors: string[];
   cspHeader: boolean;
+  dialogs: { title: string; message: string; buttons: string[]; response: number | null }[];
 }
 
 export async function createElectron(options: { appDir: string }) {
@@ -94,6 +98,7 @@ export async function createElectron(options: { appDir: string }) {
       openedExternally: [...openedExternally],
       preloadErrors: [...preloadErrors],
       cspHeader: sessionRecord.onHeadersReceived !== null,
+      dialogs: dialogs.map((d) => ({ ...d })),
     };
   };
 
@@ -120,6 +125,7 @@ export async function createElectron(options: { appDir: string }) {
       return opened.id;
     },
     quit: () => app.quit(),
+    answerDialog: ({ response }) => answerDialog(Number(response)),
     // After the answer is written: the connection ends once released.
     release: () => void setImmediate(release),
   };
@@ -157,6 +163,7 @@ export async function createElectron(options: { appDir: string }) {
   const modules = {
     app,
     BrowserWindow: StandInBrowserWindow,
+    dialog,
     ipcMain,
     Menu: StandInMenu,
     Notification: StandInNotification,

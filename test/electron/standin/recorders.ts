@@ -167,3 +167,38 @@ export const session = {
     setPermissionCheckHandler: (handler: unknown) => void (sessionRecord.permissionCheckHandler = handler),
   },
 };
+
+/** A message box the app showed; the test answers it (the index of a button) over the control socket. */
+export interface DialogView {
+  title: string;
+  message: string;
+  buttons: string[];
+  response: number | null;
+}
+export const dialogs: DialogView[] = [];
+const unanswered: { view: DialogView; answer: (response: number) => void }[] = [];
+
+export const dialog = {
+  /** `showMessageBox([window,] options)`: resolves when the test answers it. */
+  showMessageBox(first: unknown, second?: unknown): Promise<{ response: number; checkboxChecked: boolean }> {
+    const options = (second ?? first) as { title?: string; message: string; buttons?: string[] };
+    const view: DialogView = {
+      title: options.title ?? '',
+      message: options.message,
+      buttons: options.buttons ?? ['OK'],
+      response: null,
+    };
+    dialogs.push(view);
+    return new Promise((resolve) =>
+      unanswered.push({ view, answer: (response) => resolve({ response, checkboxChecked: false }) }),
+    );
+  },
+};
+
+/** The person clicks button `response` of the oldest open message box. */
+export function answerDialog(response: number): void {
+  const open = unanswered.shift();
+  if (!open) throw new Error('No message box is open');
+  open.view.response = response;
+  open.answer(response);
+}

@@ -1,0 +1,113 @@
+/**
+ * `plugboard sequence run | abort` and `plugboard sequences` (issue 16 item 10) as a child process
+ * through a running service's Core (the real Core socket): the timeline printed as it goes, logged as the
+ * sequence for this OS user, a critical outlet refused without --yes (exit 7), and a reserved step
+ * refused whole (exit 5).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { ActivityEntry, Group } from '../../src-preload/contract';
+import { openSavedCore } from '../../src-main/core/saved-core';
+import { coreSocketPath } from '../../src-main/link';
+import { MemorySecretStore } from '../../src-main/secrets';
+import { listenCoreSocket } from '../../src-main/serve/core-socket';
+import { emulator } from '../core/harness';
+import { cleanEnv, cli } from './run-cli';
+
+vi.setConfig({ testTimeout: 180_000 });
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const clean of cleanups.splice(0).reverse()) await clean();
+});
+
+it('runs a sequence and prints its timeline; refuses critical without --yes and reserved steps', async () => {
+  const emu = await emulator({ initialStates: Array<boolean>(8).fill(false) });
+  cleanups.push(() => emu.close());
+  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-seq-'));
+  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
+  const configDir = join(scratch, 'config');
+  const core = await openSavedCore({
+    shell: 'test',
+    version: '0',
+    configDir,
+    secrets: new MemorySecretStore(),
+    log: () => undefined,
+  });
+  cleanups.push(() => core.dispose());
+  const { id } = await core.handlers['controllers/add']({
+    url: emu.url,
+    name: 'Rack A',
+    auth: { kind: 'digest', user: 'admin', password: '1234' },
+  });
+  const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
+  cleanups.push(() => socket.close(1000));
+  const group: Group = await core.handlers['sequences/save']({
+    name: 'Rack 7',
+    steps: [
+      { controllerId: id, outlets: [1], wait: { kind: 'confirmed', timeoutSeconds: 30 } },
+      { controllerId: id, outlets: [2, 3], wait: { kind: 'delay', seconds: 0 } },
+    ],
+  });
+  const entries: ActivityEntry[] = [];
+  core.subscribe((name, payload) => {
+    if (name === 'activity/added') entries.push(payload as ActivityEntry);
+  });
+  const env = cleanEnv({
+    PLUGBOARD_CONFIG_DIR: configDir,
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+  });
+
+  const on = await cli(['sequence', 'run', 'rack 7', 'on'], { env });
+  expect(on.code, on.stderr).toBe(0);
+  expect(on.stdout.trim().split('\n')).toEqual([
+    'Step 1: switching Rack A outlet 1 on.',
+    'Waiting up to 30 s for Rack A outlet 1 to be confirmed on.',
+    'Step 1: Rack A outlet 1 confirmed on.',
+    'Step 2: switching Rack A outlets 2, 3 on.',
+    'Step 2: Rack A outlets 2, 3 switched on.',
+    "Sequence 'Rack 7' switched on: all 2 steps done.",
+  ]);
+  expect(
+    emu.device
+      .outlets()
+      .slice(0, 3)
+      .map((o) => o.state),
+  ).toEqual([true, true, true]);
+  expect(entries.filter((e) => e.source === 'sequence').map((e) => [e.outlet, e.who])).toEqual([
+    [1, userInfo().username],
+    [2, userInfo().username],
+    [3, userInfo().username],
+  ]);
+
+  emu.device.setCritical(1, true);
+  await vi.waitFor(
+    () =>
+      expect(core.handlers['app/snapshot']({}).then((s) => s.states[0]!.outlets[1]!.critical)).resolves.toBe(
+        true,
+      ),
+    { timeout: 15_000 },
+  );
+  const refused = await cli(['sequence', 'run', 'Rack 7', 'off'], { env });
+  expect(refused.code).toBe(7);
+  expect(refused.stderr).toMatch(/would switch off critical outlet Rack A outlet 2/);
+  expect(emu.device.outlet(1).state).toBe(true);
+
+  await core.handlersAs({ door: 'window', who: 'alice' })['reservations/take']({
+    target: { kind: 'group', groupId: group.id },
+    reason: 'soak test',
+    durationMs: 3_600_000,
+  });
+  const reserved = await cli(['sequence', 'run', 'Rack 7', 'off', '--yes'], { env });
+  expect(reserved.code).toBe(5);
+  expect(reserved.stderr).toMatch(/Sequence 'Rack 7' did not start: .*reserved by alice/);
+  expect(
+    emu.device
+      .outlets()
+      .slice(0, 3)
+      .map((o) => o.state),
+  ).toEqual([true, true, true]);
+  const listed = await cli(['sequences'], { env });
+  expect(listed.stdout.trim()).toBe('No sequence runs.');
+});

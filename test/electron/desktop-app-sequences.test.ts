@@ -1,0 +1,100 @@
+/**
+ * The built desktop app under the Electron stand-in (issue 16 item 10): quitting while a sequence runs
+ * asks first. "Keep running" keeps the app and the run going; "Stop and quit" ends the run after its
+ * current step, records where it stopped in the config folder, and the next start shows it once.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SequenceRun } from '../../src-preload/contract';
+import { SEQUENCE_RUNS_DIR } from '../../src-main/core/sequence-file';
+import { cleanUp, emulator } from '../core/harness';
+import type { RunningEmulator } from '../../src-main/emulator';
+import { APP_TIMEOUT, eventually, exitOf, startDesktopApp, until, type DesktopApp } from './desktop-app';
+
+describe('Quitting the desktop app during a sequence', () => {
+  let home: string;
+  let configDir: string;
+  let rack: RunningEmulator;
+  let app: DesktopApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'plugboard-desktop-seq-'));
+    configDir = join(home, 'plugboard-config');
+    rack = await emulator({ initialStates: Array<boolean>(8).fill(false) });
+    app = await startDesktopApp({ home, configDir });
+    page = await app.page();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await cleanUp();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('asks first; Keep running keeps it; Stop and quit records where it stopped; the next start shows it', async () => {
+    const runId = await page.evaluate(async (url) => {
+      const added = await window.plugboard.controllers.add({
+        name: 'Rack A',
+        url,
+        auth: { kind: 'digest', user: 'admin', password: '1234' },
+      });
+      if (!added.ok) throw new Error(added.error.message);
+      const id = added.value.id;
+      const saved = await window.plugboard.sequences.save({
+        name: 'Rack 7 power-on',
+        steps: [
+          { controllerId: id, outlets: [1], wait: { kind: 'delay', seconds: 600 } },
+          { controllerId: id, outlets: [2], wait: { kind: 'delay', seconds: 0 } },
+        ],
+      });
+      if (!saved.ok) throw new Error(saved.error.message);
+      const run = await window.plugboard.sequences.run({ id: saved.value.id, action: 'on' });
+      if (!run.ok) throw new Error(run.error.message);
+      return run.value.runId;
+    }, rack.url);
+    await eventually(() => rack.device.outlet(0).state).toBe(true);
+
+    await app.quit();
+    const asked = await until(async () => (await app.state()).dialogs[0], 'the quit question');
+    expect(asked).toMatchObject({
+      title: 'A sequence is running',
+      message: "Sequence 'Rack 7 power-on' (step 1 of 2) is still running. Quit anyway?",
+      buttons: ['Keep running', 'Stop and quit'],
+    });
+    await app.answerDialog(0);
+    const runs = await page.evaluate(() => window.plugboard.sequences.runs({}));
+    expect(runs.ok && runs.value.map((r) => [r.runId, r.status])).toEqual([[runId, 'running']]);
+    expect(app.quitAt()).toBeNull();
+    expect((await app.state()).windows).toHaveLength(1);
+
+    await app.quit();
+    await until(async () => (await app.state()).dialogs[1], 'the second quit question');
+    await app.answerDialog(1);
+    await until(() => app.quitAt(), 'the app to quit');
+    await app.release();
+    expect(await exitOf(app)).toBe(0);
+    const dir = join(configDir, SEQUENCE_RUNS_DIR);
+    const [file] = await readdir(dir);
+    const stored = JSON.parse(await readFile(join(dir, file!), 'utf8')) as { run: SequenceRun };
+    const sentence =
+      "Sequence 'Rack 7 power-on' was stopped because Plugboard quit before step 2 of 2: step 1 done; steps done stay switched on.";
+    expect(stored.run).toMatchObject({ runId, status: 'stopped', message: sentence });
+    expect(rack.device.outlet(1).state).toBe(false);
+
+    await app.close();
+    app = await startDesktopApp({ home, configDir });
+    page = await app.page();
+    await page
+      .getByRole('navigation', { name: 'Controllers and pages' })
+      .getByRole('button', { name: 'Overview' })
+      .click({ timeout: APP_TIMEOUT });
+    const notice = page.getByRole('status').filter({ hasText: sentence });
+    await notice.waitFor({ timeout: APP_TIMEOUT });
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await eventually(async () => readdir(dir)).toEqual([]);
+  });
+});
