@@ -260,11 +260,15 @@ function groupSubmenu(state: TrayState, group: Group): TrayMenuItem {
     label: group.name,
     sublabel: `${group.members.length} outlet${group.members.length === 1 ? '' : 's'}`,
     enabled: true,
-    submenu: [
-      item('on', 'All on', enabled, why),
-      item('off', 'All off', safe, guarded),
-      item('cycle', 'Cycle all', safe, guarded),
-    ],
+    // A sequence is switched on or off step by step, never cycled (the Core refuses it).
+    submenu:
+      group.kind === 'sequence'
+        ? [item('on', 'Run on', enabled, why), item('off', 'Run off', safe, guarded)]
+        : [
+            item('on', 'All on', enabled, why),
+            item('off', 'All off', safe, guarded),
+            item('cycle', 'Cycle all', safe, guarded),
+          ],
   };
 }
 

@@ -339,6 +339,30 @@ describe('buildTrayMenu', () => {
       }
     });
 
+    it('runs a sequence on or off, and never offers to cycle it', () => {
+      const states = [live('a', [outlet(1, false), outlet(2, false)])];
+      const members = [
+        { controllerId: 'a', outlet: 1 },
+        { controllerId: 'a', outlet: 2 },
+      ];
+      const sequence: Group = {
+        ...group('s1', 'Rack power-on', members),
+        kind: 'sequence',
+        steps: members.map((m) => ({
+          controllerId: m.controllerId,
+          outlets: [m.outlet],
+          wait: { kind: 'delay', seconds: 2 },
+        })),
+      };
+      const menu = buildTrayMenu(tray({ controllers: [benchA], states, groups: [sequence] }));
+      expect(find(menu, 'grp:s1:on')).toMatchObject({
+        label: 'Run on',
+        action: { kind: 'group', id: 's1', action: 'on' },
+      });
+      expect(find(menu, 'grp:s1:off')).toMatchObject({ label: 'Run off' });
+      expect(() => find(menu, 'grp:s1:cycle')).toThrow('no item grp:s1:cycle');
+    });
+
     it('disables a group whose controllers are all unreachable', () => {
       const groups = [group('g1', 'Far', [{ controllerId: 'a', outlet: 1 }])];
       const menu = buildTrayMenu(
