@@ -6,7 +6,7 @@
  * the controllers' own ("Bench", "Bench 2") and the already-saved check never race.
  */
 import type { BulkAddResult, CallParsed, ContractError } from '../../src-preload/contract';
-import { Limiter, runPool } from '../discovery/work-pool';
+import { runPool } from '../discovery/work-pool';
 import { credentialsOf } from '../shared/credentials';
 import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
 import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
@@ -89,7 +89,15 @@ export async function addMany(
     error: null,
   }));
   const repeated = repeats(input.units);
-  const saving = new Limiter(1);
+  // Saves go one at a time and in the order given (the tab order), each after the unit before it is
+  // saved or refused; the pool takes units in order, so the one waited for is always under way.
+  const turns = input.units.map(() => {
+    let resolve = (): void => undefined;
+    const promise = new Promise<void>((done) => (resolve = done));
+    return { promise, resolve };
+  });
+  const myTurn = (index: number): Promise<void> =>
+    index === 0 ? Promise.resolve() : turns[index - 1]!.promise;
   const indexes = input.units.map((_, index) => index);
   await runPool(indexes, BULK_CONCURRENCY, async (index) => {
     const unit = input.units[index]!;
@@ -112,23 +120,25 @@ export async function addMany(
         credentialsOf({ auth: login.kind, user: login.user }, login.secret),
         unit.fingerprint ?? null,
       );
-      result.added = await saving.run(() =>
-        saveVerified(
-          ctx,
-          {
-            url,
-            auth: { kind: login.kind, user: login.user },
-            secret: login.secret,
-            name: unit.name,
-            tags: unit.tags,
-            fingerprint: unit.fingerprint,
-          },
-          description,
-        ),
+      await myTurn(index);
+      result.added = await saveVerified(
+        ctx,
+        {
+          url,
+          auth: { kind: login.kind, user: login.user },
+          secret: login.secret,
+          name: unit.name,
+          tags: unit.tags,
+          fingerprint: unit.fingerprint,
+        },
+        description,
       );
       onAdded(result);
     } catch (error) {
       result.error = asContractError(ctx, error, unit.url);
+    } finally {
+      // A refused unit still hands on its turn, but only once the units before it are done.
+      void myTurn(index).then(() => turns[index]!.resolve());
     }
   });
   return results;
