@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
 import { openSecret } from '../../src-main/core/registry-envelope';
 import { KeytarSecretStore, controllerAccount } from '../../src-main/secrets';
@@ -15,6 +15,9 @@ import type { RunningEmulator } from '../../src-main/emulator';
 import { cleanUp, emulator, newCore, until } from './harness';
 import { startKeyring, type Keyring } from './process-harness';
 import { recordingProxy, type RecordingProxy } from './recording-proxy';
+
+// Up to 32 emulators and self-signed certificates each: allow for a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-bulk-'));
 let keyring: Keyring;

@@ -85,6 +85,9 @@ describe.sequential('Adding many controllers in Chromium', () => {
     expect(saved.map((c) => c.url)).toEqual(found.slice(0, 30).map((u) => u.url));
     expect(saved.every((c) => c.hasSecret && c.user === 'admin')).toBe(true);
     expect(saved[0]!.name).toBe('Rack 10');
+    // The added ones are no longer offered; only the one left out is.
+    await eventually(() => selectGroup.getByRole('status').innerText()).toBe('0 of 1 selected');
+    expect(await panel.getByText('Already in Plugboard').count()).toBe(30);
     // The one left out was never sent anything after the probe.
     expect(spare.device.stats.requests).toBe(spareRequests);
     await saveScreenshot(page, 'bulk-add-results');

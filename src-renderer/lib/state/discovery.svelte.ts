@@ -21,8 +21,12 @@ export class Discovery {
   readonly #api: Backend;
   readonly #subscribe: () => void;
 
-  constructor(api: Backend) {
+  /** Addresses saved since the run (a bulk add): no longer selectable. */
+  readonly #savedNow: () => readonly string[];
+
+  constructor(api: Backend, savedNow: () => readonly string[] = () => []) {
     this.#api = api;
+    this.#savedNow = savedNow;
     this.#subscribe = createSubscriber(() =>
       api.on('discovery/progress', (progress) => {
         this.#byRun = { ...this.#byRun, [progress.runId]: progress };
@@ -72,7 +76,14 @@ export class Discovery {
 
   /** Found controllers not saved yet: the ones that can be selected and added. */
   get addable(): DiscoveredController[] {
-    return this.progress?.results.filter((found) => !found.savedId) ?? [];
+    return this.progress?.results.filter((found) => !this.isSaved(found)) ?? [];
+  }
+
+  /** Saved when found, or since. */
+  isSaved(found: DiscoveredController): boolean {
+    if (found.savedId) return true;
+    const place = sameAddress(found.url);
+    return this.#savedNow().some((url) => sameAddress(url) === place);
   }
 
   /** The selected ones, in the order found. */
@@ -95,5 +106,15 @@ export class Discovery {
 
   selectNone(): void {
     this.#selected = [];
+  }
+}
+
+/** `http://host` and `http://host:80` are one address. */
+function sameAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`.toLowerCase();
+  } catch {
+    return url;
   }
 }
