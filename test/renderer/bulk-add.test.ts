@@ -6,8 +6,15 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
-import type { BulkAddResult, CallInput, ControllerSummary, Result } from '../../src-preload/contract';
+import type {
+  BulkAddResult,
+  CallInput,
+  ControllerSummary,
+  CsvImportPreview,
+  Result,
+} from '../../src-preload/contract';
 import BulkAddForm from '../../src-renderer/lib/components/BulkAddForm.svelte';
+import CsvImport from '../../src-renderer/lib/components/CsvImport.svelte';
 import ManualAddForm from '../../src-renderer/lib/components/ManualAddForm.svelte';
 import { summary } from './fixtures';
 
@@ -140,4 +147,72 @@ test('the Add form says a wrong password once, under the button that stays put',
   expect(text.match(/password/g)).toHaveLength(2);
   // The error comes after the button, so the button does not move down.
   expect(button.compareDocumentPosition(alert) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+});
+
+test('a CSV file goes to main as text; a refused file says why, a good one shows each row', async () => {
+  const user = userEvent.setup();
+  const texts: string[] = [];
+  const answers: Result<CsvImportPreview>[] = [
+    {
+      ok: false,
+      error: {
+        code: 'BAD_INPUT',
+        message: 'The file has a "password" column: Plugboard never reads passwords or tokens from a file.',
+        action: 'Remove that column; type the password once when you import.',
+      },
+    },
+    {
+      ok: true,
+      value: {
+        rows: [
+          {
+            line: 2,
+            name: 'A',
+            address: '10.0.0.1',
+            url: 'http://10.0.0.1',
+            user: '',
+            tags: ['ci'],
+            fingerprint: null,
+            problems: [],
+          },
+          {
+            line: 3,
+            name: 'B',
+            address: 'ftp://x',
+            url: null,
+            user: '',
+            tags: [],
+            fingerprint: null,
+            problems: ['Not an address.'],
+          },
+        ],
+        users: [],
+      },
+    },
+  ];
+  render(CsvImport, {
+    onpreview: async (text: string) => {
+      texts.push(text);
+      return answers.shift()!;
+    },
+    onadd: async () => ({ ok: true, value: [] }),
+  });
+  const input = screen.getByLabelText('CSV file');
+  await user.upload(
+    input,
+    new File(['name,address,password\nA,10.0.0.1,x\n'], 'secret.csv', { type: 'text/csv' }),
+  );
+  expect(await screen.findByRole('alert')).toHaveTextContent('The file was not imported.');
+  expect(screen.getByRole('alert')).toHaveTextContent('"password" column');
+  expect(screen.queryByRole('table')).toBeNull();
+  await user.upload(
+    input,
+    new File(['name,address\nA,10.0.0.1\nB,ftp://x\n'], 'lab.csv', { type: 'text/csv' }),
+  );
+  const table = await screen.findByRole('table', { name: 'Rows in the file' });
+  expect(texts).toEqual(['name,address,password\nA,10.0.0.1,x\n', 'name,address\nA,10.0.0.1\nB,ftp://x\n']);
+  expect(within(table).getAllByRole('row')).toHaveLength(3);
+  expect(table).toHaveTextContent('Not an address.');
+  expect(screen.getByText('2 rows: 1 ready to add, 1 with problems (not added).')).toBeVisible();
+  expect(screen.getByRole('button', { name: 'Add 1 controller' })).toBeVisible();
 });
