@@ -97,6 +97,8 @@ describe.sequential('Adding many controllers in Chromium', () => {
   it('imports a CSV file: a preview with each row’s problems, then a result per row', async () => {
     const { page } = browser;
     const fresh = await rack(41, 43);
+    const secure = await startEmulator({ ...QUICK_EMULATOR, host: '127.0.0.44', port: 0, tls: true });
+    units.push(secure);
     const host = (u: RunningEmulator) => new URL(u.url).host;
     const file = join(scratch, 'lab.csv');
     writeFileSync(
@@ -106,6 +108,7 @@ describe.sequential('Adding many controllers in Chromium', () => {
         `Bench 41,${host(fresh[0]!)},,bench;ci`,
         `Bench 42,${host(fresh[1]!)},,bench`,
         `Bench 43,${host(fresh[2]!)},,`,
+        `Secure 44,${secure.url},,`,
         'Broken,ftp://10.0.0.1,,',
         `Again,${host(units[0]!)},,`,
       ].join('\n'),
@@ -114,25 +117,37 @@ describe.sequential('Adding many controllers in Chromium', () => {
     await csv.getByLabel('CSV file').setInputFiles(file);
     const table = csv.getByRole('table', { name: 'Rows in the file' });
     await table.waitFor({ timeout: UI_TIMEOUT });
-    expect(await table.getByRole('row').count()).toBe(6);
+    expect(await table.getByRole('row').count()).toBe(7);
     expect(await csv.getByRole('status').first().innerText()).toBe(
-      '5 rows: 3 ready to add, 2 with problems (not added).',
+      '6 rows: 4 ready to add, 2 with problems (not added).',
     );
     const text = await table.innerText();
     expect(text).toContain('must start with http:// or https://');
     expect(text).toContain('is already saved as "Rack 10"');
     await saveScreenshot(page, 'csv-import-preview');
 
-    const form = csv.getByRole('form', { name: 'Add 3 controllers with one login' });
+    const form = csv.getByRole('form', { name: 'Add 4 controllers with one login' });
     await form.getByLabel('Password', { exact: true }).fill('1234');
-    await form.getByRole('button', { name: 'Add 3 controllers' }).click();
-    await eventually(() => form.getByRole('status').innerText(), 60_000).toBe('3 of 3 controllers added.');
+    await form.getByRole('button', { name: 'Add 4 controllers' }).click();
+    // The HTTPS one comes back with its certificate to check; nothing logged in to it yet.
+    const review = form.getByRole('region', { name: /Check 1 certificate/ });
+    await review.waitFor({ timeout: 60_000 });
+    expect(await review.innerText()).toContain(secure.device.certificate!.fingerprint256.slice(0, 23));
+    expect(secure.device.stats.unauthorized).toBe(0);
+    await saveScreenshot(page, 'bulk-add-certificates');
+    await expectAccessible(page, 'Bulk add, certificates to check');
+    await review.getByRole('checkbox', { name: /I compared this fingerprint/ }).check();
+    await review.getByRole('button', { name: 'Accept 1 certificate and add' }).click();
+    await eventually(() => form.getByRole('status').innerText(), 60_000).toBe('4 of 4 controllers added.');
     const results = await form.getByRole('list', { name: 'Results' }).innerText();
     expect(results).toContain('Line 2: Bench 41');
     expect(results).toContain('Added as “Bench 41”.');
     const saved = await lab.core.handlers['controllers/list']({});
     expect(saved.find((c) => c.name === 'Bench 41')?.tags).toEqual(['bench', 'ci']);
-    expect(saved).toHaveLength(33);
+    expect(saved).toHaveLength(34);
+    expect(saved.find((c) => c.url === secure.url)?.fingerprint).toBe(
+      secure.device.certificate!.fingerprint256,
+    );
     await expectAccessible(page, 'CSV import results');
   });
 });
