@@ -99,7 +99,11 @@ export async function saveVerified(
     },
     input.secret,
   );
-  await ctx.sessions.start(summary, description);
+  // Saved is saved: a session that fails to start is logged, and does not report the add as failed
+  // (a bulk add would otherwise say "not added" for a controller that is saved with its secret).
+  await ctx.sessions
+    .start(summary, description)
+    .catch((error: unknown) => ctx.log(`could not start polling ${summary.name}`, error));
   return summary;
 }
 
