@@ -18,9 +18,11 @@ import type {
   AppInfo,
   AppSnapshot,
   AutopingItem,
+  BulkAddResult,
   ConfirmRequest,
   ControllerState,
   ControllerSummary,
+  CsvImportPreview,
   DiscoveryProgress,
   Group,
   GroupRunResult,
@@ -569,6 +571,41 @@ export const calls = {
   'sequences/runs': call(empty).returns<SequenceRun[]>(),
   /** Forget an ended run (the window showed where it stopped). */
   'sequences/dismiss': call(v.strictObject({ runId: id })).returns<null>(),
+
+  // ---------- bulk add and CSV import (issue 16 item 7) ----------
+  /**
+   * Verify and save many controllers with one set of credentials, at most 8 at a time; one result per
+   * unit in the order given. Each unit is saved with its secret, bound to its own address and login, or
+   * not at all. The secrets go only to the units listed: a unit with its own `user` logs in with
+   * `passwords[user]` (or auth's password when it is auth's user). A unit refused with TLS_UNTRUSTED
+   * carries detail.fingerprint: give it back as the unit's `fingerprint` to accept it.
+   */
+  'controllers/addMany': call(
+    v.strictObject({
+      units: v.pipe(
+        v.array(
+          v.strictObject({
+            url: controllerUrl,
+            name: v.optional(name),
+            user: v.optional(userName),
+            tags: v.optional(controllerTags),
+            fingerprint: v.optional(fingerprint),
+          }),
+        ),
+        v.minLength(1, 'select at least one controller'),
+        v.maxLength(256, 'has more than 256 controllers (MAX_BULK_UNITS)'),
+      ),
+      auth: authInput,
+      passwords: v.optional(v.record(userName, secret)),
+    }),
+  ).returns<BulkAddResult[]>(),
+  /**
+   * Read a CSV file's text (columns name, address, user, tags, fingerprint; a header row first) into the
+   * rows to add, each with its problems. Nothing is saved. A password, secret or token column is refused.
+   */
+  'controllers/importPreview': call(
+    v.strictObject({ text: v.pipe(v.string(), v.maxLength(1_000_000, 'is larger than 1 MB')) }),
+  ).returns<CsvImportPreview>(),
 } as const;
 
 // ---------- events ----------

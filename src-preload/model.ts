@@ -538,3 +538,41 @@ export interface SequenceRun {
   message: string | null;
   timeline: SequenceTimelineEntry[];
 }
+
+// ---------- bulk add and CSV import (issue 16 item 7) ----------
+
+/** The most controllers one `controllers/addMany` or one CSV import takes (the contract says 256 too). */
+export const MAX_BULK_UNITS = 256;
+
+/** One unit of a bulk add: saved (`added`) or refused with the reason (`error`), never half of it. */
+export interface BulkAddResult {
+  url: string;
+  /** The name asked for, if any. */
+  name: string | null;
+  added: ControllerSummary | null;
+  /** Why it was not added: wrong password, not a controller, already saved, TLS_UNTRUSTED (detail.fingerprint)… */
+  error: ContractError | null;
+}
+
+/** One data row of an imported CSV file, as read; rows with problems are not added. */
+export interface CsvImportRow {
+  /** The row's line in the file (the header is line 1). */
+  line: number;
+  name: string;
+  /** The address as written. */
+  address: string;
+  /** The address to add, `http[s]://host[:port]`; null when it is not an address. */
+  url: string | null;
+  /** The user to log in as; '' = the import's user. */
+  user: string;
+  tags: string[];
+  fingerprint: string | null;
+  /** What is wrong with the row, one sentence each (bad address, duplicate, already saved…). */
+  problems: string[];
+}
+
+export interface CsvImportPreview {
+  rows: CsvImportRow[];
+  /** The user names the rows give (without ''), each needing its password once. */
+  users: string[];
+}

@@ -8,6 +8,7 @@ import { registerActivityCommands } from './commands-activity';
 import { registerAdminCommands } from './commands-admin';
 import { registerAutopingCommands } from './commands-autoping';
 import { registerControllerCommands } from './commands-controllers';
+import { registerImportCommand } from './commands-import';
 import { registerMeterCommands } from './commands-meters';
 import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
@@ -71,6 +72,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerAdminCommands(program, run);
   registerAutopingCommands(program, run);
   registerControllerCommands(program, run);
+  registerImportCommand(program, run);
   registerReservationCommands(program, run);
   registerActivityCommands(program, run);
   registerSequenceCommands(program, run);

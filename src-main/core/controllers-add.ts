@@ -51,18 +51,68 @@ export function uniqueName(ctx: CoreContext, name: string): string {
   for (let n = 2; ; n++) if (!taken.has(`${base} ${n}`.toLowerCase())) return `${base} ${n}`;
 }
 
-export async function addController(
-  ctx: CoreContext,
-  input: CallParsed<'controllers/add'>,
-): Promise<ControllerSummary> {
-  const url = normaliseControllerUrl(input.url);
+/** Refuse an address already saved (same host and port): BAD_INPUT naming the saved one. */
+export function refuseSavedAddress(ctx: CoreContext, url: string): void {
   const same = ctx.registry.list().find((c) => hostPortKey(c.url) === hostPortKey(url));
   if (same) {
     throw new PlugboardError(
       'BAD_INPUT',
       `${url} is already saved as "${same.name}". Edit that one instead.`,
+      { savedId: same.id },
     );
   }
+}
+
+/** What a verified controller is saved with (besides its description). */
+export interface NewController {
+  url: string;
+  auth: { kind: AuthInput['kind']; user: string };
+  secret: string;
+  name?: string | undefined;
+  colour?: string | undefined;
+  alias?: string | undefined;
+  tags?: string[] | undefined;
+  fingerprint?: string | undefined;
+}
+
+/**
+ * Save a verified controller with its secret (bound to its address and login) and start its session.
+ * The registry saves the record and the secret together or neither.
+ */
+export async function saveVerified(
+  ctx: CoreContext,
+  input: NewController,
+  description: ControllerDescription,
+): Promise<ControllerSummary> {
+  refuseSavedAddress(ctx, input.url);
+  const name = input.name ?? uniqueName(ctx, description.identity.controllerName || new URL(input.url).host);
+  const summary = await ctx.registry.add(
+    {
+      name,
+      url: input.url,
+      auth: input.auth.kind,
+      user: input.auth.user,
+      fingerprint: description.fingerprint ?? input.fingerprint ?? null,
+      ...(input.colour ? { colour: input.colour } : {}),
+      ...(input.alias ? { alias: input.alias } : {}),
+      ...(input.tags ? { tags: input.tags } : {}),
+    },
+    input.secret,
+  );
+  // Saved is saved: a session that fails to start is logged, and does not report the add as failed
+  // (a bulk add would otherwise say "not added" for a controller that is saved with its secret).
+  await ctx.sessions
+    .start(summary, description)
+    .catch((error: unknown) => ctx.log(`could not start polling ${summary.name}`, error));
+  return summary;
+}
+
+export async function addController(
+  ctx: CoreContext,
+  input: CallParsed<'controllers/add'>,
+): Promise<ControllerSummary> {
+  const url = normaliseControllerUrl(input.url);
+  refuseSavedAddress(ctx, url);
   const secret = secretOf(input.auth);
   if (!secret) {
     throw new PlugboardError(
@@ -79,20 +129,5 @@ export async function addController(
     credentialsOf({ auth: auth.kind, user: auth.user }, secret),
     input.fingerprint ?? null,
   );
-  const name = input.name ?? uniqueName(ctx, description.identity.controllerName || new URL(url).host);
-  const summary = await ctx.registry.add(
-    {
-      name,
-      url,
-      auth: auth.kind,
-      user: auth.user,
-      fingerprint: description.fingerprint ?? input.fingerprint ?? null,
-      ...(input.colour ? { colour: input.colour } : {}),
-      ...(input.alias ? { alias: input.alias } : {}),
-      ...(input.tags ? { tags: input.tags } : {}),
-    },
-    secret,
-  );
-  await ctx.sessions.start(summary, description);
-  return summary;
+  return saveVerified(ctx, { ...input, url, auth, secret }, description);
 }

@@ -5,6 +5,8 @@ import { removeController } from './controllers-remove';
 import { trustCertificate, updateController } from './controllers-update';
 import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
+import { addMany } from './controllers-bulk';
+import { previewCsv } from './controllers-csv';
 
 type ControllerHandlers = Pick<
   Handlers,
@@ -15,6 +17,8 @@ type ControllerHandlers = Pick<
   | 'controllers/reorder'
   | 'controllers/refresh'
   | 'controllers/trustCertificate'
+  | 'controllers/addMany'
+  | 'controllers/importPreview'
 >;
 
 export function noteController(
@@ -59,5 +63,9 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
       noteController(ctx, summary, `accepted certificate ${input.fingerprint.slice(0, 11)}…`, actor);
       return summary;
     },
+    // Bulk add and CSV import (issue 16 item 7).
+    'controllers/addMany': async (input) =>
+      addMany(ctx, input, ({ added }) => added && noteController(ctx, added, 'added to Plugboard', actor)),
+    'controllers/importPreview': async ({ text }) => previewCsv(ctx, text),
   };
 }

@@ -150,7 +150,25 @@ export class Connection {
   async #exchange(request: HttpRequest, signal: AbortSignal, timeoutMs: number): Promise<HttpResponse> {
     const response = await this.#transport.exchange(request, signal, timeoutMs);
     if (response.status === 404 && !isJsonBody(response)) await this.#explainMissingApi(signal, timeoutMs);
+    if (response.status === 403 && !isJsonBody(response)) await this.#explainForbiddenPage(signal, timeoutMs);
     return response;
+  }
+
+  /**
+   * A 403 that is a web page, not the API's own answer: a controller still asks for a login at /restapi/
+   * (or its pages say Digital Loggers), so the 403 stays a permissions problem; anything else (a web
+   * server or proxy forbidding the path) is not a controller, whatever the user's rights.
+   */
+  async #explainForbiddenPage(signal: AbortSignal, timeoutMs: number): Promise<void> {
+    const root = await this.#transport.probe('/restapi/', signal, timeoutMs);
+    if (root.status === 401 || (root.status < 300 && isJsonBody(root)) || looksLikeDli(root)) return;
+    if (looksLikeDli(await this.#transport.probe('/', signal, timeoutMs))) return;
+    throw new PlugboardError(
+      'NOT_A_CONTROLLER',
+      `${this.origin} answers 403 Forbidden, but it is not a power controller with the REST-style API: it never asks for a login and its pages are not a Digital Loggers controller's.`,
+      { status: 403 },
+      { action: 'Check the address and port; a controller’s own page says “Digital Loggers”.' },
+    );
   }
 
   /**

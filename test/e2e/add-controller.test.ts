@@ -78,9 +78,7 @@ describe.sequential('Adding a controller in Chromium', () => {
     });
     await form(page).getByRole('button', { name: 'Add this controller' }).click();
     const alert = form(page).getByRole('alert');
-    await eventually(() => alert.innerText(), 30_000).toContain(
-      'The controller did not accept the user name or password.',
-    );
+    await eventually(() => alert.innerText(), 30_000).toContain('Wrong user name or password for');
     const text = (await alert.innerText()).replace(/\s+/g, ' ');
     expect(text).toContain(`${bench.url} was not added.`);
     expect(text).toContain('What to do: Correct the user name or password above');
@@ -101,7 +99,7 @@ describe.sequential('Adding a controller in Chromium', () => {
     await form(page).getByRole('button', { name: 'Add this controller' }).click();
     const alert = form(page).getByRole('alert');
     await eventually(() => alert.getAttribute('data-code'), 30_000).toBe('UNREACHABLE');
-    expect(await alert.innerText()).toContain('Nothing answered at that address.');
+    expect(await alert.innerText()).toContain('Cannot reach');
     expect(await savedControllers(lab)).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { createSubscriber } from 'svelte/reactivity';
-import type { ContractError, DiscoveryProgress } from '../../../src-preload/contract';
+import type { ContractError, DiscoveredController, DiscoveryProgress } from '../../../src-preload/contract';
 import { settle, type Backend } from '../backend';
 
 export interface DiscoveryOptions {
@@ -16,11 +16,17 @@ export class Discovery {
   #error = $state.raw<ContractError | null>(null);
   #starting = $state(false);
   #stopped = $state(false);
+  /** Addresses of the found controllers ticked for a bulk add (issue 16 item 7). */
+  #selected = $state.raw<readonly string[]>([]);
   readonly #api: Backend;
   readonly #subscribe: () => void;
 
-  constructor(api: Backend) {
+  /** Addresses saved since the run (a bulk add): no longer selectable. */
+  readonly #savedNow: () => readonly string[];
+
+  constructor(api: Backend, savedNow: () => readonly string[] = () => []) {
     this.#api = api;
+    this.#savedNow = savedNow;
     this.#subscribe = createSubscriber(() =>
       api.on('discovery/progress', (progress) => {
         this.#byRun = { ...this.#byRun, [progress.runId]: progress };
@@ -49,6 +55,7 @@ export class Discovery {
     this.#error = null;
     this.#stopped = false;
     this.#runId = null;
+    this.#selected = [];
     const range = options.range.trim();
     const result = await settle(
       this.#api.discovery.start({ mdns: options.mdns, ssdp: options.ssdp, ...(range ? { range } : {}) }),
@@ -65,5 +72,49 @@ export class Discovery {
     // The results found so far stay on screen.
     if (result.ok) this.#stopped = true;
     else this.#error = result.error;
+  }
+
+  /** Found controllers not saved yet: the ones that can be selected and added. */
+  get addable(): DiscoveredController[] {
+    return this.progress?.results.filter((found) => !this.isSaved(found)) ?? [];
+  }
+
+  /** Saved when found, or since. */
+  isSaved(found: DiscoveredController): boolean {
+    if (found.savedId) return true;
+    const place = sameAddress(found.url);
+    return this.#savedNow().some((url) => sameAddress(url) === place);
+  }
+
+  /** The selected ones, in the order found. */
+  get selected(): DiscoveredController[] {
+    return this.addable.filter((found) => this.#selected.includes(found.url));
+  }
+
+  isSelected(url: string): boolean {
+    return this.#selected.includes(url);
+  }
+
+  select(url: string, on: boolean): void {
+    const others = this.#selected.filter((selected) => selected !== url);
+    this.#selected = on ? [...others, url] : others;
+  }
+
+  selectAll(): void {
+    this.#selected = this.addable.map((found) => found.url);
+  }
+
+  selectNone(): void {
+    this.#selected = [];
+  }
+}
+
+/** `http://host` and `http://host:80` are one address. */
+function sameAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`.toLowerCase();
+  } catch {
+    return url;
   }
 }
