@@ -1,10 +1,11 @@
 /**
  * What the quick switcher (Ctrl+K, issue 16 item 6) finds for a query: controllers (name, address,
- * alias, tags), outlets by name across every controller, and groups by name. Best matches first: a name
+ * alias, tags), outlets by name across every controller, and groups by name; comma-separated terms
+ * must all match. Best matches first: a name
  * that is the query, then one that starts with it, then one with a word that does, then the rest.
  */
 import type { ControllerState, ControllerSummary, Group } from '../../src-preload/model';
-import { filterWords, outletHits } from './sidebar-list';
+import { filterTerms, outletHits, termsMatch } from './sidebar-list';
 
 export type SwitchTarget =
   | { kind: 'controller'; controllerId: string }
@@ -42,27 +43,27 @@ export function switchResults(
   states: Readonly<Record<string, ControllerState>>,
   groups: readonly Group[],
 ): SwitchResult[] {
-  const words = filterWords(query);
-  const all = (text: string) => words.every((w) => text.toLowerCase().includes(w));
+  const terms = filterTerms(query);
+  const first = terms[0] ?? '';
   const found: (SwitchResult & { rank: number })[] = [];
   for (const c of controllers) {
-    if (all([c.name, c.url, c.alias ?? '', ...(c.tags ?? [])].join('\n')))
+    if (termsMatch(terms, [c.name, c.url, c.alias ?? '', ...(c.tags ?? [])]))
       found.push({
         key: `c-${c.id}`,
         label: c.name,
         kind: 'Controller',
         target: { kind: 'controller', controllerId: c.id },
-        rank: words.length ? rank(c.name, query) : 0,
+        rank: first ? rank(c.name, first) : 0,
       });
   }
   for (const g of groups) {
-    if (all(g.name))
+    if (termsMatch(terms, [g.name]))
       found.push({
         key: `g-${g.id}`,
         label: g.name,
         kind: 'Group',
         target: { kind: 'group', groupId: g.id },
-        rank: words.length ? rank(g.name, query) : 0,
+        rank: first ? rank(g.name, first) : 0,
       });
   }
   for (const hit of outletHits(controllers, states, query)) {
@@ -71,7 +72,7 @@ export function switchResults(
       label: `${hit.name} on ${hit.controllerName} · outlet ${hit.outlet}`,
       kind: 'Outlet',
       target: { kind: 'outlet', controllerId: hit.controllerId, outlet: hit.outlet },
-      rank: rank(hit.name, query),
+      rank: rank(hit.name, first),
     });
   }
   // A stable sort: equal ranks keep the controllers' saved order.

@@ -1,6 +1,6 @@
 /**
  * The controller sidebar's list (issue 16 item 6): what a row shows, the filter (name, address, alias,
- * tag, status, all words must match), the sorts, the outlets whose names match, and the keys that move
+ * tag, status; comma-separated terms must all match), the sorts, the outlets whose names match, and the keys that move
  * through the rows. Pure functions, so filtering 200 controllers is tested without a window.
  */
 import type { ControllerState, ControllerStatus, ControllerSummary } from '../../src-preload/model';
@@ -43,19 +43,29 @@ export function sidebarItem(summary: ControllerSummary, state: ControllerState |
   };
 }
 
-/** The words of a filter, lower-case; empty for a blank filter. */
-export function filterWords(query: string): string[] {
-  return query.toLowerCase().split(/\s+/).filter(Boolean);
+/**
+ * The terms of a filter, lower-case: the text between commas ("bench, unit 2" is two terms), so a tag
+ * like "rack 2" is found as written and does not match "rack 1" on Unit 21. Empty for a blank filter.
+ */
+export function filterTerms(query: string): string[] {
+  return query
+    .toLowerCase()
+    .split(',')
+    .map((term) => term.trim().replace(/\s+/g, ' '))
+    .filter(Boolean);
 }
 
-/** Every word of the filter appears in the name, address, alias, a tag or the status words. */
+/** Every term appears within one of `fields` (each term may match a different field). */
+export function termsMatch(terms: readonly string[], fields: readonly string[]): boolean {
+  const lower = fields.map((f) => f.toLowerCase());
+  return terms.every((term) => lower.some((field) => field.includes(term)));
+}
+
+/** Every term of the filter appears in the name, address, alias, a tag or the status words. */
 export function matchesFilter(item: SidebarItem, query: string): boolean {
-  const words = filterWords(query);
-  if (words.length === 0) return true;
-  const haystack = [item.name, item.url, item.alias ?? '', ...item.tags, STATUS_TEXT[item.status], item.status]
-    .join('\n')
-    .toLowerCase();
-  return words.every((word) => haystack.includes(word));
+  const terms = filterTerms(query);
+  if (terms.length === 0) return true;
+  return termsMatch(terms, [item.name, item.url, item.alias ?? '', ...item.tags, STATUS_TEXT[item.status]]);
 }
 
 /** Statuses that need someone first, then the ones on their way, online last. */
@@ -85,7 +95,8 @@ export function sortItems(items: readonly SidebarItem[], key: SortKey): SidebarI
         // Untagged controllers last; the same first tag sorts by name.
         const ta = a.tags[0];
         const tb = b.tags[0];
-        if (ta === undefined || tb === undefined) return (ta === undefined ? 1 : 0) - (tb === undefined ? 1 : 0);
+        if (ta === undefined || tb === undefined)
+          return (ta === undefined ? 1 : 0) - (tb === undefined ? 1 : 0);
         return collator.compare(ta, tb) || collator.compare(a.name, b.name);
       }
       default:
@@ -110,17 +121,17 @@ export interface OutletHit {
   name: string;
 }
 
-/** Named outlets of every controller whose name holds every word of the query, in the controllers' order. */
+/** Named outlets of every controller whose name holds every term of the query, in the controllers' order. */
 export function outletHits(
   controllers: readonly Pick<ControllerSummary, 'id' | 'name'>[],
   states: Readonly<Record<string, ControllerState>>,
   query: string,
 ): OutletHit[] {
-  const words = filterWords(query);
-  if (words.length === 0) return [];
+  const terms = filterTerms(query);
+  if (terms.length === 0) return [];
   return controllers.flatMap((c) =>
     (states[c.id]?.outlets ?? [])
-      .filter((o) => o.name.trim() !== '' && words.every((w) => o.name.toLowerCase().includes(w)))
+      .filter((o) => o.name.trim() !== '' && termsMatch(terms, [o.name]))
       .map((o) => ({ controllerId: c.id, controllerName: c.name, outlet: o.number, name: o.name.trim() })),
   );
 }

@@ -14,15 +14,17 @@ const rackState = controllerState({
 });
 const groups = [{ id: 'g1', name: 'Routers', members: [{ controllerId: 'rack', outlet: 5 }] }];
 
-test('controllers, groups and outlets by name; best matches first; every word must match', () => {
+test('controllers, groups and outlets by name; best matches first; comma-separated terms must all match', () => {
   const states = { 'bench-a': controllerState(), rack: rackState };
-  const labels = (q: string) => switchResults(q, [benchA, rack], states, groups).map((r) => `${r.kind}: ${r.label}`);
+  const labels = (q: string) =>
+    switchResults(q, [benchA, rack], states, groups).map((r) => `${r.kind}: ${r.label}`);
   expect(labels('router')).toEqual([
     'Outlet: Router on Bench A · outlet 1',
     'Group: Routers',
     'Outlet: Build router on Rack 2 · outlet 5',
   ]);
   expect(labels('rack 7')).toEqual(['Controller: Rack 2']);
+  expect(labels('rack, 2')).toEqual(['Controller: Rack 2']);
   expect(labels('build rout')).toEqual(['Outlet: Build router on Rack 2 · outlet 5']);
   expect(labels('')).toEqual(['Controller: Bench A', 'Controller: Rack 2', 'Group: Routers']);
   expect(labels('nothing')).toEqual([]);
@@ -57,7 +59,9 @@ test('Ctrl+K finds an outlet by name on another controller; Enter opens it focus
   expect(box).toHaveAttribute('aria-activedescendant', option.id);
   await user.keyboard('{Enter}');
   expect(screen.getByRole('tab', { name: /^Rack 2/ })).toHaveAttribute('aria-selected', 'true');
-  await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Select outlet 5 (Build router)' })).toHaveFocus());
+  await waitFor(() =>
+    expect(screen.getByRole('checkbox', { name: 'Select outlet 5 (Build router)' })).toHaveFocus(),
+  );
   expect(screen.queryByRole('combobox', { name: 'Go to a controller, outlet or group' })).toBeNull();
 });
 
@@ -82,7 +86,9 @@ test('the sidebar filter lists matching outlets under their controller; a click 
   await user.type(screen.getByRole('searchbox', { name: 'Filter controllers and outlets' }), 'node 3');
   const hits = screen.getByRole('region', { name: 'Outlets matching “node 3”' });
   await user.click(within(hits).getByRole('button', { name: 'Node 3 · outlet 3 on Rack 2' }));
-  await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Select outlet 3 (Node 3)' })).toHaveFocus());
+  await waitFor(() =>
+    expect(screen.getByRole('checkbox', { name: 'Select outlet 3 (Node 3)' })).toHaveFocus(),
+  );
 });
 
 test('the controller list folds away and back', async () => {

@@ -62,14 +62,14 @@ test('a row per controller: name, status words, retrying time when offline, tags
   expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'true');
 });
 
-test('the filter matches name, address, tag and status; all words must match', async () => {
+test('the filter matches name, address, tag and status; comma-separated terms must all match', async () => {
   const user = userEvent.setup();
   renderSidebar();
   const filter = screen.getByRole('searchbox', { name: 'Filter controllers and outlets' });
   await user.type(filter, 'bench');
   expect(rowIds()).toEqual(['a', 'b']);
   expect(screen.getByText('2 of 4 controllers')).toBeInTheDocument();
-  await user.type(filter, ' ci');
+  await user.type(filter, ', ci');
   expect(rowIds()).toEqual(['b']);
   await user.clear(filter);
   await user.type(filter, '10.0.0.7');
