@@ -8,7 +8,10 @@ import { parseTags } from '../../src-renderer/lib/tags';
 import { summary } from './fixtures';
 
 test('tags are split on commas, trimmed, without empty ones or duplicates in any case', () => {
-  expect(parseTags(' rack 7, bench,, Bench ,ci ')).toEqual({ tags: ['rack 7', 'bench', 'ci'], problem: null });
+  expect(parseTags(' rack 7, bench,, Bench ,ci ')).toEqual({
+    tags: ['rack 7', 'bench', 'ci'],
+    problem: null,
+  });
   expect(parseTags('')).toEqual({ tags: [], problem: null });
   expect(parseTags('a; b').problem).toBe('Tags may not contain semicolons: separate them with commas.');
   expect(parseTags('x'.repeat(41)).problem).toMatch(/is longer than 40 characters/);

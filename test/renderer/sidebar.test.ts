@@ -52,7 +52,10 @@ const rowIds = () => rows().map((t) => t.dataset.tab);
 
 test('a row per controller: name, status words, retrying time when offline, tags', () => {
   renderSidebar('b');
-  expect(screen.getByRole('tablist', { name: 'Controllers' })).toHaveAttribute('aria-orientation', 'vertical');
+  expect(screen.getByRole('tablist', { name: 'Controllers' })).toHaveAttribute(
+    'aria-orientation',
+    'vertical',
+  );
   const [a, b, c, d] = rows();
   expect(a).toHaveAccessibleName('Bench A online tags: bench');
   expect(b).toHaveAccessibleName('Bench B auth problem tags: bench, ci');
@@ -91,10 +94,11 @@ test('outlets whose names match are listed under their controller and open it', 
   const state = renderSidebar();
   await user.type(screen.getByRole('searchbox'), 'router');
   const hits = screen.getByRole('region', { name: 'Outlets matching “router”' });
-  expect(within(hits).getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
-    'Bench A',
-    'Rack C',
-  ]);
+  expect(
+    within(hits)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent),
+  ).toEqual(['Bench A', 'Rack C']);
   await user.click(within(hits).getByRole('button', { name: 'Router 2 · outlet 3 on Rack C' }));
   expect(state.opened).toEqual([HITS[1]]);
 });
@@ -119,7 +123,12 @@ test('sort by name, by problems first and by tag; drag-reorder only in the saved
 test('arrows move the focus through the rows, Enter opens; one row is in the Tab order', async () => {
   const user = userEvent.setup();
   const state = renderSidebar(null);
-  expect(screen.getAllByRole('tab').filter((t) => t.tabIndex === 0).map((t) => t.id)).toEqual(['tab-a']);
+  expect(
+    screen
+      .getAllByRole('tab')
+      .filter((t) => t.tabIndex === 0)
+      .map((t) => t.id),
+  ).toEqual(['tab-a']);
   // From the filter, Down goes to the first row.
   await user.click(screen.getByRole('searchbox'));
   await user.keyboard('{ArrowDown}');
