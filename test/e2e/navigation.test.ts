@@ -158,7 +158,14 @@ describe.sequential('Navigation with 42 controllers in Chromium', () => {
     }
     await page.getByRole('searchbox', { name: 'Filter controllers and outlets' }).fill('');
     await eventually(() => rows(page).count()).toBe(200);
-    const size = await noSidewaysScroll(page);
+    let size = await noSidewaysScroll(page);
+    expect(size.scrollWidth).toBeLessThanOrEqual(size.clientWidth);
+    // The Overview with 200 cards beside the list, too.
+    await page.getByRole('button', { name: 'Overview' }).click();
+    await page
+      .getByRole('list', { name: 'Outlets of Lab unit with a long name, number 199' })
+      .waitFor({ timeout: UI_TIMEOUT });
+    size = await noSidewaysScroll(page);
     expect(size.scrollWidth).toBeLessThanOrEqual(size.clientWidth);
     await page.getByRole('searchbox', { name: 'Filter controllers and outlets' }).fill('number 199');
     await eventually(() => rows(page).count()).toBe(1);
