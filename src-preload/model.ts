@@ -226,6 +226,12 @@ export interface ControllerState {
   lastUpdate: number | null;
   /** Epoch ms when a reboot was requested; null when not rebooting. */
   rebootingSince: number | null;
+  /**
+   * Epoch ms of the next connection attempt while the controller fails (offline, error; issue 16), as the
+   * poll policy's back-off plans it: the window shows "retrying in N s". null or absent: none planned
+   * (online, or paused until the person acts).
+   */
+  nextAttemptAt?: number | null;
 }
 
 export interface OutletRef {

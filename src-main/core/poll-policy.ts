@@ -67,6 +67,15 @@ export function nextPollDelay(situation: PollSituation, timing: PollTiming): num
   return intervalMs;
 }
 
+/**
+ * Epoch ms of the next attempt after a failed poll (the "retrying in N s" the window shows), or null
+ * when nothing is planned until the person acts (paused) or polling stopped.
+ */
+export function nextAttemptAt(situation: PollSituation, timing: PollTiming, now: number): number | null {
+  const delay = nextPollDelay(situation, timing);
+  return delay === null ? null : now + delay;
+}
+
 /** A meter threshold with notifications on watches this controller (its meters matter while hidden). */
 export function watchesMeters(settings: Settings, controllerId: string): boolean {
   return (

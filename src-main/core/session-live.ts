@@ -103,6 +103,7 @@ export class SessionLive {
       ...this.#live,
       status: 'online',
       problem: null,
+      nextAttemptAt: null,
       identity,
       capabilities,
       lastUpdate: now,

@@ -7,7 +7,7 @@ import type { ControllerSummary } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
 import type { ControllerDescription } from '../dli/types';
 import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
-import { nextPollDelay, pollPlan, watchesMeters, type PollPhase } from './poll-policy';
+import { nextAttemptAt, nextPollDelay, pollPlan, watchesMeters, type PollPhase } from './poll-policy';
 import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import type { SessionLive } from './session-live';
@@ -93,7 +93,7 @@ export class SessionPolling {
     this.#phase = 'rebooting';
     this.#failures = 0;
     live.pending.clear();
-    live.set({ status: 'rebooting', problem: null, rebootingSince: since });
+    live.set({ status: 'rebooting', problem: null, rebootingSince: since, nextAttemptAt: null });
     live.publish();
     this.#poller.poke(options.timing.rebootFirstMs);
   }
@@ -221,7 +221,7 @@ export class SessionPolling {
     if (epoch !== this.#epoch) return;
     this.#failures = 0;
     live.applyOutlets(read.outlets, startedAt);
-    live.set({ status: 'online', problem: null, lastUpdate: options.clock.now() });
+    live.set({ status: 'online', problem: null, lastUpdate: options.clock.now(), nextAttemptAt: null });
     if (plan.meters) live.applyMeters(read.meters);
     live.publish();
     if (plan.slow) await this.readSlow().catch(this.#c.loggedAs('read scripts, users and SSH'));
@@ -279,7 +279,18 @@ export class SessionPolling {
     this.#failures++;
     const { status, pause } = statusForError(error);
     this.#phase = pause ? 'paused' : 'connect';
-    this.#c.live.set({ status, problem: error.toContractError() });
+    const { options } = this.#c;
+    const next = nextAttemptAt(
+      {
+        phase: this.#phase,
+        failures: this.#failures,
+        pending: false,
+        intervalMs: options.settings().pollIntervalMs,
+      },
+      options.timing,
+      options.clock.now(),
+    );
+    this.#c.live.set({ status, problem: error.toContractError(), nextAttemptAt: next });
     this.#c.live.publish();
   }
 }

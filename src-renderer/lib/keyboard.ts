@@ -26,3 +26,63 @@ export const rowNavigation: Attachment<HTMLElement> = (list) => {
   list.addEventListener('keydown', onKeydown);
   return () => list.removeEventListener('keydown', onKeydown);
 };
+
+/** A window-wide shortcut: Ctrl+K (or ⌘K) opens the quick switcher; Ctrl/Alt+0–9 open a page or controller. */
+export type Shortcut = { kind: 'switcher' } | { kind: 'digit'; n: number };
+
+export function shortcutOf(event: KeyboardEvent): Shortcut | null {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.code === 'KeyK')
+    return { kind: 'switcher' };
+  if (!(event.ctrlKey || event.altKey) || event.shiftKey || !/^Digit[0-9]$/.test(event.code)) return null;
+  return { kind: 'digit', n: Number(event.code.slice(5)) };
+}
+
+/** Frames to wait for something that is about to be drawn (a controller's outlets after opening it). */
+const DRAW_FRAMES = 120;
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+/**
+ * Scroll to an outlet's row inside `root` and focus it (its Select box, or the row itself while that is
+ * blocked), once it is drawn; shows the Outlets section first when another section is open. False when
+ * the row never appeared (the controller's outlets are not read yet).
+ */
+export async function focusOutletRow(root: () => HTMLElement | null, outlet: number): Promise<boolean> {
+  for (let frame = 0; frame < DRAW_FRAMES; frame++) {
+    const row = root()?.querySelector<HTMLElement>(`li[data-row="${outlet}"]`);
+    if (row) {
+      row.scrollIntoView?.({ block: 'center' });
+      const control = row.querySelector<HTMLElement>('[data-col="select"]:not(:disabled)');
+      if (control) control.focus();
+      else {
+        row.tabIndex = -1;
+        row.focus();
+      }
+      return true;
+    }
+    const outletsTab = root()?.querySelector<HTMLElement>('[data-section="outlets"][aria-selected="false"]');
+    outletsTab?.click();
+    await nextFrame();
+  }
+  return false;
+}
+
+/** Scroll to a group's card in the Overview and focus it. */
+export async function focusGroupCard(root: () => HTMLElement | null, name: string): Promise<boolean> {
+  for (let frame = 0; frame < DRAW_FRAMES; frame++) {
+    const box = [...(root()?.querySelectorAll<HTMLElement>('[role="group"]') ?? [])].find(
+      (el) => el.getAttribute('aria-label') === `Group ${name}`,
+    );
+    const card = box?.closest<HTMLElement>('li') ?? box;
+    if (card) {
+      card.scrollIntoView?.({ block: 'center' });
+      card.tabIndex = -1;
+      card.focus();
+      return true;
+    }
+    await nextFrame();
+  }
+  return false;
+}

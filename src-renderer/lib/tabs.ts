@@ -1,14 +1,3 @@
-import type { ControllerStatus } from '../../src-preload/model';
-
-/** What the tab strip shows for one controller. */
-export interface TabItem {
-  id: string;
-  name: string;
-  colour: string;
-  status: ControllerStatus;
-  demo: boolean;
-}
-
 /** The tab a key moves to in the WAI-ARIA tabs pattern (arrows wrap, Home/End jump), or null. */
 export function nextTab(key: string, ids: readonly string[], current: string): string | null {
   const n = ids.length;

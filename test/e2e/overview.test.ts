@@ -111,11 +111,15 @@ describe.sequential('The Overview in Chromium', () => {
     await eventually(() => controllerTab(page, 'Rack 7').getAttribute('aria-selected')).toBe('true');
     await sectionTab(page, 'Rack 7', 'Outlets').waitFor({ timeout: UI_TIMEOUT });
     await controllerTab(page, 'Rack 7').focus();
-    await page.keyboard.press('ArrowLeft');
+    // The sidebar (issue 16): arrows move the focus, Enter opens; Alt+Shift+Down moves it down.
+    await page.keyboard.press('ArrowUp');
+    await eventually(() =>
+      controllerTab(page, 'Bench A').evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await page.keyboard.press('Enter');
     await eventually(() => controllerTab(page, 'Bench A').getAttribute('aria-selected')).toBe('true');
-    expect(await controllerTab(page, 'Bench A').evaluate((el) => el === document.activeElement)).toBe(true);
 
-    await page.keyboard.press('Alt+Shift+ArrowRight');
+    await page.keyboard.press('Alt+Shift+ArrowDown');
     await eventually(() =>
       page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab').allInnerTexts(),
     ).toEqual([expect.stringContaining('Rack 7'), expect.stringContaining('Bench A')]);

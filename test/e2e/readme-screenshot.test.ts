@@ -1,6 +1,6 @@
 /**
- * The picture in the README: a bench with three controllers, the Outlets tab of one of them in the
- * middle of its day (a critical outlet, a locked one, a temporary state, a cycle counting down).
+ * The picture in the README: a bench with three tagged controllers in the sidebar, the Outlets tab of
+ * one of them in the middle of its day (a critical outlet, a locked one, a temporary state, a cycle counting down).
  * Saved as test-results/screenshots/readme.png on every run; copied to resources/screenshot.png when
  * that file is missing or UPDATE_README_SCREENSHOT=1 (a committed picture should not change on every
  * test run).
@@ -44,9 +44,10 @@ describe('The README screenshot', () => {
     bench.device.setCritical(0, true);
     bench.device.lock(7);
     bench.device.setOutlet(4, { cycleDelay: 8 });
-    await lab.add(bench, 'Bench A');
-    await lab.add(rack, 'Rack 7');
-    await lab.add(lab2, 'Soldering bench');
+    const tag = (id: string, tags: string[]) => lab.core.handlers['controllers/update']({ id, tags });
+    await tag((await lab.add(bench, 'Bench A')).id, ['bench', 'ci']);
+    await tag((await lab.add(rack, 'Rack 7')).id, ['rack 7']);
+    await tag((await lab.add(lab2, 'Soldering bench')).id, ['bench']);
     browser = await lab.openWindow();
     for (const name of ['Bench A', 'Rack 7', 'Soldering bench'])
       await waitForStatus(browser.page, name, 'online');
@@ -55,6 +56,8 @@ describe('The README screenshot', () => {
 
   it('shows the Outlets tab mid-cycle and saves the picture', async () => {
     const { page } = browser;
+    // Wide enough for the sidebar beside a full outlet row (a laptop's 1440 px).
+    await page.setViewportSize({ width: 1440, height: 900 });
     await openSection(page, 'Bench A', 'Outlets');
     const lamp = outletRow(page, 7, 'Bench lamp');
     await lamp.getByRole('switch', { name: 'Temporary state of outlet 7 (Bench lamp)' }).click();

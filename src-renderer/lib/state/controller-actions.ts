@@ -23,6 +23,8 @@ export interface ConnectionPatch {
   alias?: string | null;
   /** The person confirmed that the stored secret may go to the changed address, login or user. */
   reuseSecret?: true;
+  /** Tags (issue 16), replaced whole; [] removes them all. */
+  tags?: string[];
 }
 
 /** How the person lets a new certificate have the secret: typed again, or the stored one confirmed. */
