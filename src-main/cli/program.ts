@@ -13,6 +13,7 @@ import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
 import { registerSettingsCommands } from './commands-settings';
 import { registerReservationCommands } from './commands-reservations';
+import { registerInventoryCommands } from './commands-inventory';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
@@ -72,6 +73,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerControllerCommands(program, run);
   registerReservationCommands(program, run);
   registerActivityCommands(program, run);
+  registerInventoryCommands(program, run);
   return program;
 }
 

@@ -33,6 +33,7 @@ import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
 import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
+import { fleetHandlers, startFleet } from './fleet-handlers';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -196,6 +197,8 @@ export function createCore(options: CoreOptions): Core {
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
   };
+  // Issue 16: the fleet inventory, outlet names and script attribution in the activity log.
+  const fleet = startFleet(ctx);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
     ...controllerHandlers(ctx, actor),
@@ -211,6 +214,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
+    ...fleetHandlers(ctx, fleet),
   });
   const user = options.user ?? osUserName();
   const byActor = new Map<string, Handlers>();
