@@ -3,6 +3,7 @@
  * outlet names in entries and changes made by scripts Plugboard started (fleet-scripts.ts). `startFleet`
  * runs once per Core; `fleetHandlers` once per actor.
  */
+import { join } from 'node:path';
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
 import { exportFilename } from './fleet-csv';
@@ -17,8 +18,11 @@ export interface Fleet {
   scripts: ScriptAttribution;
 }
 
-export function startFleet(ctx: CoreContext): Fleet {
-  const inventory = new FleetInventory(ctx);
+/** The inventory's cache of last known values in the config folder. */
+export const INVENTORY_FILE = 'inventory.json';
+
+export function startFleet(ctx: CoreContext, dataDir: string | null = null): Fleet {
+  const inventory = new FleetInventory(ctx, dataDir ? join(dataDir, INVENTORY_FILE) : null);
   const scripts = new ScriptAttribution();
   ctx.activity.enrich({
     outletName: (controllerId, outlet) =>

@@ -6,6 +6,7 @@
  */
 import type { ControllerState, InventoryRow } from '../../src-preload/model';
 import type { CoreContext } from './core-context';
+import { loadInventoryCache, saveInventoryCache } from './inventory-cache';
 import { factsOf, inventoryRows, mergeFacts, type KnownFacts } from './inventory-rows';
 import { readSlowParts } from './slow-reads';
 import type { ControllerSession } from './session';
@@ -16,23 +17,61 @@ const CONCURRENCY = 4;
 const RETRY_MS = 60_000;
 /** A background read gives up after this long, ms. */
 const READ_TIMEOUT_MS = 30_000;
+/** The cache file is written when something other than the last-seen time changed, or this long after, ms. */
+const SAVE_EVERY_MS = 60_000;
 
 export class FleetInventory {
   readonly #ctx: CoreContext;
-  readonly #known = new Map<string, KnownFacts>();
+  readonly #known: Map<string, KnownFacts>;
+  readonly #file: string | null;
+  #savedAt = 0;
+  #saving: Promise<void> = Promise.resolve();
   readonly #tried = new Map<string, number>();
   readonly #queue: string[] = [];
   readonly #reading = new Set<string>();
   #waiters: (() => void)[] = [];
 
-  constructor(ctx: CoreContext) {
+  /** `file`: the cache of last known values (inventory-cache.ts); null keeps them in memory only. */
+  constructor(ctx: CoreContext, file: string | null = null) {
     this.#ctx = ctx;
+    this.#file = file;
+    this.#known = file ? loadInventoryCache(file) : new Map();
   }
 
   /** A pushed state: remember what an online controller told. */
   seen(state: ControllerState): void {
     if (state.status !== 'online') return;
-    this.#known.set(state.id, mergeFacts(this.#known.get(state.id), factsOf(state)));
+    const before = this.#known.get(state.id);
+    const now = mergeFacts(before, factsOf(state));
+    this.#known.set(state.id, now);
+    const changed =
+      !before ||
+      (Object.keys(now) as (keyof KnownFacts)[]).some(
+        (key) => key !== 'lastSeen' && key !== 'outletsOn' && now[key] !== before[key],
+      );
+    if (changed || this.#ctx.clock.now() - this.#savedAt >= SAVE_EVERY_MS) this.#save();
+  }
+
+  /** Resolves when the cache file holds what is known (tests; a Core's end). */
+  saved(): Promise<void> {
+    return this.#saving;
+  }
+
+  #save(): void {
+    const file = this.#file;
+    if (!file) return;
+    this.#savedAt = this.#ctx.clock.now();
+    // Saved controllers only: demo controllers vanish at restart.
+    const saved = new Set(
+      this.#ctx.registry
+        .list()
+        .filter((c) => !c.demo)
+        .map((c) => c.id),
+    );
+    const keep = new Map([...this.#known].filter(([id]) => saved.has(id)));
+    this.#saving = this.#saving
+      .then(() => saveInventoryCache(file, keep))
+      .catch((error: unknown) => this.#ctx.log('could not write the inventory cache', error));
   }
 
   /** The rows now; users and SSH missing on online administrators are read in the background. */

@@ -198,7 +198,7 @@ export function createCore(options: CoreOptions): Core {
     operations: new Operations(clock, log),
   };
   // Issue 16: the fleet inventory, outlet names and script attribution in the activity log.
-  const fleet = startFleet(ctx);
+  const fleet = startFleet(ctx, options.dataDir ?? null);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
     ...controllerHandlers(ctx, actor),

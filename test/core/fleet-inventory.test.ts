@@ -1,4 +1,7 @@
 /** The fleet inventory (issue 16 item 9) against emulated controllers: contents, drift, last known values. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { InventoryRow } from '../../src-preload/contract';
 import { compareVersions } from '../../src-main/core/inventory-rows';
@@ -91,4 +94,29 @@ it('lists model, serial, firmware, SSH, users and outlets on per controller, mar
     firmware: '1.9.8.0',
     sshEnabled: true,
   });
+});
+
+it('shows the last known values of a controller that does not answer after a restart (inventory.json)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-inventory-'));
+  try {
+    const emu = await emulator({ serial: 'LPC9000111', firmware: '1.11.0.0' });
+    const h = newCore({ dataDir });
+    const { id } = await addController(h, emu, { name: 'Shelf' });
+    const file = join(dataDir, 'inventory.json');
+    await expect
+      .poll(() => (existsSync(file) ? readFileSync(file, 'utf8') : ''), { timeout: 15_000 })
+      .toContain('LPC9000111');
+    expect(statSync(file).mode & 0o077).toBe(0);
+    await h.core.dispose();
+    await emu.close();
+
+    // The same saved controllers and config folder; the unit is gone.
+    const again = newCore({ dataDir, store: h.store, secrets: h.secrets });
+    await until(again, id, (s) => s.status === 'offline', 30_000);
+    const row = (await again.ok<InventoryRow[]>('fleet/inventory', {})).find((r) => r.controllerId === id)!;
+    expect(row).toMatchObject({ stale: true, status: 'offline', serial: 'LPC9000111', firmware: '1.11.0.0' });
+    expect(row.lastSeen).toBeGreaterThan(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
