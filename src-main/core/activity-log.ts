@@ -17,6 +17,7 @@ import {
   type ActivityEntry,
   type Actor,
 } from '../../src-preload/model';
+import { ActivityBatches } from './activity-batches';
 import type { Clock, TimerHandle } from './clock';
 import type { Logger } from '../shared/logging';
 
@@ -103,8 +104,7 @@ export class ActivityLog {
   #writing: Promise<void> = Promise.resolve();
   #fileLines = 0;
   #enrichment: ActivityEnrichment | null = null;
-  /** The batches of this synchronous run: one action's entries are recorded in one loop. */
-  #batches: Map<string, number> | null = null;
+  readonly #batches = new ActivityBatches();
 
   constructor(options: ActivityLogOptions) {
     this.#options = options;
@@ -121,6 +121,11 @@ export class ActivityLog {
   /** Name outlets and attribute outside changes from now on (wired once the sessions exist). */
   enrich(enrichment: ActivityEnrichment): void {
     this.#enrichment = enrichment;
+  }
+
+  /** Run one action that sends several requests as one batch (see ActivityBatches.asOneAction). */
+  asOneAction<T>(run: () => Promise<T>): Promise<T> {
+    return this.#batches.asOneAction(run);
   }
 
   /** A script thread Plugboard started, on `actor`'s behalf (see fleet-scripts.ts for the rule). */
@@ -147,7 +152,7 @@ export class ActivityLog {
       result: input.result,
       error: input.error,
       ...(outletName !== null ? { outletName } : {}),
-      ...(input.outlet !== null ? { batch: this.#batchOf(input, actor, id) } : {}),
+      ...(input.outlet !== null ? { batch: this.#batches.of(input, actor, id) } : {}),
     };
     this.#push(entry);
     if (this.#options.file && (this.#options.persist?.(entry) ?? true)) {
@@ -201,24 +206,6 @@ export class ActivityLog {
       }
     });
     return this.#writing;
-  }
-
-  /**
-   * One action over several outlets is one batch: its entries are recorded in one synchronous loop (one
-   * request's answer), with the same controller, actor, action and result. The batch is the first one's id.
-   */
-  #batchOf(input: NewActivity, actor: Actor, id: number): number {
-    if (!this.#batches) {
-      const batches = new Map<string, number>();
-      this.#batches = batches;
-      queueMicrotask(() => {
-        if (this.#batches === batches) this.#batches = null;
-      });
-    }
-    const key = [input.controllerId, actor.door, actor.who, input.action, input.result].join('\u0000');
-    const batch = this.#batches.get(key) ?? id;
-    this.#batches.set(key, batch);
-    return batch;
   }
 
   #push(entry: ActivityEntry): void {

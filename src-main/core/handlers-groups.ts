@@ -14,6 +14,6 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
       await ctx.registry.removeGroup(id);
       return null;
     },
-    'groups/run': async ({ id, action }) => runGroup(ctx, id, action, actor),
+    'groups/run': async ({ id, action }) => ctx.activity.asOneAction(() => runGroup(ctx, id, action, actor)),
   };
 }

@@ -4,7 +4,7 @@
  * (outlet name, person, time span) and the export (CSV, JSON lines).
  */
 import { afterEach, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../src-preload/contract';
+import type { ActivityEntry, Group } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore, until } from './harness';
 
 afterEach(cleanUp);
@@ -109,4 +109,34 @@ it('attributes what a script Plugboard started switches to that script and who s
       (e) => e.outlet === 2,
     ),
   ).toBe(true);
+});
+
+it('records a group run over two controllers as one batch, and the next switch as its own', async () => {
+  const [a, b] = [
+    await emulator({ initialStates: Array<boolean>(8).fill(false) }),
+    await emulator({ initialStates: Array<boolean>(8).fill(false) }),
+  ];
+  const h = newCore({ user: 'alice' });
+  const bench = await addController(h, a, { name: 'Bench A' });
+  const rack = await addController(h, b, { name: 'Rack 7' });
+  const group = await h.ok<Group>('groups/save', {
+    name: 'Scopes',
+    members: [
+      { controllerId: bench.id, outlet: 3 },
+      { controllerId: bench.id, outlet: 4 },
+      { controllerId: rack.id, outlet: 6 },
+    ],
+  });
+  await h.ok('groups/run', { id: group.id, action: 'on' });
+  await h.ok('outlets/set', { controllerId: rack.id, outlets: [7], on: true });
+  const ons = h.activity().filter((e) => e.action === 'on');
+  const run = ons.filter((e) => e.source === 'group');
+  expect(run.map((e) => `${e.controllerName}:${e.outlet}`).sort()).toEqual([
+    'Bench A:3',
+    'Bench A:4',
+    'Rack 7:6',
+  ]);
+  expect(new Set(run.map((e) => e.batch)).size).toBe(1);
+  const after = ons.find((e) => e.outlet === 7)!;
+  expect(after.batch).toBe(after.id);
 });

@@ -122,3 +122,41 @@ test('a batch split from its other entries by a filter is shown as what is left'
   );
   expect(rows.map((r) => r.kind)).toEqual(['entry', 'entry']);
 });
+
+test('a group run over two controllers is one row; its outlets name their controllers', async () => {
+  const user = userEvent.setup();
+  const run = [
+    entry(3, {
+      controllerId: 'rack-7',
+      controllerName: 'Rack 7',
+      outlet: 6,
+      outletName: 'Test load',
+      source: 'group',
+      batch: 1,
+    }),
+    entry(2, {
+      controllerId: 'bench',
+      controllerName: 'Bench A',
+      outlet: 4,
+      outletName: 'Scope',
+      source: 'group',
+      batch: 1,
+    }),
+    entry(1, {
+      controllerId: 'bench',
+      controllerName: 'Bench A',
+      outlet: 3,
+      outletName: 'Lamp',
+      source: 'group',
+      batch: 1,
+    }),
+  ];
+  render(ActivityPanel, { entries: run, height: 400 });
+  const batch = screen.getByRole('button', { name: /Bench A, Rack 7, 3 outlets/ });
+  await user.click(batch);
+  expect(
+    rowsOf()
+      .slice(1)
+      .map((r) => r.querySelector('.who')!.textContent!.trim()),
+  ).toEqual(['Bench A, Lamp (3)', 'Bench A, Scope (4)', 'Rack 7, Test load (6)']);
+});

@@ -121,7 +121,16 @@ export function queryFilter(query: ActivityQuery): {
 export type ActivityRow =
   | { kind: 'entry'; key: string; entry: ActivityEntry }
   | { kind: 'batch'; key: string; entries: ActivityEntry[]; open: boolean }
-  | { kind: 'part'; key: string; entry: ActivityEntry };
+  /** `withController`: the batch spans several controllers (a group run), so each part names its own. */
+  | { kind: 'part'; key: string; entry: ActivityEntry; withController: boolean };
+
+/** "Bench A" or "Bench A, Rack 7": the controllers of a batch, in order. */
+export function batchControllers(parts: readonly ActivityEntry[]): string {
+  return parts
+    .map((e) => e.controllerName)
+    .filter((name, i, names) => names.indexOf(name) === i)
+    .join(', ');
+}
 
 /** Entries (newest first) as rows: the entries of one batch next to each other become one row. */
 export function activityRows(entries: readonly ActivityEntry[], open: ReadonlySet<number>): ActivityRow[] {
@@ -137,7 +146,9 @@ export function activityRows(entries: readonly ActivityEntry[], open: ReadonlySe
       const parts = entries.slice(i, j).reverse();
       const isOpen = open.has(first.batch!);
       rows.push({ kind: 'batch', key: `b${first.batch}`, entries: parts, open: isOpen });
-      if (isOpen) for (const entry of parts) rows.push({ kind: 'part', key: `p${entry.id}`, entry });
+      const withController = parts.some((e) => e.controllerId !== first.controllerId);
+      if (isOpen)
+        for (const entry of parts) rows.push({ kind: 'part', key: `p${entry.id}`, entry, withController });
     }
     i = j;
   }
