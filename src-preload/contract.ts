@@ -26,6 +26,7 @@ import type {
   DiscoveryProgress,
   Group,
   GroupRunResult,
+  InventoryRow,
   MeterHistory,
   OutletActionResult,
   Reservation,
@@ -238,6 +239,21 @@ const sequenceStep = v.strictObject({
     v.strictObject({ kind: v.literal('confirmed'), timeoutSeconds: cycleDelaySeconds }),
   ]),
 });
+/**
+ * Activity filters (issue 16 item 12), shared by `activity/list` and `activity/export`: one controller,
+ * outlet number or outlet name (case-insensitive, as recorded at the time), person (`who`,
+ * case-insensitive), door, and a time span [`since`, `until`] in epoch ms.
+ */
+const activityFilter = {
+  controllerId: v.optional(controllerId),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+  outlet: v.optional(outletNumber),
+  outletName: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+  who: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+  door: v.optional(v.picklist(ACTIVITY_DOORS)),
+  since: v.optional(v.pipe(v.number(), v.finite())),
+  until: v.optional(v.pipe(v.number(), v.finite())),
+};
 
 // ---------- calls ----------
 
@@ -472,18 +488,10 @@ export const calls = {
 
   /**
    * The activity log, newest first: all controllers or one, at most `limit` entries (default: all kept);
-   * optionally only one outlet, one person (`who`, case-insensitive), one door, or from `since` (epoch ms).
+   * optionally only one outlet (number or name), one person (`who`, case-insensitive), one door, or a
+   * time span (`since`, `until`, epoch ms).
    */
-  'activity/list': call(
-    v.strictObject({
-      controllerId: v.optional(controllerId),
-      limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
-      outlet: v.optional(outletNumber),
-      who: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
-      door: v.optional(v.picklist(ACTIVITY_DOORS)),
-      since: v.optional(v.pipe(v.number(), v.finite())),
-    }),
-  ).returns<ActivityEntry[]>(),
+  'activity/list': call(v.strictObject(activityFilter)).returns<ActivityEntry[]>(),
 
   /** The app's settings. */
   'settings/get': call(empty).returns<Settings>(),
@@ -606,6 +614,27 @@ export const calls = {
   'controllers/importPreview': call(
     v.strictObject({ text: v.pipe(v.string(), v.maxLength(1_000_000, 'is larger than 1 MB')) }),
   ).returns<CsvImportPreview>(),
+
+  // Fleet inventory and activity export (issue 16 items 9 and 12).
+  /**
+   * One row per saved controller: model, serial, firmware, relay firmware, SSH, user count, outlets on,
+   * last seen, and drift (a newer firmware seen on the same model). Answers at once with what is known
+   * (offline controllers: their last known values, `stale`); users and SSH not read yet are read in the
+   * background (a few controllers at a time) and arrive as `state/changed`. `wait`: first connect every
+   * controller and read what is missing (the CLI), bounded by `timeoutMs` (default 20 s).
+   */
+  'fleet/inventory': call(
+    v.strictObject({
+      wait: v.optional(v.boolean()),
+      timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(120_000))),
+    }),
+  ).returns<InventoryRow[]>(),
+  /** The inventory as CSV (RFC 4180, times in UTC, formula-safe cells), with a file name to save it as. */
+  'fleet/inventoryCsv': call(empty).returns<{ filename: string; text: string }>(),
+  /** The activity log (filtered as `activity/list`, oldest first) as CSV or JSON lines, with a file name. */
+  'activity/export': call(
+    v.strictObject({ ...activityFilter, format: v.picklist(['csv', 'jsonl']) }),
+  ).returns<{ filename: string; text: string }>(),
 } as const;
 
 // ---------- events ----------

@@ -316,6 +316,10 @@ export interface ActivityEntry {
   who: string | null;
   result: ActivityResult;
   error: ContractError | null;
+  /** The outlet's name when it was recorded (issue 16); absent in older entries. */
+  outletName?: string | null;
+  /** One action over several outlets: every entry of it has the id of its first entry (issue 16). */
+  batch?: number;
 }
 
 export interface MeterHistory {
@@ -581,4 +585,30 @@ export interface CsvImportPreview {
   rows: CsvImportRow[];
   /** The user names the rows give (without ''), each needing its password once. */
   users: string[];
+}
+
+// ---------- fleet inventory (issue 16 item 9) ----------
+
+/** One controller in the fleet inventory: what it is, what it runs, and how it is set up. */
+export interface InventoryRow {
+  controllerId: string;
+  name: string;
+  status: ControllerStatus;
+  /** The values are the last known: the controller is not online now. */
+  stale: boolean;
+  model: string | null;
+  serial: string | null;
+  firmware: string | null;
+  relayFirmware: string | null;
+  /** null: not readable (Plugboard does not log in as an administrator) or not read yet. */
+  sshEnabled: boolean | null;
+  userCount: number | null;
+  outletsOn: number | null;
+  outletCount: number | null;
+  /** Epoch ms of the last successful poll; null: never seen. */
+  lastSeen: number | null;
+  /** The newest firmware seen on another controller of the same model, when this one runs an older one. */
+  firmwareBehind: string | null;
+  /** Likewise for the relay firmware. */
+  relayFirmwareBehind: string | null;
 }

@@ -1,10 +1,12 @@
 /**
  * `activity`: the activity log through the Core (who did what, through which door, and what the unit
  * confirmed), oldest first like a log file. Filters: --controller, --outlet, --who, --door, --since.
- * `--json` prints one JSON array (as every --json of this CLI: one document); `--csv` exports RFC 4180 CSV.
+ * `--json` prints one JSON array (as every --json of this CLI: one document); `--csv` exports RFC 4180 CSV
+ * (core/fleet-csv.ts, the same as the Activity panel's export).
  */
 import type { Command } from 'commander';
-import { ACTIVITY_DOORS, type ActivityDoor, type ActivityEntry } from '../../src-preload/model';
+import { ACTIVITY_DOORS, type ActivityDoor } from '../../src-preload/model';
+import { activityCsv } from '../core/fleet-csv';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
 import { UsageError, excerpt } from './io';
@@ -25,39 +27,6 @@ export function parseSince(text: string, now: number): number {
     );
   }
   return time;
-}
-
-/** A CSV field (RFC 4180); a leading =, +, -, @ is defused so a spreadsheet shows it as text. */
-function field(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-const CSV_COLUMNS = [
-  'time',
-  'controller',
-  'outlet',
-  'action',
-  'door',
-  'who',
-  'result',
-  'error_code',
-  'error',
-];
-
-function csvRow(e: ActivityEntry): string {
-  const cells = [
-    new Date(e.time).toISOString(),
-    e.controllerName,
-    e.outlet === null ? '' : String(e.outlet),
-    e.action,
-    e.source,
-    e.who ?? '',
-    e.result,
-    e.error?.code ?? '',
-    e.error?.message ?? '',
-  ];
-  return cells.map(field).join(',');
 }
 
 function localTime(time: number): string {
@@ -123,7 +92,7 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (context.json) return terminal.json(entries);
         if (o.csv === true) {
-          terminal.io.out.write([CSV_COLUMNS.join(','), ...entries.map(csvRow)].join('\r\n') + '\r\n');
+          terminal.io.out.write(activityCsv(entries));
           return;
         }
         if (!entries.length) return terminal.print('No activity matches.');

@@ -15,6 +15,7 @@ import { registerScriptCommands } from './commands-scripts';
 import { registerSettingsCommands } from './commands-settings';
 import { registerReservationCommands } from './commands-reservations';
 import { registerSequenceCommands } from './commands-sequences';
+import { registerInventoryCommands } from './commands-inventory';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
@@ -76,6 +77,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerReservationCommands(program, run);
   registerActivityCommands(program, run);
   registerSequenceCommands(program, run);
+  registerInventoryCommands(program, run);
   return program;
 }
 

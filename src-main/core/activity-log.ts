@@ -17,13 +17,24 @@ import {
   type ActivityEntry,
   type Actor,
 } from '../../src-preload/model';
+import { ActivityBatches } from './activity-batches';
 import type { Clock, TimerHandle } from './clock';
 import type { Logger } from '../shared/logging';
 
-export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who'> & {
+export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who' | 'batch'> & {
   time?: number;
   actor: Actor;
 };
+
+/** What the Core adds to an entry as it is recorded (issue 16): the outlet's name, a script's attribution. */
+export interface ActivityEnrichment {
+  /** The outlet's name now (null: not known). */
+  outletName(controllerId: string, outlet: number): string | null;
+  /** Who made a change seen on the unit, when Plugboard knows better than "outside" (a script it started). */
+  attribute(entry: NewActivity): Actor | null;
+  /** `scripts/start` started a thread (the changes it makes are attributed to it). */
+  scriptStarted(controllerId: string, threadId: string, fn: string, actor: Actor): void;
+}
 
 /** Changes seen on the unit that Plugboard did not make. */
 export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outside Plugboard' });
@@ -35,10 +46,14 @@ export interface ActivityFilter {
   controllerId?: string | undefined;
   limit?: number | undefined;
   outlet?: number | undefined;
+  /** Entries whose outlet name (as recorded) contains this, case-insensitive. */
+  outletName?: string | undefined;
   who?: string | undefined;
   door?: ActivityDoor | undefined;
   /** Epoch ms: entries from then on. */
   since?: number | undefined;
+  /** Epoch ms: entries up to then. */
+  until?: number | undefined;
 }
 
 export interface ActivityLogOptions {
@@ -72,6 +87,8 @@ const entrySchema = v.object({
       detail: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()]))),
     }),
   ),
+  outletName: v.optional(v.nullable(v.string())),
+  batch: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
 });
 
 export class ActivityLog {
@@ -86,6 +103,8 @@ export class ActivityLog {
   #timer: TimerHandle | null = null;
   #writing: Promise<void> = Promise.resolve();
   #fileLines = 0;
+  #enrichment: ActivityEnrichment | null = null;
+  readonly #batches = new ActivityBatches();
 
   constructor(options: ActivityLogOptions) {
     this.#options = options;
@@ -99,18 +118,41 @@ export class ActivityLog {
     return this.#count;
   }
 
+  /** Name outlets and attribute outside changes from now on (wired once the sessions exist). */
+  enrich(enrichment: ActivityEnrichment): void {
+    this.#enrichment = enrichment;
+  }
+
+  /** Run one action that sends several requests as one batch (see ActivityBatches.asOneAction). */
+  asOneAction<T>(run: () => Promise<T>): Promise<T> {
+    return this.#batches.asOneAction(run);
+  }
+
+  /** A script thread Plugboard started, on `actor`'s behalf (see fleet-scripts.ts for the rule). */
+  scriptStarted(controllerId: string, threadId: string, fn: string, actor: Actor): void {
+    this.#enrichment?.scriptStarted(controllerId, threadId, fn, actor);
+  }
+
   add(input: NewActivity): ActivityEntry {
+    const enrich = this.#enrichment;
+    const actor = (input.actor.door === 'outside' ? enrich?.attribute(input) : null) ?? input.actor;
+    const id = this.#nextId++;
+    const outletName =
+      input.outletName ??
+      (input.outlet === null ? null : (enrich?.outletName(input.controllerId, input.outlet) ?? null));
     const entry: ActivityEntry = {
-      id: this.#nextId++,
+      id,
       time: input.time ?? this.#options.clock.now(),
       controllerId: input.controllerId,
       controllerName: input.controllerName,
       outlet: input.outlet,
       action: input.action,
-      source: input.actor.door,
-      who: input.actor.who,
+      source: actor.door,
+      who: actor.who,
       result: input.result,
       error: input.error,
+      ...(outletName !== null ? { outletName } : {}),
+      ...(input.outlet !== null ? { batch: this.#batches.of(input, actor, id) } : {}),
     };
     this.#push(entry);
     if (this.#options.file && (this.#options.persist?.(entry) ?? true)) {
@@ -121,14 +163,20 @@ export class ActivityLog {
     return entry;
   }
 
-  /** Newest first, at most `limit`, optionally of one controller, outlet, person or door, or from `since`. */
+  /**
+   * Newest first, at most `limit`, optionally of one controller, outlet (number or name), person or
+   * door, or within [`since`, `until`].
+   */
   list(filter: ActivityFilter = {}): ActivityEntry[] {
     const limit = filter.limit ?? this.#limit;
     const who = filter.who?.toLowerCase();
+    const outletName = filter.outletName?.toLowerCase();
     const out: ActivityEntry[] = [];
     for (let i = this.#count - 1; i >= 0 && out.length < limit; i--) {
       const entry = this.#ring[(this.#start + i) % this.#limit]!;
       if (filter.since !== undefined && entry.time < filter.since) continue;
+      if (filter.until !== undefined && entry.time > filter.until) continue;
+      if (outletName !== undefined && !entry.outletName?.toLowerCase().includes(outletName)) continue;
       if (filter.controllerId !== undefined && entry.controllerId !== filter.controllerId) continue;
       if (filter.outlet !== undefined && entry.outlet !== filter.outlet) continue;
       if (filter.door !== undefined && entry.source !== filter.door) continue;

@@ -27,7 +27,8 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
       return null;
     },
     'groups/run': async ({ id, action }) => {
-      if (ctx.registry.getGroupOrThrow(id).kind !== 'sequence') return runGroup(ctx, id, action, actor);
+      if (ctx.registry.getGroupOrThrow(id).kind !== 'sequence')
+        return ctx.activity.asOneAction(() => runGroup(ctx, id, action, actor));
       if (action === 'cycle')
         throw new PlugboardError('BAD_INPUT', 'A sequence is switched on or off, not cycled.', undefined, {
           action: 'Run it off, then on.',

@@ -11,7 +11,9 @@ export function scriptHandlers(ctx: CoreContext, actor: Actor): ScriptHandlers {
     'scripts/start': async ({ controllerId, function: name, args }) => {
       // A script may switch any outlet: refused while someone else reserves any of the controller.
       ctx.reservations.assertMayAct(actor, controllerId, 'all');
-      return startScript(await startedSession(ctx, controllerId), name, args, actor);
+      const started = await startScript(await startedSession(ctx, controllerId), name, args, actor);
+      ctx.activity.scriptStarted(controllerId, started.threadId, name, actor);
+      return started;
     },
     'scripts/stop': async ({ controllerId, threads }) => {
       await stopScripts(await startedSession(ctx, controllerId), threads, actor);

@@ -35,6 +35,7 @@ import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
 import { startLimitWatch } from './meter-limits-wiring';
 import { Sequences } from './sequence-runs';
+import { fleetHandlers, startFleet } from './fleet-handlers';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -210,6 +211,8 @@ export function createCore(options: CoreOptions): Core {
   };
   // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
   startLimitWatch(ctx);
+  // Issue 16: the fleet inventory, outlet names and script attribution in the activity log.
+  const fleet = startFleet(ctx, options.dataDir ?? null);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
     ...controllerHandlers(ctx, actor),
@@ -225,6 +228,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
+    ...fleetHandlers(ctx, fleet),
   });
   const user = options.user ?? osUserName();
   const byActor = new Map<string, Handlers>();

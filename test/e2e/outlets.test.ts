@@ -249,11 +249,11 @@ describe.sequential('Outlets in Chromium', () => {
     await eventually(() => physicalShown(outletRow(page, 6, 'Fan'))).toBe('off');
     await openSection(page, 'Bench A', 'Activity');
     const log = page.getByRole('list', { name: 'Activity, newest first' });
-    await eventually(() => log.innerText()).toMatch(/Bench A, outlet 6\s+off\s+by outside Plugboard\s+seen/);
+    await eventually(() => log.innerText()).toMatch(/Bench A, Fan \(6\)\s+off\s+by outside Plugboard\s+seen/);
     // What this window did is there too, newest first.
     const text = await log.innerText();
-    expect(text).toMatch(/outlet 7\s+off\s+by \S+, web window\s+done/);
-    expect(text.indexOf('outlet 6')).toBeLessThan(text.indexOf('outlet 7'));
+    expect(text).toMatch(/Charger \(7\)\s+off\s+by \S+, web window\s+done/);
+    expect(text.indexOf('Fan (6)')).toBeLessThan(text.indexOf('Charger (7)'));
     await saveScreenshot(page, 'activity');
     await expectAccessible(page, 'Activity');
     expect(browser.errors).toEqual([]);

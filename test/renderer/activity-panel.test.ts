@@ -30,7 +30,7 @@ test('an entry says who did it and through which door, and the filter finds it b
   render(ActivityPanel, { entries: entries(20), height: 340 });
   const list = screen.getByRole('list', { name: 'Activity, newest first' });
   expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('by bob, CLI');
-  await user.type(screen.getByRole('searchbox'), 'bob');
+  await user.type(screen.getByRole('searchbox', { name: 'Filter' }), 'bob');
   const rows = within(list).getAllByRole('listitem');
   expect(rows.map((r) => r.textContent)).toHaveLength(4);
   for (const row of rows) expect(row).toHaveTextContent('by bob, CLI');
@@ -67,7 +67,7 @@ test('a failed entry shows its error in words; filters narrow the list', async (
   render(ActivityPanel, { entries: entries(300), controllerId: 'bench-a', height: 340 });
   // Only Bench A's (odd ids) by default.
   expect(screen.getByRole('status')).toHaveTextContent('150 entries');
-  await user.click(screen.getByRole('checkbox', { name: 'Every controller' }));
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Controller' }), 'Every controller');
   expect(screen.getByRole('status')).toHaveTextContent('300 entries');
   await user.type(screen.getByRole('searchbox', { name: 'Filter' }), 'locked');
   expect(screen.getByRole('status')).toHaveTextContent('3 entries');
