@@ -147,6 +147,20 @@ describe.sequential('Meters in Chromium', () => {
     await eventually(() => shown(page, /^Sensor 1 temperature/)).toBe('25.0 °C');
   });
 
+  it('draws the chart in the colours of the theme chosen', async () => {
+    const { page } = browser;
+    for (const theme of ['Dark', 'Light']) {
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByRole('radio', { name: theme, exact: true }).check();
+      await eventually(async () => (await lab.core.handlers['settings/get']({})).theme).toBe(
+        theme.toLowerCase(),
+      );
+      await openSection(page, 'Bench A', 'Meters');
+      // The line is in this theme's colour for the meter (its legend swatch), not the other theme's.
+      await eventually(() => seriesPixels(page)).toBeGreaterThan(20);
+    }
+  });
+
   it('exports the history as a CSV file', async () => {
     const { page } = browser;
     const [download] = await Promise.all([
