@@ -32,7 +32,7 @@ export const LABEL_PX = 12;
 /** Room kept between two labels, px. */
 export const LABEL_GAP = 10;
 /** The chart's height, px. */
-export const CHART_HEIGHT = 240;
+const CHART_HEIGHT = 240;
 
 /**
  * A label's width at LABEL_PX, over-estimated on purpose (wide glyphs count as wide; "AM"/"PM" and
@@ -79,7 +79,7 @@ export function timeSpace(): number {
 }
 
 /** Decimals a step needs: 0.25 → 2, 5 → 0. */
-export function decimals(step: number): number {
+function decimals(step: number): number {
   let digits = 0;
   while (digits < 10 && Math.abs(Math.round(step * 10 ** digits) - step * 10 ** digits) > 1e-6) digits++;
   return digits;

@@ -68,7 +68,7 @@ describe.sequential('Meter limits in Chromium', () => {
     expect(await lab.core.handlers['meters/breaches']({})).toEqual([]);
   });
 
-  it('the chart draws the limit line, switches range, and keeps its labels apart', async () => {
+  it('uPlot draws the limit line as a dashed series, and the time range sets its x scale', async () => {
     const { page } = browser;
     await openSection(page, 'Bench A', 'Meters');
     const figure = page.getByRole('figure');
