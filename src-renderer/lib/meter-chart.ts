@@ -1,8 +1,10 @@
 /**
- * The geometry of the meter charts (hand-drawn SVG, MeterChart.svelte): time and value ticks whose
- * labels never overlap at any width, the value domain (limit lines included), and line paths with gaps,
- * thinned to about two points per pixel column. Pure, so tested without a browser.
+ * The meter charts, drawn by uPlot (MeterChart.svelte loads it when a chart is first shown): the data
+ * each chart gets (one shared time column, a column per meter, a constant column per limit line, the
+ * chosen time range as the first and last time) and the options it is drawn with (a colour per meter,
+ * dashed limit lines, axes spaced so their labels never collide). Pure, so tested without a browser.
  */
+import type uPlot from 'uplot';
 
 export type ChartRange = '1h' | '24h' | 'all';
 export const RANGES: { value: ChartRange; label: string; seconds: number }[] = [
@@ -25,19 +27,12 @@ export interface ChartSeries {
   max: number | null;
 }
 
-/** Axis label font size, px (the chart's CSS uses the same). */
+/** Axis label font size, px (the chart's CSS and uPlot's axis font use the same). */
 export const LABEL_PX = 12;
 /** Room kept between two labels, px. */
 export const LABEL_GAP = 10;
-
-export interface Tick {
-  value: number;
-  /** Position along the axis, px. */
-  at: number;
-  label: string;
-  /** Where the label's centre goes: at the tick, moved inwards just enough at the axis' ends. */
-  labelAt: number;
-}
+/** The chart's height, px. */
+const CHART_HEIGHT = 240;
 
 /**
  * A label's width at LABEL_PX, over-estimated on purpose (wide glyphs count as wide; "AM"/"PM" and
@@ -50,8 +45,8 @@ export function labelWidth(label: string): number {
   return Math.ceil(em * LABEL_PX) + 2;
 }
 
-/** Tick steps of the time axis, seconds. */
-const TIME_STEPS = [
+/** Tick steps of the time axis, seconds: whole seconds at the finest (polls are never closer). */
+export const TIME_STEPS = [
   1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800,
   604_800,
 ];
@@ -67,60 +62,20 @@ export function timeLabel(seconds: number, step: number): string {
   });
 }
 
-/** The label's centre for a tick at `at`: kept whole inside [0, width]. */
-function place(at: number, label: string, width: number): number {
-  const half = labelWidth(label) / 2;
-  return Math.min(Math.max(at, half), width - half);
-}
-
-/** True when no two labels overlap and none sticks out of [0, width]. */
-export function fits(ticks: readonly Tick[], width: number): boolean {
-  for (let i = 0; i < ticks.length; i++) {
-    const half = labelWidth(ticks[i]!.label) / 2;
-    if (ticks[i]!.labelAt - half < -0.01 || ticks[i]!.labelAt + half > width + 0.01) return false;
-    if (i > 0) {
-      const before = ticks[i - 1]!;
-      if (ticks[i]!.labelAt - before.labelAt < half + labelWidth(before.label) / 2 + LABEL_GAP) return false;
-    }
-  }
-  return true;
-}
-
 /**
- * Ticks of the time axis from `from` to `to` (epoch seconds) over `width` px: the finest step whose
- * labels all fit side by side (labels at the ends are moved inwards rather than cut).
+ * The least room between two time ticks, px: the widest label any step can have (late in the day,
+ * with seconds; a long month name) and a gap. uPlot takes the finest step whose ticks are at least
+ * this far apart, so labels centred on them never touch, at any width.
  */
-export function timeTicks(from: number, to: number, width: number, format = timeLabel): Tick[] {
-  if (!(to > from) || width <= 0) return [];
-  const offset = new Date(from * 1000).getTimezoneOffset() * 60;
-  const x = (t: number) => ((t - from) / (to - from)) * width;
-  let fallback: Tick[] | null = null;
-  for (const step of TIME_STEPS) {
-    if ((to - from) / step > width / 20) continue;
-    // Local midnight and whole hours: steps of an hour and more are aligned to the local clock.
-    const first = Math.ceil((from - offset) / step) * step + offset;
-    const ticks: Tick[] = [];
-    for (let t = first; t <= to; t += step) {
-      const label = format(t, step);
-      ticks.push({ value: t, at: x(t), label, labelAt: place(x(t), label, width) });
-    }
-    // A tick at an end whose label, moved inwards, would touch its neighbour's is left out.
-    if (ticks.length > 2 && !fits(ticks.slice(0, 2), width)) ticks.shift();
-    if (ticks.length > 2 && !fits(ticks.slice(-2), width)) ticks.pop();
-    // The finest step that fits with two labels at least; one label when nothing finer fits.
-    if (fits(ticks, width)) {
-      if (ticks.length >= 2) return ticks;
-      if (ticks.length === 1) fallback ??= ticks;
-    }
-  }
-  return fallback ?? [];
-}
-
-/** A "nice" step (1, 2 or 5 × 10ⁿ) of at least `rough`. */
-function niceStep(rough: number): number {
-  const power = 10 ** Math.floor(Math.log10(rough));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * power >= rough) return m * power;
-  return 10 * power;
+export function timeSpace(): number {
+  const day = new Date(2026, 11, 28, 22, 58, 58).getTime() / 1000;
+  const widest = Math.max(
+    ...[1, 60, 86_400].map((step) => labelWidth(timeLabel(day, step))),
+    ...[0, 8, 9, 10, 11].map((month) =>
+      labelWidth(timeLabel(new Date(2026, month, 28).getTime() / 1000, 86_400)),
+    ),
+  );
+  return widest + LABEL_GAP;
 }
 
 /** Decimals a step needs: 0.25 → 2, 5 → 0. */
@@ -130,80 +85,124 @@ function decimals(step: number): number {
   return digits;
 }
 
-/**
- * Ticks of the value axis over `height` px (0 at the top): as many nice steps as fit with a line of
- * text and a gap between labels, labelled with the unit.
- */
-export function valueTicks(min: number, max: number, height: number, unit: string): Tick[] {
-  if (!(max > min) || height <= 0) return [];
-  const most = Math.max(2, Math.floor(height / (LABEL_PX + LABEL_GAP + 6)));
-  const step = niceStep((max - min) / most);
-  const digits = decimals(step);
-  const y = (v: number) => height - ((v - min) / (max - min)) * height;
-  const ticks: Tick[] = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) {
-    const rounded = Number(v.toFixed(digits));
-    const label = `${rounded.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
-    ticks.push({ value: rounded, at: y(rounded), label, labelAt: y(rounded) });
-  }
-  return ticks;
+/** A value-axis label: as many decimals as the step between ticks needs, and the unit. */
+export function valueLabel(value: number, step: number, unit: string): string {
+  return `${value.toFixed(decimals(step))}${unit ? ` ${unit}` : ''}`;
 }
 
-/** The value range a chart shows: every value in view and every limit line, with a little room. */
-export function valueDomain(values: readonly number[], limits: readonly number[]): [number, number] {
-  const all = [...values, ...limits].filter(Number.isFinite);
-  if (all.length === 0) return [0, 1];
-  let low = Math.min(...all);
-  let high = Math.max(...all);
-  const pad = high > low ? (high - low) * 0.08 : Math.max(Math.abs(high) * 0.05, 1);
-  low -= pad;
-  high += pad;
-  return [low, high];
+/** One dashed limit line: the series it belongs to, which bound, and its value in the unit shown. */
+export interface LimitLine {
+  key: string;
+  side: 'min' | 'max';
+  value: number;
+  colour: number;
+  label: string;
+}
+
+/** The limit lines of a chart, each series' minimum then maximum. */
+export function limitLines(series: readonly ChartSeries[]): LimitLine[] {
+  return series.flatMap((s) =>
+    (['min', 'max'] as const).flatMap((side) => {
+      const value = s[side];
+      if (value === null || !Number.isFinite(value)) return [];
+      const label = `${s.name} ${side === 'min' ? 'minimum' : 'maximum'}`;
+      return [{ key: s.key, side, value, colour: s.colour, label }];
+    }),
+  );
 }
 
 /**
- * An SVG path of one series between `from` and `to`: a gap where there is no reading, and at most the
- * first, lowest, highest and last point per pixel column (a day of polls stays a few thousand points).
+ * The columns uPlot draws: every time any series has a reading in [from, to], plus `from` and `to`
+ * themselves (so the time axis spans the chosen range and the limit lines cross it whole); then one
+ * column per series (null where it has no reading: a gap) and one constant column per limit line.
  */
-export function linePath(
-  t: readonly number[],
-  v: readonly (number | null)[],
-  x: (t: number) => number,
-  y: (v: number) => number,
-  from: number,
-  to: number,
-): string {
-  let d = '';
-  let pen = false;
-  let column = Number.NaN;
-  let bucket: { x: number; y: number }[] = [];
-  const flush = () => {
-    if (bucket.length === 0) return;
-    const lowest = bucket.reduce((a, b) => (b.y > a.y ? b : a));
-    const highest = bucket.reduce((a, b) => (b.y < a.y ? b : a));
-    const keep = [...new Set([bucket[0]!, lowest, highest, bucket.at(-1)!])];
-    for (const p of keep) {
-      d += `${pen ? 'L' : 'M'}${p.x.toFixed(1)} ${p.y.toFixed(1)}`;
-      pen = true;
-    }
-    bucket = [];
+export function chartData(series: readonly ChartSeries[], from: number, to: number): uPlot.AlignedData {
+  const times = new Set<number>([from, to]);
+  for (const s of series) for (const t of s.t) if (t >= from && t <= to) times.add(t);
+  const xs = [...times].sort((a, b) => a - b);
+  const index = new Map(xs.map((t, i) => [t, i]));
+  const columns: (number | null)[][] = series.map((s) => {
+    const column = new Array<number | null>(xs.length).fill(null);
+    s.t.forEach((t, i) => {
+      const at = index.get(t);
+      const value = s.v[i];
+      if (at !== undefined && value !== null && value !== undefined && Number.isFinite(value))
+        column[at] = value;
+    });
+    return column;
+  });
+  for (const limit of limitLines(series)) columns.push(new Array<number>(xs.length).fill(limit.value));
+  return [xs, ...columns];
+}
+
+/** Colours read from the page's CSS (so both themes): series colours by slot, text and grid. */
+export interface ChartColours {
+  series: string[];
+  text: string;
+  grid: string;
+}
+
+/** How a limit line is dashed, px: dash, gap. */
+export const LIMIT_DASH = [6, 4];
+
+/** uPlot's options for one chart: a line per series, a dashed line per limit, the axes, no legend of its own. */
+export function chartOptions(
+  unit: string,
+  series: readonly ChartSeries[],
+  colours: ChartColours,
+  width: number,
+): uPlot.Options {
+  const colour = (slot: number) => colours.series[slot % colours.series.length] ?? colours.text;
+  const axis = {
+    stroke: colours.text,
+    font: `${LABEL_PX}px system-ui, sans-serif`,
+    grid: { stroke: colours.grid, width: 1 },
+    ticks: { stroke: colours.grid, width: 1 },
   };
-  for (let i = 0; i < t.length; i++) {
-    const time = t[i]!;
-    if (time < from || time > to) continue;
-    const value = v[i];
-    if (value === null || value === undefined || !Number.isFinite(value)) {
-      flush();
-      pen = false;
-      continue;
-    }
-    const px = x(time);
-    if (Math.floor(px) !== column) {
-      flush();
-      column = Math.floor(px);
-    }
-    bucket.push({ x: px, y: y(value) });
-  }
-  flush();
-  return d;
+  const space = timeSpace();
+  return {
+    width,
+    height: CHART_HEIGHT,
+    // The legend is the chart's own markup (a list screen readers and a window without canvas get too).
+    legend: { show: false },
+    cursor: { show: false },
+    // Room on the right for half of the last time label, centred on its tick.
+    padding: [LABEL_PX, Math.ceil(space / 2), 0, 0],
+    scales: { x: { time: true } },
+    series: [
+      {},
+      ...series.map((s) => ({
+        label: s.name,
+        stroke: colour(s.colour),
+        width: 2,
+        spanGaps: false,
+        points: { show: false },
+      })),
+      ...limitLines(series).map((limit) => ({
+        label: limit.label,
+        stroke: colour(limit.colour),
+        width: 1.5,
+        dash: LIMIT_DASH,
+        points: { show: false },
+      })),
+    ],
+    axes: [
+      {
+        ...axis,
+        space,
+        incrs: TIME_STEPS,
+        values: (_u: uPlot, splits: number[], _axis: number, _space: number, step: number) =>
+          splits.map((t) => timeLabel(t, step)),
+      },
+      {
+        ...axis,
+        // A line of text and a gap between value labels; the axis as wide as its widest label.
+        space: LABEL_PX + LABEL_GAP + 6,
+        size: (_u: uPlot, values: string[] | null) =>
+          Math.max(40, ...(values ?? []).map(labelWidth)) + LABEL_GAP,
+        values: (_u: uPlot, splits: number[], _axis: number, _space: number, step: number) =>
+          splits.map((n) => valueLabel(n, step, unit)),
+      },
+    ],
+  };
 }

@@ -68,7 +68,7 @@ describe.sequential('The Activity panel in Chromium', () => {
   it('filters by outlet name and who, and exports what the filters select', async () => {
     const { page } = browser;
     const status = page.getByRole('region', { name: 'Activity' }).getByRole('status').first();
-    await page.getByRole('searchbox', { name: 'Outlet' }).fill('rout');
+    await page.getByRole('searchbox', { name: 'Outlet', exact: true }).fill('rout');
     await eventually(() => status.innerText()).toBe('2 entries');
     await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'carol, JSON API' });
     await eventually(() => status.innerText()).toBe('1 entry');
@@ -100,14 +100,14 @@ describe.sequential('The Activity panel in Chromium', () => {
     const { page } = browser;
     const status = page.getByRole('region', { name: 'Activity' }).getByRole('status').first();
     await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Anyone' });
-    await page.getByRole('searchbox', { name: 'Outlet' }).fill('');
+    await page.getByRole('searchbox', { name: 'Outlet', exact: true }).fill('');
     await eventually(() => status.innerText()).toMatch(/^[1-9]\d* entries$/);
-    await page.getByLabel('From').fill('2099-01-01T00:00');
+    await page.getByLabel('From', { exact: true }).fill('2099-01-01T00:00');
     await eventually(() => status.innerText()).toBe('0 entries');
-    await page.getByLabel('From').fill('');
-    await page.getByLabel('To').fill('2000-01-01T00:00');
+    await page.getByLabel('From', { exact: true }).fill('');
+    await page.getByLabel('To', { exact: true }).fill('2000-01-01T00:00');
     await eventually(() => status.innerText()).toBe('0 entries');
-    await page.getByLabel('To').fill('');
+    await page.getByLabel('To', { exact: true }).fill('');
     await eventually(() => status.innerText()).toMatch(/^[1-9]\d* entries$/);
     expect(browser.errors).toEqual([]);
   });

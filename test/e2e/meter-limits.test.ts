@@ -1,8 +1,8 @@
 /**
  * Meter limits in Chromium (issue 16 item 11): a reading outside its limit shows in "Needs attention"
  * and on the controller's tab (the Core's `meters/breaches`, through the web shell), and leaves when the
- * reading is back; the chart draws the limit line, switches its time range, and its axis labels do not
- * collide as the browser lays them out, on a wide and a narrow window.
+ * reading is back; uPlot draws the limit line as a dashed series, the time range sets its x scale, and
+ * the chart follows a wide and a narrow window.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,42 +12,18 @@ import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { controllerTab, eventually, openOverview, openSection, UI_TIMEOUT } from './ui';
 
-/** Every pair of the chart's axis labels that overlap on screen, as "a / b". */
-async function overlappingLabels(page: Page): Promise<string[]> {
-  return page
-    .locator('figure svg')
-    .first()
-    .evaluate((svg) => {
-      const overlaps: string[] = [];
-      for (const kind of ['x-label', 'y-label']) {
-        const boxes = [...svg.querySelectorAll<SVGTextElement>(`text.${kind}`)].map((t) => ({
-          text: t.textContent ?? '',
-          box: t.getBoundingClientRect(),
-        }));
-        for (let i = 0; i < boxes.length; i++)
-          for (let j = i + 1; j < boxes.length; j++) {
-            const a = boxes[i]!.box;
-            const b = boxes[j]!.box;
-            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
-              overlaps.push(`${boxes[i]!.text} / ${boxes[j]!.text}`);
-          }
-        const frame = svg.getBoundingClientRect();
-        for (const { text, box } of boxes)
-          if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5) overlaps.push(`${text} / edge`);
-      }
-      return overlaps;
-    });
+/** The x scale uPlot drew the first chart with, [min, max] epoch seconds (from its setScale hook). */
+async function xRange(page: Page): Promise<[number, number]> {
+  const range = (await page.locator('figure .plot').first().getAttribute('data-range')) ?? '';
+  const [min, max] = range.split('-').map(Number);
+  return [min ?? Number.NaN, max ?? Number.NaN];
 }
 
-/** Where the first series' line starts, as a share of the chart's width (0 = left edge). */
-async function lineStart(page: Page): Promise<number> {
+/** The labels of the series uPlot draws in each chart (meters, then limit lines). */
+async function drawnSeries(page: Page): Promise<string[]> {
   return page
-    .locator('figure svg')
-    .first()
-    .evaluate((svg) => {
-      const path = svg.querySelector<SVGPathElement>('path.series')!;
-      return path.getBBox().x / svg.getBoundingClientRect().width;
-    });
+    .locator('figure .plot')
+    .evaluateAll((plots) => plots.map((p) => (p as HTMLElement).dataset.series ?? ''));
 }
 
 describe.sequential('Meter limits in Chromium', () => {
@@ -92,35 +68,42 @@ describe.sequential('Meter limits in Chromium', () => {
     expect(await lab.core.handlers['meters/breaches']({})).toEqual([]);
   });
 
-  it('the chart draws the limit line, switches range, and keeps its labels apart', async () => {
+  it('uPlot draws the limit line as a dashed series, and the time range sets its x scale', async () => {
     const { page } = browser;
     await openSection(page, 'Bench A', 'Meters');
     const figure = page.getByRole('figure');
-    await figure.locator('line[data-limit="max"]').waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+    await figure.locator('.plot canvas').first().waitFor({ timeout: UI_TIMEOUT });
+    // uPlot draws the meter and its limit as a second, dashed series; the page's legend names the limit.
+    await eventually(() => drawnSeries(page)).toEqual(['AC voltage|AC voltage maximum']);
     expect(await figure.getByRole('list', { name: 'Series in this chart' }).innerText()).toContain(
       'max 225.00 V',
     );
-    // The limit line (225 V) lies between the older readings above it (231.4 V) and the newer below (220.5 V).
-    const [limitY, top, bottom] = await figure.locator('svg').evaluate((svg) => {
-      const line = svg.querySelector('line[data-limit="max"]')!.getBoundingClientRect();
-      const path = svg.querySelector('path.series')!.getBoundingClientRect();
-      return [line.top, path.top, path.bottom];
-    });
-    expect(limitY).toBeGreaterThan(top);
-    expect(limitY).toBeLessThan(bottom);
 
-    // "All kept" spans what the Core keeps: a few seconds here, drawn across the width.
+    // "All kept" spans what the Core keeps: a few seconds here.
     expect(await page.getByRole('radio', { name: 'All kept' }).isChecked()).toBe(true);
-    expect(await lineStart(page)).toBeLessThan(0.25);
+    const [allFrom, allTo] = await xRange(page);
+    expect(allTo - allFrom).toBeGreaterThan(0);
+    expect(allTo - allFrom).toBeLessThan(3600);
     await page.getByRole('radio', { name: '1 h' }).check();
-    // The last hour: those seconds are at its right end.
-    await eventually(() => lineStart(page)).toBeGreaterThan(0.8);
-    expect(await overlappingLabels(page)).toEqual([]);
+    // The last hour, ending at the newest poll.
+    await eventually(async () => {
+      const [from, to] = await xRange(page);
+      return to - from;
+    }).toBe(3600);
+    expect((await xRange(page))[1]).toBeGreaterThanOrEqual(allTo);
 
+    // A narrow window: the chart follows its width, over the last day.
     await page.setViewportSize({ width: 420, height: 900 });
     await page.getByRole('radio', { name: '24 h' }).check();
-    await eventually(() => figure.locator('text.x-label').count()).toBeGreaterThanOrEqual(2);
-    expect(await overlappingLabels(page)).toEqual([]);
+    await eventually(async () => {
+      const [from, to] = await xRange(page);
+      return to - from;
+    }).toBe(86_400);
+    const widths = await figure.evaluate((f) => [
+      f.querySelector('.plot canvas')!.getBoundingClientRect().width,
+      f.querySelector('.plot')!.getBoundingClientRect().width,
+    ]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]! + 0.5);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Another meter in another unit: a chart of its own, each with its legend.
@@ -129,6 +112,7 @@ describe.sequential('Meter limits in Chromium', () => {
       .getByRole('checkbox', { name: 'AC current' })
       .check();
     await eventually(() => page.getByRole('figure').count()).toBe(2);
+    await eventually(() => drawnSeries(page)).toEqual(['AC voltage|AC voltage maximum', 'AC current']);
     const legends = await page.getByRole('list', { name: 'Series in this chart' }).allInnerTexts();
     expect(legends.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual([
       'AC voltage (limits dashed, max 225.00 V)',

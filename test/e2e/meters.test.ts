@@ -1,6 +1,6 @@
 /**
  * The Meters tab in Chromium: tiles show what the controller's meters read (in °C or °F as set), the
- * chart (hand-drawn SVG) follows the history the Core keeps, limits mark a tile, CSV export
+ * chart (uPlot, on a canvas) follows the history the Core keeps, limits mark a tile, CSV export
  * downloads the history, and a controller without meters says so.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,6 +22,29 @@ function tile(page: Page, name: RegExp) {
 async function shown(page: Page, name: RegExp): Promise<string> {
   const text = await tile(page, name).locator('.value').innerText();
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** How many pixels of the first chart's canvas are in its first series' colour (within a little anti-aliasing). */
+async function seriesPixels(page: Page): Promise<number> {
+  return page
+    .locator('figure')
+    .first()
+    .evaluate((figure) => {
+      const swatch = getComputedStyle(figure.querySelector('.legend .swatch')!).backgroundColor;
+      const [r, g, b] = (swatch.match(/\d+/g) ?? []).map(Number);
+      const canvas = figure.querySelector<HTMLCanvasElement>('.plot canvas')!;
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let i = 0; i < pixels.length; i += 4)
+        if (
+          pixels[i + 3]! > 200 &&
+          Math.abs(pixels[i]! - r!) < 24 &&
+          Math.abs(pixels[i + 1]! - g!) < 24 &&
+          Math.abs(pixels[i + 2]! - b!) < 24
+        )
+          count++;
+      return count;
+    });
 }
 
 /**
@@ -68,19 +91,15 @@ describe.sequential('Meters in Chromium', () => {
     await eventually(() => shown(page, /^AC voltage/)).toBe('228.9 V');
   });
 
-  it('charts the history of the chosen meter (hand-drawn SVG)', async () => {
+  it('charts the history of the chosen meter (uPlot)', async () => {
     const { page } = browser;
     const chart = page.getByRole('figure');
-    await chart.locator('svg path.series').first().waitFor({ timeout: UI_TIMEOUT });
+    await chart.locator('.plot canvas').first().waitFor({ timeout: UI_TIMEOUT });
     await eventually(() => chart.locator('figcaption').innerText()).toMatch(
       /^AC voltage since .+: latest 228\.90 V, lowest \d+\.\d\d V, highest 231\.40 V\.$/,
     );
-    // The line really is drawn: its path has points and a length on screen.
-    const length = await chart
-      .locator('svg path.series')
-      .first()
-      .evaluate((path: SVGPathElement) => path.getTotalLength());
-    expect(length).toBeGreaterThan(10);
+    // The line really is drawn: the canvas has pixels in the meter's colour (the legend swatch's).
+    await eventually(() => seriesPixels(page)).toBeGreaterThan(20);
 
     await tile(page, /^Sensor 1 humidity/).click();
     expect(await tile(page, /^Sensor 1 humidity/).getAttribute('aria-pressed')).toBe('true');
@@ -126,6 +145,20 @@ describe.sequential('Meters in Chromium', () => {
     await eventually(async () => (await lab.core.handlers['settings/get']({})).temperatureUnit).toBe('C');
     await openSection(page, 'Bench A', 'Meters');
     await eventually(() => shown(page, /^Sensor 1 temperature/)).toBe('25.0 °C');
+  });
+
+  it('draws the chart in the colours of the theme chosen', async () => {
+    const { page } = browser;
+    for (const theme of ['Dark', 'Light']) {
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByRole('radio', { name: theme, exact: true }).check();
+      await eventually(async () => (await lab.core.handlers['settings/get']({})).theme).toBe(
+        theme.toLowerCase(),
+      );
+      await openSection(page, 'Bench A', 'Meters');
+      // The line is in this theme's colour for the meter (its legend swatch), not the other theme's.
+      await eventually(() => seriesPixels(page)).toBeGreaterThan(20);
+    }
   });
 
   it('exports the history as a CSV file', async () => {

@@ -121,7 +121,7 @@ describe.sequential('Navigation with 42 controllers in Chromium', () => {
     await emulators[5]!.device.goOffline();
     await page.getByRole('searchbox', { name: 'Filter controllers and outlets' }).fill('unit 05');
     const row = rows(page).filter({ hasText: 'Unit 05' });
-    await eventually(() => row.textContent(), 60_000).toMatch(/offline · retrying (in \d+ s|now)/);
+    await eventually(() => row.textContent(), 60_000).toMatch(/offline\s*· retrying (in \d+ s|now)/);
     await row.click();
     await eventually(() => page.getByRole('main').textContent(), UI_TIMEOUT).toMatch(
       /offline\s*· retrying (in \d+ s|now)/,
