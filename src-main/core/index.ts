@@ -33,6 +33,8 @@ import { meterLimitCarrier } from './meter-ids';
 import { SettingsStore } from './settings';
 import { createReservations } from './reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
+import { credentialHandlers } from './credentials-handlers';
+import { SessionSecrets } from './credentials-session';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -111,6 +113,7 @@ export function createCore(options: CoreOptions): Core {
   const secrets = options.secrets ?? new MemorySecretStore();
   let visible = options.visible ?? true;
   const demos: CoreContext['demos'] = new Map();
+  const sessionSecrets = new SessionSecrets();
 
   const registry = new ControllerRegistry({
     store: options.store,
@@ -150,6 +153,8 @@ export function createCore(options: CoreOptions): Core {
     secret: async (summary) => {
       const demo = demos.get(summary.id);
       if (demo) return demo.password;
+      const kept = sessionSecrets.get(summary);
+      if (kept !== null) return kept;
       // Checked against the place this session sends to, not only the record (registry-envelope.ts).
       return summary.hasSecret ? registry.secretFor(summary.id, summary) : null;
     },
@@ -195,6 +200,8 @@ export function createCore(options: CoreOptions): Core {
     started: Promise.resolve(),
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
+    secrets,
+    sessionSecrets,
   };
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -211,6 +218,7 @@ export function createCore(options: CoreOptions): Core {
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
+    ...credentialHandlers(ctx),
   });
   const user = options.user ?? osUserName();
   const byActor = new Map<string, Handlers>();

@@ -87,6 +87,7 @@ const TROUBLE: ReadonlySet<ControllerStatus> = new Set([
   'api_disabled',
   'tls_changed',
   'error',
+  'password-needed',
 ]);
 
 function stateOf(state: TrayState, controllerId: string): ControllerState | null {
