@@ -20,7 +20,7 @@ export function passwordNeeded(
   const why =
     because === 'keychain-unavailable'
       ? 'the system keychain cannot be read now'
-      : 'it is not kept here (no keychain, or it was removed from it)';
+      : 'it is not available here (no keychain, a locked one, or its entry is gone)';
   return new PlugboardError(
     'AUTH_FAILED',
     `Plugboard needs the ${what} for ${summary.name}: ${why}. Nothing was sent to it.`,
