@@ -25,7 +25,7 @@ export async function providePassword(
   const sameUser = ctx.registry.list().filter((c) => !c.demo && c.auth !== 'token' && c.user === input.user);
   const targets = input.ids
     ? sameUser.filter((c) => input.ids!.includes(c.id))
-    : sameUser.filter((c) => ctx.sessions.stateOf(c.id).status === 'password-needed');
+    : await filterAsync(sameUser, (c) => needsSecret(ctx, c));
   if (targets.length === 0) {
     throw new PlugboardError(
       'BAD_INPUT',
@@ -45,6 +45,21 @@ export async function providePassword(
   };
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, targets.length) }, worker));
   return { results: targets.map((c) => results.get(c.id)!) };
+}
+
+/**
+ * Whether a controller waits for its secret: its session says so, or (a one-shot Core that has not
+ * started it, e.g. the CLI's) no secret is available for it.
+ */
+async function needsSecret(ctx: CoreContext, summary: ControllerSummary): Promise<boolean> {
+  if (ctx.sessions.stateOf(summary.id).status === 'password-needed') return true;
+  if (ctx.sessions.find(summary.id) || ctx.sessionSecrets.has(summary)) return false;
+  return (await secretWhere(ctx, summary.id)).where === 'missing' || !summary.hasSecret;
+}
+
+async function filterAsync<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = await Promise.all(items.map(keep));
+  return items.filter((_, i) => kept[i]);
 }
 
 /** Check the password against one controller, keep it, and connect again. */
