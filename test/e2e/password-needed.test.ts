@@ -101,6 +101,15 @@ describe.sequential('password needed in Chromium', () => {
       .getByRole('group', { name: 'Enter the password for admin on Bench D' })
       .waitFor({ timeout: UI_TIMEOUT });
     await expectAccessible(page, 'Password needed, one left');
+    const last = page.getByRole('group', { name: 'Enter the password for admin on Bench D' });
+    await last.getByLabel('Password for admin').fill('bench-d-pw');
+    await last.getByRole('button', { name: 'Connect' }).click();
+    await eventually(() => status.innerText()).toContain('Connected Bench D.');
+    await waitForStatus(page, 'Bench D', 'online');
+    await status.getByRole('button', { name: 'Dismiss' }).click();
+    await page
+      .getByRole('region', { name: 'Passwords needed' })
+      .waitFor({ state: 'detached', timeout: UI_TIMEOUT });
 
     await openSection(page, 'Bench A', 'System');
     await eventually(() => mainText(page)).toContain('The password is kept for this session only');
