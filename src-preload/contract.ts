@@ -544,8 +544,9 @@ export const calls = {
     where: 'keychain' | 'session' | 'missing' | 'none';
   }>(),
   /**
-   * Change a user (administrators only): only the fields given. A new password for the user Plugboard
-   * logs in as is saved in the keychain too, after the controller accepted it; `warning` says when that
+   * Change a user (administrators only): only the fields given. Disallowing the user Plugboard logs in
+   * as is refused (BAD_INPUT, detail.confirmOwnUser) unless `confirmOwnUser`. A new password for that user
+   * is saved in the keychain too, after the controller accepted it; `warning` says when that
    * keychain write failed (the controller has the new password) and what to do.
    */
   'users/update': call(
@@ -556,6 +557,8 @@ export const calls = {
       isAdmin: v.optional(v.boolean()),
       isAllowed: v.optional(v.boolean()),
       outletAccess: v.optional(v.pipe(v.array(v.boolean()), v.maxLength(64))),
+      /** Needed to stop the user Plugboard logs in as from logging in (`isAllowed: false`). */
+      confirmOwnUser: v.optional(v.boolean()),
     }),
   ).returns<{ warning: string | null }>(),
 } as const;

@@ -50,7 +50,8 @@ export function registerUserCommands(user: Command, run: Runner): void {
       .option('--no-admin', 'make the user an ordinary user')
       .option('--enabled', 'let the user log in')
       .option('--disabled', 'stop the user from logging in')
-      .option('--password-stdin', "read the user's new password from standard input"),
+      .option('--password-stdin', "read the user's new password from standard input")
+      .option('--yes', 'also --disabled for the user Plugboard logs in as (Plugboard then loses its access)'),
     ['--password-stdin', '--password'],
   ).action(
     run(async (context, name) => {
@@ -83,6 +84,7 @@ export function registerUserCommands(user: Command, run: Runner): void {
           const answer = await core.call('users/update', {
             controllerId: saved.id,
             name: who,
+            confirmOwnUser: context.local.yes === true,
             ...change,
             ...(outlets ? { outletAccess: accessFromNumbers(outlets, count, saved.name) } : {}),
             ...(newPassword === undefined ? {} : { password: newPassword }),
@@ -93,6 +95,11 @@ export function registerUserCommands(user: Command, run: Runner): void {
       await withController(
         { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
         async ({ client }) => {
+          if (change.isAllowed === false && context.local.yes !== true && directUser(context) === who) {
+            throw new UsageError(
+              `This command logs in as ${who}: once it may not log in, that login no longer reaches the controller. Add --yes to do it anyway.`,
+            );
+          }
           const count = outlets ? (client.outletCount ?? (await client.outlets.list()).length) : 0;
           const newPassword = await password();
           await client.users.update(who, {

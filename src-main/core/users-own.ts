@@ -25,3 +25,14 @@ export function checkOwnUserDelete(summary: ControllerSummary, name: string, con
     { action: 'Confirm that this user is to be deleted anyway (the command line: add --yes).' },
   );
 }
+
+/** BAD_INPUT (detail.confirmOwnUser) unless the person confirmed stopping Plugboard's own user from logging in. */
+export function checkOwnUserDisallow(summary: ControllerSummary, name: string, confirmed: boolean): void {
+  if (!isOwnUser(summary, name) || confirmed) return;
+  throw new PlugboardError(
+    'BAD_INPUT',
+    `Plugboard logs in to ${summary.name} as ${summary.user}: once it may not log in, Plugboard can no longer reach ${summary.name} until you give another user's password.`,
+    { confirmOwnUser: true, user: name },
+    { action: 'Confirm that this user is to be stopped anyway (the command line: add --yes).' },
+  );
+}

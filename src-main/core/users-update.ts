@@ -10,7 +10,7 @@ import type { UserChange } from '../dli/types';
 import { recorded } from './admin-actions';
 import type { CoreContext } from './core-context';
 import type { ControllerSession } from './session';
-import { isOwnUser } from './users-own';
+import { checkOwnUserDisallow, isOwnUser } from './users-own';
 
 type UpdateInput = CallParsed<'users/update'>;
 
@@ -37,6 +37,8 @@ export async function updateUser(
     ...(input.isAllowed === undefined ? {} : { isAllowed: input.isAllowed }),
     ...(input.outletAccess === undefined ? {} : { outletAccess: input.outletAccess }),
   };
+  if (change.isAllowed === false)
+    checkOwnUserDisallow(session.summary, input.name, input.confirmOwnUser === true);
   const client = await session.client();
   await recorded(session, `changed user "${input.name}": ${changedWords(change)}`, actor, () =>
     client.users.update(input.name, change, { priority: 'interactive' }),

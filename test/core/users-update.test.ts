@@ -123,3 +123,16 @@ it("refuses to delete Plugboard's own user without the confirmation flag, saying
   await h.ok('users/delete', { controllerId: c.id, name: 'admin', confirmOwnUser: true });
   expect(emu.device.users().map((u) => u.name)).toEqual(['bob']);
 });
+
+it("refuses to stop Plugboard's own user from logging in without the confirmation flag", async () => {
+  const { emu, h, c } = await setUp();
+  await h.ok('users/update', { controllerId: c.id, name: 'bob', isAdmin: true });
+  const refused = await h.call('users/update', { controllerId: c.id, name: 'admin', isAllowed: false });
+  expect(refused).toMatchObject({
+    ok: false,
+    error: { code: 'BAD_INPUT', detail: { confirmOwnUser: true } },
+  });
+  expect(emu.device.users().find((u) => u.name === 'admin')?.isAllowed).toBe(true);
+  await h.ok('users/update', { controllerId: c.id, name: 'admin', isAllowed: false, confirmOwnUser: true });
+  expect(emu.device.users().find((u) => u.name === 'admin')?.isAllowed).toBe(false);
+});

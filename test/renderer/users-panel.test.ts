@@ -167,6 +167,23 @@ describe('users panel', () => {
     expect(screen.queryByRole('form', { name: 'Change user “tech”' })).toBeNull();
   });
 
+  test("stopping Plugboard's own user from logging in is confirmed like deleting it", async () => {
+    const user = userEvent.setup();
+    const { updated, actions } = userActions();
+    render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live: controllerState(), actions });
+    await user.click(screen.getByRole('button', { name: 'Change user admin' }));
+    const form = screen.getByRole('form', { name: 'Change user “admin”' });
+    await user.click(within(form).getByRole('checkbox', { name: 'Allowed to log in' }));
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    const confirm = screen.getByRole('dialog');
+    expect(confirm).toHaveAccessibleDescription(
+      /Plugboard logs in to Bench A as admin: once it may not log in/,
+    );
+    await user.click(within(confirm).getByRole('checkbox', { name: /Yes, stop admin/ }));
+    await user.click(within(confirm).getByRole('button', { name: 'Save changes' }));
+    expect(updated).toEqual([['admin', { isAllowed: false, confirmOwnUser: true }]]);
+  });
+
   test('a non-admin login sees why users are not available', () => {
     const live = controllerState({ capabilities: capabilities({ isAdmin: false }), users: null });
     render(UsersPanel, { controllerName: 'Bench A', user: 'tech', live, actions: userActions().actions });

@@ -66,7 +66,13 @@ export interface ControllerActions {
   /** Change a user's fields (issue 16); `warning` when the new password did not reach the keychain. */
   updateUser(
     name: string,
-    change: { password?: string; isAdmin?: boolean; isAllowed?: boolean; outletAccess?: boolean[] },
+    change: {
+      password?: string;
+      isAdmin?: boolean;
+      isAllowed?: boolean;
+      outletAccess?: boolean[];
+      confirmOwnUser?: boolean;
+    },
   ): Promise<Result<{ warning: string | null }>>;
   /** AutoPing (issue 14 item 5): list, create (no number) or replace, delete; each answers with the list. */
   autopingList(): Promise<Result<AutopingItem[]>>;
