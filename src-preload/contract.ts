@@ -419,7 +419,13 @@ export const calls = {
     }),
   ).returns<null>(),
   /** Delete a user from the controller (administrators only). */
-  'users/delete': call(v.strictObject({ controllerId, name: userName })).returns<null>(),
+  /**
+   * Delete a user from the controller (administrators only). Deleting the user Plugboard itself logs in
+   * as is refused (BAD_INPUT, detail.confirmOwnUser) unless `confirmOwnUser` is true.
+   */
+  'users/delete': call(
+    v.strictObject({ controllerId, name: userName, confirmOwnUser: v.optional(v.boolean()) }),
+  ).returns<null>(),
 
   /** Switch the controller's SSH server on or off (administrators only). */
   'system/setSsh': call(v.strictObject({ controllerId, enabled: v.boolean() })).returns<null>(),
@@ -635,6 +641,46 @@ export const calls = {
   'activity/export': call(
     v.strictObject({ ...activityFilter, format: v.picklist(['csv', 'jsonl']) }),
   ).returns<{ filename: string; text: string }>(),
+
+  // Credentials (issue 16 items 4 and 13): the password-needed prompt, where a secret lives, editing users.
+  /**
+   * Give the password of `user` to every controller that needs one and logs in as that user (or only
+   * `ids`). It is checked against each first; `remember` keeps it in the keychain (when there is one),
+   * otherwise it lasts until Plugboard stops. One result per controller; `ok: false` ones still need it.
+   */
+  'controllers/providePassword': call(
+    v.strictObject({
+      user: userName,
+      password: secret,
+      ids: v.optional(v.pipe(v.array(controllerId), v.minLength(1), v.maxLength(1000))),
+      remember: v.boolean(),
+    }),
+  ).returns<{ results: { id: string; name: string; ok: boolean; message: string | null }[] }>(),
+  /**
+   * Where a saved controller's secret lives now: the system keychain, this session only (no keychain,
+   * or not remembered), missing (needs one), or none (the controller was saved without one).
+   */
+  'controllers/secretWhere': call(onController).returns<{
+    where: 'keychain' | 'session' | 'missing' | 'none';
+  }>(),
+  /**
+   * Change a user (administrators only): only the fields given. Disallowing the user Plugboard logs in
+   * as is refused (BAD_INPUT, detail.confirmOwnUser) unless `confirmOwnUser`. A new password for that user
+   * is saved in the keychain too, after the controller accepted it; `warning` says when that
+   * keychain write failed (the controller has the new password) and what to do.
+   */
+  'users/update': call(
+    v.strictObject({
+      controllerId,
+      name: userName,
+      password: v.optional(secret),
+      isAdmin: v.optional(v.boolean()),
+      isAllowed: v.optional(v.boolean()),
+      outletAccess: v.optional(v.pipe(v.array(v.boolean()), v.maxLength(64))),
+      /** Needed to stop the user Plugboard logs in as from logging in (`isAllowed: false`). */
+      confirmOwnUser: v.optional(v.boolean()),
+    }),
+  ).returns<{ warning: string | null }>(),
 } as const;
 
 // ---------- events ----------

@@ -96,7 +96,12 @@ export type ControllerStatus =
   | 'api_disabled'
   | 'tls_changed'
   | 'rebooting'
-  | 'error';
+  | 'error'
+  /**
+   * Issue 16: no password or token is available for it (no keychain, a locked one, or the entry is gone):
+   * not polled (never with an empty password) until one is given (`controllers/providePassword`).
+   */
+  | 'password_needed';
 
 export interface Identity {
   /** The controller's own name (`relay/name`). */

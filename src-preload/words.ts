@@ -28,6 +28,7 @@ export const STATUS_TEXT: Record<ControllerStatus, string> = {
   tls_changed: 'certificate changed',
   rebooting: 'rebooting',
   error: 'error',
+  password_needed: 'password needed',
 };
 
 const STATUS_PHRASE: Record<ControllerStatus, string> = {
@@ -39,6 +40,7 @@ const STATUS_PHRASE: Record<ControllerStatus, string> = {
   tls_changed: 'presents a different certificate',
   rebooting: 'is rebooting',
   error: 'answers with errors',
+  password_needed: 'needs its password again',
 };
 
 /** "Bench A is offline", "The controller does not accept the saved login": a status in a sentence. */

@@ -1,4 +1,4 @@
-/** `users`, `user add`, `user delete`, `ssh`, `reboot`, `tree`. */
+/** `users`, `user add` (`user edit`, `user delete`: commands-users.ts), `ssh`, `reboot`, `tree`. */
 import type { Command } from 'commander';
 import { PlugboardError } from '../shared/errors';
 import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
@@ -7,6 +7,7 @@ import { parseNumberList } from './outlet-spec';
 import { savedThroughCore, withController, type Runner } from './command-context';
 import { leaf } from './global-options';
 import { renderTable } from './table';
+import { registerUserCommands } from './commands-users';
 
 export function registerAdminCommands(program: Command, run: Runner): void {
   leaf(program.command('users').description('users on the controller (admin only)')).action(
@@ -37,7 +38,9 @@ export function registerAdminCommands(program: Command, run: Runner): void {
     }),
   );
 
-  const user = program.command('user').description('add or delete a user on the controller (admin only)');
+  const user = program
+    .command('user')
+    .description('add, edit or delete a user on the controller (admin only)');
   // The new user's password comes only from standard input: never from the command line.
   leaf(
     user
@@ -110,23 +113,7 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       );
     }),
   );
-  leaf(user.command('delete').argument('<name>', 'user name').description('delete a user')).action(
-    run(async (context, name) => {
-      if (savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
-          await core.call('users/delete', { controllerId: saved.id, name: String(name) });
-          if (context.json) return context.terminal.json({ deleted: String(name) });
-          context.terminal.print(`Deleted user ${String(name)} on ${saved.name}.`);
-        });
-      }
-      await withController(context, async ({ client }) => {
-        await client.users.delete(String(name));
-        if (context.json) return context.terminal.json({ deleted: String(name) });
-        context.terminal.print(`Deleted user ${String(name)} on ${client.controller}.`);
-      });
-    }),
-  );
+  registerUserCommands(user, run);
 
   leaf(
     program

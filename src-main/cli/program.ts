@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
 import { registerActivityCommands } from './commands-activity';
 import { registerAdminCommands } from './commands-admin';
+import { registerCredentialCommands } from './commands-credentials';
 import { registerAutopingCommands } from './commands-autoping';
 import { registerControllerCommands } from './commands-controllers';
 import { registerImportCommand } from './commands-import';
@@ -78,6 +79,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerActivityCommands(program, run);
   registerSequenceCommands(program, run);
   registerInventoryCommands(program, run);
+  registerCredentialCommands(program, run);
   return program;
 }
 

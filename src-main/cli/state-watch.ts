@@ -7,7 +7,7 @@ import { PlugboardError } from '../shared/errors';
 import type { CoreAccess } from './core-access';
 
 /** Statuses that mean the controller cannot be used now (its `problem` says why). */
-const FAILED = new Set(['offline', 'auth_failed', 'api_disabled', 'tls_changed', 'error']);
+const FAILED = new Set(['offline', 'auth_failed', 'api_disabled', 'tls_changed', 'error', 'password_needed']);
 
 export type Readiness = { state: ControllerState; problem: null } | { state: null; problem: ContractError };
 

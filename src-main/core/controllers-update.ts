@@ -89,6 +89,8 @@ export async function updateController(
     }
   }
   if (demo && secret !== undefined) demo.password = secret;
+  // A secret typed now replaces one kept for this run only (credentials-session.ts).
+  if (secret !== undefined) ctx.sessionSecrets.forget(current.id);
   const saved = await ctx.registry.update(current.id, patch, demo ? undefined : secret, {
     rebindSecret: reconnect && secret === undefined && !demo,
   });

@@ -1,6 +1,8 @@
 import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
 import type { DiscoveryService } from '../discovery/discovery-service';
 import type { ActivityLog } from './activity-log';
+import type { SecretStore } from '../secrets';
+import type { SessionSecrets } from './credentials-session';
 import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
 import type { EventHub } from './event-hub';
@@ -38,6 +40,9 @@ export interface CoreContext {
   operations: Operations;
   /** Sequence runs (issue 16 item 10): groups switched step by step. */
   sequences: Sequences;
+  /** Issue 16: where secrets are kept (keychain or memory) and the ones kept for this run only. */
+  secrets: SecretStore;
+  sessionSecrets: SessionSecrets;
 }
 
 /** The session of a saved controller, once the saved controllers have started (lazy: started now). */

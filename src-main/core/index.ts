@@ -36,6 +36,8 @@ import { reservationHandlers } from './handlers-reservations';
 import { startLimitWatch } from './meter-limits-wiring';
 import { Sequences } from './sequence-runs';
 import { fleetHandlers, startFleet } from './fleet-handlers';
+import { credentialHandlers } from './credentials-handlers';
+import { SessionSecrets } from './credentials-session';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -114,6 +116,7 @@ export function createCore(options: CoreOptions): Core {
   const secrets = options.secrets ?? new MemorySecretStore();
   let visible = options.visible ?? true;
   const demos: CoreContext['demos'] = new Map();
+  const sessionSecrets = new SessionSecrets();
 
   const registry = new ControllerRegistry({
     store: options.store,
@@ -153,6 +156,8 @@ export function createCore(options: CoreOptions): Core {
     secret: async (summary) => {
       const demo = demos.get(summary.id);
       if (demo) return demo.password;
+      const kept = sessionSecrets.get(summary);
+      if (kept !== null) return kept;
       // Checked against the place this session sends to, not only the record (registry-envelope.ts).
       return summary.hasSecret ? registry.secretFor(summary.id, summary) : null;
     },
@@ -208,6 +213,8 @@ export function createCore(options: CoreOptions): Core {
       dataDir: options.dataDir ?? null,
       started: () => ctx.started,
     }),
+    secrets,
+    sessionSecrets,
   };
   // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
   startLimitWatch(ctx);
@@ -229,6 +236,7 @@ export function createCore(options: CoreOptions): Core {
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
+    ...credentialHandlers(ctx),
   });
   const user = options.user ?? osUserName();
   const byActor = new Map<string, Handlers>();

@@ -276,8 +276,9 @@ export class SessionPolling {
 
   #failed(error: PlugboardError): void {
     if (error.code === 'CANCELLED') return;
-    this.#failures++;
     const { status, pause } = statusForError(error);
+    // Nothing was sent: not a failed poll (no back-off, no "does not accept the login" notice).
+    if (status !== 'password_needed') this.#failures++;
     this.#phase = pause ? 'paused' : 'connect';
     const { options } = this.#c;
     const next = nextAttemptAt(

@@ -45,6 +45,8 @@ export function outletStates(
  * (retrying a wrong password can lock the user out; a changed certificate needs a decision).
  */
 export function statusForError(error: PlugboardError): { status: ControllerStatus; pause: boolean } {
+  // No secret to log in with (credentials-needed.ts): wait for the person, never retry without one.
+  if (error.detail?.passwordNeeded === true) return { status: 'password_needed', pause: true };
   switch (error.code) {
     case 'AUTH_FAILED':
       return { status: 'auth_failed', pause: true };

@@ -10,6 +10,7 @@ import type { DliClient } from '../dli/client';
 import type { ControllerDescription, Outlet } from '../dli/types';
 import type { NewActivity } from './activity-log';
 import { newClient } from './controller-client';
+import { isKeychainTrouble, passwordNeeded } from './credentials-needed';
 import type { MeterSeries } from './meter-history';
 import { SessionLive, type LiveFacts } from './session-live';
 import type { PendingMarks, PendingRequest } from './session-pending';
@@ -96,7 +97,12 @@ export class ControllerSession {
   client(): Promise<DliClient> {
     if (this.#client) return Promise.resolve(this.#client);
     this.#clientPromise ??= (async () => {
-      const secret = await this.#options.secret(this.#summary);
+      const summary = this.#summary;
+      // No secret: "password needed" before any client exists, so no request goes out without one.
+      const secret = await this.#options.secret(summary).catch((error: unknown) => {
+        throw isKeychainTrouble(error) ? passwordNeeded(summary, 'keychain-unavailable', error) : error;
+      });
+      if (secret === null || secret === '') throw passwordNeeded(summary, 'not-kept');
       const firmware = this.#live.facts.identity?.firmware;
       this.#client = newClient(this.#summary, secret, firmware, this.#options.requestTimeoutMs);
       return this.#client;

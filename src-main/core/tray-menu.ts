@@ -112,6 +112,7 @@ const TROUBLE: ReadonlySet<ControllerStatus> = new Set([
   'api_disabled',
   'tls_changed',
   'error',
+  'password_needed',
 ]);
 
 function stateOf(state: TrayState, controllerId: string): ControllerState | null {

@@ -4,7 +4,7 @@ import { PlugboardError } from '../shared/errors';
 import { errorForStatus, type RequestContext } from './http-errors';
 import { ensureOutletCount, getJson } from './shared-reads';
 import { usersSchema } from './schemas';
-import type { CallOptions, DeviceUser, NewUser } from './types';
+import type { CallOptions, DeviceUser, NewUser, UserChange } from './types';
 
 export class UsersApi {
   readonly #connection: Connection;
@@ -78,6 +78,53 @@ export class UsersApi {
     );
   }
 
+  /**
+   * Change a user's fields in one request: a JSON patch (RFC 6902) of `auth/users/<index>/`, so the
+   * controller applies all of them or none. As for delete, the position is looked up right before.
+   */
+  update(name: string, change: UserChange, options?: CallOptions): Promise<void> {
+    const c = this.#connection;
+    try {
+      checkChange(name, change);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return c.run(options, (scope) =>
+      scope.exclusive(async (slot) => {
+        const users = await this.#read(slot);
+        const index = users.findIndex((user) => user.name === name);
+        if (index < 0) throw new PlugboardError('BAD_INPUT', `${c.controller} has no user named "${name}".`);
+        const ops: { op: 'replace'; path: string; value: unknown }[] = [];
+        if (change.outletAccess) {
+          const count = await ensureOutletCount(c, slot);
+          if (change.outletAccess.length > count) {
+            throw new PlugboardError(
+              'BAD_INPUT',
+              `${c.controller} has ${count} outlets; the access list names ${change.outletAccess.length}.`,
+            );
+          }
+          const access = Array.from({ length: count }, (_, i) => change.outletAccess?.[i] ?? false);
+          ops.push({ op: 'replace', path: '/outlet_access', value: access });
+        }
+        if (change.isAdmin !== undefined)
+          ops.push({ op: 'replace', path: '/is_admin', value: change.isAdmin });
+        if (change.isAllowed !== undefined)
+          ops.push({ op: 'replace', path: '/is_allowed', value: change.isAllowed });
+        if (change.password !== undefined)
+          ops.push({ op: 'replace', path: '/password', value: change.password });
+        const response = await slot.request({
+          method: 'PATCH',
+          path: `auth/users/${index}/`,
+          jsonPatch: ops,
+          guard: 'xhr',
+        });
+        if (![200, 204].includes(response.status)) {
+          throw errorForStatus(response, this.#context(`change user "${name}"`));
+        }
+      }),
+    );
+  }
+
   async #read(scope: Scope): Promise<DeviceUser[]> {
     const users = await getJson(scope, 'auth/users/', usersSchema, this.#context('list the users'));
     return users.map((raw) => ({
@@ -103,5 +150,15 @@ function checkUser(user: NewUser): void {
   }
   if (user.password.length === 0 || user.password.length > 256) {
     throw new PlugboardError('BAD_INPUT', `The password for "${user.name}" must be 1 to 256 characters.`);
+  }
+}
+
+function checkChange(name: string, change: UserChange): void {
+  const given = [change.password, change.isAdmin, change.isAllowed, change.outletAccess].filter(
+    (field) => field !== undefined,
+  );
+  if (given.length === 0) throw new PlugboardError('BAD_INPUT', `Nothing to change for user "${name}".`);
+  if (change.password !== undefined && (change.password.length === 0 || change.password.length > 256)) {
+    throw new PlugboardError('BAD_INPUT', `The password for "${name}" must be 1 to 256 characters.`);
   }
 }

@@ -24,6 +24,8 @@ export interface HttpRequest {
   form?: Record<string, string>;
   /** A JSON body (calls such as `script/start/`). */
   json?: unknown;
+  /** A JSON patch (RFC 6902) body: several fields of one object changed together (PATCH). */
+  jsonPatch?: readonly { op: 'replace'; path: string; value: unknown }[];
   /** CSRF guard: `X-CSRF` on state-changing requests, `X-Requested-With` on user management. */
   guard?: 'csrf' | 'xhr';
   headers?: Record<string, string>;
@@ -194,6 +196,8 @@ export class Transport {
 }
 
 function encodeBody(request: HttpRequest): { text: string; type: string } | null {
+  if (request.jsonPatch)
+    return { text: JSON.stringify(request.jsonPatch), type: 'application/json-patch+json' };
   if (request.json !== undefined) return { text: JSON.stringify(request.json), type: 'application/json' };
   if (request.form)
     return { text: new URLSearchParams(request.form).toString(), type: 'application/x-www-form-urlencoded' };

@@ -28,7 +28,7 @@ export type {
 export type { Credentials };
 
 /** The HTTP methods the client sends. */
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
 
 /** Interactive calls (a person clicked) go ahead of queued background polls. */
 export type Priority = 'interactive' | 'background';
@@ -105,6 +105,15 @@ export interface NewUser {
   isAllowed: boolean;
   /** Index 0 = outlet 1; padded with `false` to the controller's outlet count. */
   outletAccess: boolean[];
+}
+
+/** The fields of a user to change (users.update); what is left out stays. */
+export interface UserChange {
+  password?: string;
+  isAdmin?: boolean;
+  isAllowed?: boolean;
+  /** Index 0 = outlet 1; padded with `false` to the controller's outlet count. */
+  outletAccess?: boolean[];
 }
 
 /** A node of the API tree as read with `Range: dli-depth`. */

@@ -25,6 +25,7 @@ function loadKeytar(): Promise<Keytar> {
 /** The OS keychain through keytar: Keychain on macOS, Credential Manager on Windows, Secret Service on Linux. */
 export class KeytarSecretStore implements SecretStore {
   readonly service: string;
+  readonly keeps = 'keychain' as const;
 
   constructor(options: KeytarSecretStoreOptions = {}) {
     this.service = options.service ?? 'Plugboard';

@@ -2,6 +2,8 @@ import type { SecretStore } from './secret-store';
 
 /** Secrets in a Map: for tests and throwaway runs (the web shell's demo) that cannot reach a keychain. */
 export class MemorySecretStore implements SecretStore {
+  /** Forgotten when the process stops: the window says "this session only". */
+  readonly keeps = 'session' as const;
   readonly #secrets = new Map<string, string>();
 
   async get(account: string): Promise<string | null> {

@@ -11,6 +11,19 @@ export interface SecretStore {
   delete(account: string): Promise<boolean>;
   /** Every account this store holds a secret under (its own service only), in no particular order. */
   accounts(): Promise<string[]>;
+  /**
+   * Where what it holds lives: `keychain` outlasts this process (the OS keychain, a systemd
+   * credential), `session` is forgotten when Plugboard stops (memory: no keychain answered). Absent:
+   * keychain.
+   */
+  readonly keeps?: SecretKeeping;
+}
+
+export type SecretKeeping = 'keychain' | 'session';
+
+/** Where a store keeps its secrets (a store that does not say is a keychain). */
+export function keepingOf(store: SecretStore): SecretKeeping {
+  return store.keeps ?? 'keychain';
 }
 
 /** The keychain account that holds a saved controller's password or token. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PlugboardError } from '../shared/errors';
-import type { SecretStore } from './secret-store';
+import { keepingOf, type SecretKeeping, type SecretStore } from './secret-store';
 
 /**
  * Secrets for a service without a desktop: systemd credentials. A unit's `LoadCredential=` or
@@ -26,6 +26,11 @@ export class SystemdCredentialStore implements SecretStore {
   constructor(directory: string, fallback: SecretStore) {
     this.#dir = directory;
     this.#fallback = fallback;
+  }
+
+  /** Credentials outlast the process; accounts without one live where the fallback keeps them. */
+  get keeps(): SecretKeeping {
+    return keepingOf(this.#fallback);
   }
 
   /** The credential's file, or null when the account's name cannot be a credential name. */

@@ -76,6 +76,12 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
 /** Headline and next step for an error, using its detail where that helps (required firmware, fingerprint). */
 export function adviceFor(error: ContractError): ErrorAdvice {
   const base = ADVICE[error.code] ?? ADVICE.INTERNAL;
+  // Issue 16: no password was available, so none was sent; the controller did not refuse anything.
+  if (error.detail?.passwordNeeded === true)
+    return {
+      title: 'Plugboard has no password it may use for this controller, so it sent nothing.',
+      next: 'Enter the password where Plugboard asks for it, at the top of the window.',
+    };
   const required = error.detail?.requiredFirmware;
   if (error.code === 'UNSUPPORTED_FIRMWARE' && required) {
     return {

@@ -73,6 +73,7 @@ const STATUS_RANK: Record<ControllerStatus, number> = {
   offline: 0,
   error: 1,
   auth_failed: 2,
+  password_needed: 2,
   tls_changed: 3,
   api_disabled: 4,
   rebooting: 5,

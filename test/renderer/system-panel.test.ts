@@ -27,6 +27,7 @@ function systemActions(
         { ok: true as const, value: summary() }
       ),
       remove: async () => (log.push(['remove']), ok),
+      secretWhere: async () => ({ ok: true as const, value: { where: 'keychain' as const } }),
     },
   };
 }
@@ -111,8 +112,10 @@ describe('system panel', () => {
     const form = screen.getByRole('form', { name: 'Connection' });
     const password = within(form).getByLabelText('New password');
     expect(password).toHaveValue('');
-    expect(password).toHaveAccessibleDescription(
-      /A password is stored in the keychain\. Type a new one to replace it/,
+    await vi.waitFor(() =>
+      expect(password).toHaveAccessibleDescription(
+        /The password is saved in the system keychain\. Type a new one to replace it/,
+      ),
     );
 
     await user.clear(within(form).getByLabelText('Address'));

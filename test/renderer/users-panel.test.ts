@@ -15,17 +15,23 @@ type NewUser = {
 
 function userActions() {
   const created: NewUser[] = [];
-  const deleted: string[] = [];
+  const deleted: [string, boolean | undefined][] = [];
+  const updated: [string, object][] = [];
   return {
     created,
     deleted,
+    updated,
     actions: {
+      updateUser: async (name: string, change: object) => {
+        updated.push([name, change]);
+        return { ok: true as const, value: { warning: null } };
+      },
       createUser: async (u: NewUser) => {
         created.push(u);
         return { ok: true as const, value: null };
       },
-      deleteUser: async (name: string) => {
-        deleted.push(name);
+      deleteUser: async (name: string, confirmOwnUser?: boolean) => {
+        deleted.push([name, confirmOwnUser]);
         return { ok: true as const, value: null };
       },
     },
@@ -121,11 +127,61 @@ describe('users panel', () => {
     const { deleted, actions } = userActions();
     render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live: controllerState(), actions });
     await user.click(screen.getByRole('button', { name: 'Delete user admin' }));
-    expect(screen.getByRole('dialog')).toHaveAccessibleDescription(/Plugboard logs in as this user/);
-    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toHaveAccessibleDescription(
+      "Plugboard logs in to Bench A as admin: after deleting it, Plugboard can no longer reach Bench A until you give another user's password.",
+    );
+    // Like a critical outlet: nothing is deleted until the box naming what breaks is ticked.
+    await user.click(screen.getByRole('button', { name: 'Delete user' }));
+    expect(deleted).toEqual([]);
+    await user.click(
+      screen.getByRole('checkbox', { name: /Yes, delete admin although Plugboard logs in as it/ }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Delete user' }));
+    expect(deleted).toEqual([['admin', true]]);
     await user.click(screen.getByRole('button', { name: 'Delete user tech' }));
     await user.click(screen.getByRole('button', { name: 'Delete user' }));
-    expect(deleted).toEqual(['tech']);
+    expect(deleted).toEqual([
+      ['admin', true],
+      ['tech', false],
+    ]);
+  });
+
+  test('changing a user sends only what differs, and asks for a change first', async () => {
+    const user = userEvent.setup();
+    const { updated, actions } = userActions();
+    render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live: controllerState(), actions });
+    await user.click(screen.getByRole('button', { name: 'Change user tech' }));
+    const form = screen.getByRole('form', { name: 'Change user “tech”' });
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Nothing is changed yet');
+    expect(updated).toEqual([]);
+    await user.click(within(form).getByLabelText(/Administrator/));
+    const outlets = within(
+      within(form).getByRole('group', { name: 'Outlets this user may switch' }),
+    ).getAllByRole('checkbox');
+    await user.click(outlets[2]!);
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    expect(updated).toEqual([
+      ['tech', { isAdmin: true, outletAccess: [true, true, true, false, true, false, false, false] }],
+    ]);
+    expect(screen.queryByRole('form', { name: 'Change user “tech”' })).toBeNull();
+  });
+
+  test("stopping Plugboard's own user from logging in is confirmed like deleting it", async () => {
+    const user = userEvent.setup();
+    const { updated, actions } = userActions();
+    render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live: controllerState(), actions });
+    await user.click(screen.getByRole('button', { name: 'Change user admin' }));
+    const form = screen.getByRole('form', { name: 'Change user “admin”' });
+    await user.click(within(form).getByRole('checkbox', { name: 'Allowed to log in' }));
+    await user.click(within(form).getByRole('button', { name: 'Save changes' }));
+    const confirm = screen.getByRole('dialog');
+    expect(confirm).toHaveAccessibleDescription(
+      /Plugboard logs in to Bench A as admin: once it may not log in/,
+    );
+    await user.click(within(confirm).getByRole('checkbox', { name: /Yes, stop admin/ }));
+    await user.click(within(confirm).getByRole('button', { name: 'Save changes' }));
+    expect(updated).toEqual([['admin', { isAllowed: false, confirmOwnUser: true }]]);
   });
 
   test('a non-admin login sees why users are not available', () => {

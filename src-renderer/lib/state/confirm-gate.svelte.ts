@@ -7,6 +7,9 @@ export interface ConfirmQuestion {
   danger?: boolean;
   /** "outlet 2 (Server)", …: the person must tick a box naming them before confirming. */
   critical?: string[];
+  /** Headings for `critical` when it names something other than outlets (e.g. Plugboard's own login). */
+  criticalHeading?: string;
+  acknowledge?: string;
 }
 
 interface Asked extends ConfirmQuestion {

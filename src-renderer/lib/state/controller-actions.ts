@@ -67,7 +67,21 @@ export interface ControllerActions {
     isAllowed: boolean;
     outletAccess: boolean[];
   }): Promise<Result<null>>;
-  deleteUser(name: string): Promise<Result<null>>;
+  /** `confirmOwnUser`: the person confirmed deleting the user Plugboard logs in as (issue 16). */
+  deleteUser(name: string, confirmOwnUser?: boolean): Promise<Result<null>>;
+  /** Where the controller's secret lives now (issue 16). */
+  secretWhere(): Promise<Result<{ where: 'keychain' | 'session' | 'missing' | 'none' }>>;
+  /** Change a user's fields (issue 16); `warning` when the new password did not reach the keychain. */
+  updateUser(
+    name: string,
+    change: {
+      password?: string;
+      isAdmin?: boolean;
+      isAllowed?: boolean;
+      outletAccess?: boolean[];
+      confirmOwnUser?: boolean;
+    },
+  ): Promise<Result<{ warning: string | null }>>;
   /** AutoPing (issue 14 item 5): list, create (no number) or replace, delete; each answers with the list. */
   autopingList(): Promise<Result<AutopingItem[]>>;
   autopingSave(number: number | undefined, item: AutopingItemInput): Promise<Result<AutopingItem[]>>;
@@ -97,7 +111,10 @@ export function controllerActions(api: Backend, id: string): ControllerActions {
     startScript: (fn, args) => settle(api.scripts.start({ controllerId, function: fn, args })),
     stopScripts: (threads) => settle(api.scripts.stop({ controllerId, threads })),
     createUser: (user) => settle(api.users.create({ controllerId, ...user })),
-    deleteUser: (name) => settle(api.users.delete({ controllerId, name })),
+    deleteUser: (name, confirmOwnUser) =>
+      settle(api.users.delete({ controllerId, name, ...(confirmOwnUser ? { confirmOwnUser } : {}) })),
+    updateUser: (name, change) => settle(api.users.update({ controllerId, name, ...change })),
+    secretWhere: () => settle(api.controllers.secretWhere({ controllerId })),
     autopingList: () => settle(api.autoping.list({ controllerId })),
     autopingSave: (number, item) =>
       settle(api.autoping.save({ controllerId, item, ...(number === undefined ? {} : { number }) })),

@@ -1,0 +1,71 @@
+/** `plugboard user edit` and `user delete --yes` (issue 16 items 5 and 13), the real command. */
+import { expect, it, vi } from 'vitest';
+import { cli } from './run-cli';
+import { PASSWORD, expectNoPassword, login, unit } from './cli-fixtures';
+
+// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+it("user edit changes a user's outlets, admin, enabled and password in place", async () => {
+  const e = await unit();
+  e.device.addUser({ name: 'bob', password: 'bobs-pw', isAdmin: false, outletAccess: Array(8).fill(true) });
+  const edited = await cli(
+    [
+      '--url',
+      e.url,
+      '--password-stdin',
+      'user',
+      'edit',
+      'bob',
+      '--outlets',
+      '3,4',
+      '--admin',
+      '--disabled',
+      '--password-stdin',
+    ],
+    {
+      stdin: `${PASSWORD}\nbobs-new-pw\n`,
+    },
+  );
+  expect(edited.code).toBe(0);
+  expect(edited.stdout).toContain('Changed user bob on');
+  expect(e.device.users().find((u) => u.name === 'bob')).toEqual({
+    name: 'bob',
+    isAdmin: true,
+    isAllowed: false,
+    outletAccess: [false, false, true, true, false, false, false, false],
+  });
+  expect(edited.stdout + edited.stderr).not.toContain('bobs-new-pw');
+  expectNoPassword(edited.stdout, edited.stderr);
+  const enabled = await cli([...login(e), 'user', 'edit', 'bob', '--enabled', '--no-admin']);
+  expect(enabled.code).toBe(0);
+  expect(e.device.users().find((u) => u.name === 'bob')).toMatchObject({ isAdmin: false, isAllowed: true });
+  // The new password logs in.
+  const asBob = await cli([
+    '--url',
+    e.url,
+    '--user',
+    'bob',
+    '--password',
+    'bobs-new-pw',
+    '--json',
+    'outlets',
+  ]);
+  expect(asBob.code).toBe(0);
+  // Nothing to change is a usage error.
+  expect((await cli([...login(e), 'user', 'edit', 'bob'])).code).toBe(2);
+});
+
+it('user delete refuses the login user without --yes and says what breaks', async () => {
+  const e = await unit();
+  e.device.addUser({ name: 'root2', password: 'root2-pw', isAdmin: true, outletAccess: Array(8).fill(true) });
+  const refused = await cli([...login(e), 'user', 'delete', 'admin']);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toMatch(
+    /logs in as admin: after deleting it, that login no longer reaches the controller\. Add --yes/,
+  );
+  expect(e.device.users().map((u) => u.name)).toEqual(['admin', 'root2']);
+  const done = await cli([...login(e), 'user', 'delete', 'admin', '--yes']);
+  expect(done.code).toBe(0);
+  expect(e.device.users().map((u) => u.name)).toEqual(['root2']);
+});
