@@ -26,7 +26,7 @@ function fleet(count: number) {
     const state = controllerState({
       id,
       status: offline ? 'offline' : 'online',
-      problem: offline ? { code: 'OFFLINE', message: `Unit ${i} does not answer.` } : null,
+      problem: offline ? { code: 'UNREACHABLE' as const, message: `Unit ${i} does not answer.` } : null,
       lastUpdate: Date.now(),
     });
     if (i === 3) state.outlets[0] = outlet(1, { critical: true });
