@@ -55,9 +55,9 @@ export function urgency(status: ControllerStatus, stale: boolean): number {
   }
 }
 
-/** A controller that is not online and not merely still connecting. */
+/** A controller that is not online and not merely still connecting (an old last answer alone is not enough). */
 export function isProblem(item: OverviewItem): boolean {
-  return urgency(statusOf(item.live), item.stale) < 2;
+  return urgency(statusOf(item.live), false) < 2;
 }
 
 function matches(item: OverviewItem, filter: OverviewFilter): boolean {

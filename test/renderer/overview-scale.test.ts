@@ -71,6 +71,9 @@ test('problems come first, then the tab order', () => {
   const order = overviewItems(items, { filters: new Set(), tag: null }).map((i) => i.summary.name);
   expect(order.slice(0, 3)).toEqual(['Unit 10', 'Unit 4', 'Unit 1']);
   expect(order).toHaveLength(12);
+  // "Not online" is the status: an online controller with an old last answer is sorted up, not filtered in.
+  const offline = overviewItems(items, { filters: new Set(['offline']), tag: null });
+  expect(offline.map((i) => i.summary.name)).toEqual(['Unit 10']);
 });
 
 test(
