@@ -26,6 +26,8 @@ import { row, type Row } from './results';
 
 const COUNT = 200;
 const CLICKS = 20;
+/** Added before every answer (as measurements 7 and 8): a network and a controller CPU, not a loopback. */
+const LATENCY_MS = 50;
 const REFRESHES = 5;
 const LIVE_TIMEOUT_MS = 120_000;
 
@@ -154,7 +156,7 @@ async function oneRun(
   count: number,
   memorySeconds: number,
 ): Promise<Run & { refreshOneMs: number }> {
-  const { urls, user, password } = await lab.controllers(count);
+  const { urls, user, password } = await lab.controllers(count, LATENCY_MS);
   const { store, secrets } = await savedStore(urls, user, password);
   const browser = await launchBrowser();
   const closeBrowser = onCleanup(() => browser.close());
@@ -236,7 +238,7 @@ export async function measureConsole200(quick: boolean): Promise<Row[]> {
         target: '≤ 3000 ms',
         met: big.startMs <= 3000,
         baselines: vs(base.startMs),
-        note: `fresh Core + web shell over ${COUNT} saved controllers (127.0.0.10–209, no latency), Chromium already running; 200 ÷ 1 = ${(big.startMs / base.startMs).toFixed(1)}.`,
+        note: `fresh Core + web shell over ${COUNT} saved controllers (127.0.0.10–209, ${LATENCY_MS} ms latency), Chromium already running; 200 ÷ 1 = ${(big.startMs / base.startMs).toFixed(1)}.`,
       }),
       row({
         measurement: 13,

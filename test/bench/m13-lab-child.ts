@@ -14,7 +14,7 @@ async function handle(request: LabRequest): Promise<LabReply> {
       await lab?.close();
       lab = null;
       if (request.count === 0) return { id: request.id, ok: true, urls: [] };
-      lab = await startManyControllers({ count: request.count });
+      lab = await startManyControllers({ count: request.count, emulator: { latency: request.latencyMs } });
       return {
         id: request.id,
         ok: true,

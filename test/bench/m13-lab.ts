@@ -45,9 +45,12 @@ export class LabChild {
     return lab;
   }
 
-  /** Start `count` controllers (replacing any before); their URLs and the login they share. */
-  async controllers(count: number): Promise<{ urls: string[]; user: string; password: string }> {
-    const reply = await this.#send({ cmd: 'start', count });
+  /** Start `count` controllers (replacing any before), each answering after `latencyMs`; their URLs and login. */
+  async controllers(
+    count: number,
+    latencyMs = 0,
+  ): Promise<{ urls: string[]; user: string; password: string }> {
+    const reply = await this.#send({ cmd: 'start', count, latencyMs });
     return { urls: reply.urls ?? [], user: reply.user ?? '', password: reply.password ?? '' };
   }
 

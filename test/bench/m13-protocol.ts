@@ -1,6 +1,6 @@
 /** Messages between measurement 13 and its child of emulated controllers (m13-lab-child.ts). */
 export type LabRequest =
-  | { id: number; cmd: 'start'; count: number }
+  | { id: number; cmd: 'start'; count: number; latencyMs: number }
   | { id: number; cmd: 'requests' }
   | { id: number; cmd: 'close' };
 
