@@ -184,6 +184,7 @@ const settingsInput = v.strictObject({
   ),
   trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
   startAtLogin: v.optional(v.boolean()),
+  overviewCompact: v.optional(v.boolean()),
 });
 
 /** AutoPing (issue 14 item 5): an item's 1-based number and its editable fields (outlets 1-based). */

@@ -352,6 +352,8 @@ export interface Settings {
   trayFavourites: OutletRef[];
   /** Start the desktop app at login (its tray); off by default. */
   startAtLogin: boolean;
+  /** Overview (issue 16): one dense row per controller instead of a tile; off by default. */
+  overviewCompact: boolean;
 }
 
 /** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned, not started at login. */
@@ -363,6 +365,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   meterThresholds: [],
   trayFavourites: [],
   startAtLogin: false,
+  overviewCompact: false,
 };
 
 export interface AppInfo {

@@ -60,6 +60,7 @@ describe('SettingsStore', () => {
       meterThresholds: [],
       trayFavourites: [],
       startAtLogin: false,
+      overviewCompact: false,
     });
   });
 
