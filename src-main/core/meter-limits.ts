@@ -25,7 +25,11 @@ export function breachSide(value: number, threshold: MeterThreshold): 'above' | 
 }
 
 /** A canonical value in the unit the person chose (°F for temperatures when asked). */
-export function shownValue(value: number, unit: MeterReading['unit'], temperature: Settings['temperatureUnit']): number {
+export function shownValue(
+  value: number,
+  unit: MeterReading['unit'],
+  temperature: Settings['temperatureUnit'],
+): number {
   return unit === '°C' && temperature === 'F' ? (value * 9) / 5 + 32 : value;
 }
 

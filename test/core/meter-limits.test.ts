@@ -101,13 +101,19 @@ describe('meter limit breaches', () => {
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const voltage = meterKey(emu, 'buses.0.voltage');
     emu.device.setMeter(voltage, 118.5);
-    await h.ok('settings/set', { meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 100 }] });
+    await h.ok('settings/set', {
+      meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 100 }],
+    });
     await polls(clock, 1);
     expect(await h.ok<LimitBreach[]>('meters/breaches', {})).toHaveLength(1);
     // Raised above the reading: cleared at once, without waiting for a poll.
-    await h.ok('settings/set', { meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 200 }] });
+    await h.ok('settings/set', {
+      meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 200 }],
+    });
     expect(await h.ok('meters/breaches', {})).toEqual([]);
-    await h.ok('settings/set', { meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 100 }] });
+    await h.ok('settings/set', {
+      meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 100 }],
+    });
     expect(await h.ok<LimitBreach[]>('meters/breaches', {})).toHaveLength(1);
     await h.ok('controllers/remove', { id });
     expect(await h.ok('meters/breaches', {})).toEqual([]);

@@ -51,7 +51,13 @@ describe('a request whose answer never came', () => {
     const map = new Map([[3, pending]]);
     const entries = settlePending(map, [on], 11_100, 11_200, summary);
     expect(entries).toEqual([
-      expect.objectContaining({ outlet: 3, action: 'on', result: 'ok', error: null, actor: { door: 'window', who: 'alice' } }),
+      expect.objectContaining({
+        outlet: 3,
+        action: 'on',
+        result: 'ok',
+        error: null,
+        actor: { door: 'window', who: 'alice' },
+      }),
     ]);
     expect(map.size).toBe(0);
   });

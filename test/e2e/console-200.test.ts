@@ -95,9 +95,9 @@ describe.sequential('A lab of 200 controllers in Chromium', { timeout: 300_000 }
     const option = page.getByRole('option', { name: /Scope on Unit 152 · outlet 2/ });
     await eventually(() => option.getAttribute('aria-selected'), FLEET_TIMEOUT).toBe('true');
     await page.keyboard.press('Enter');
-    await eventually(() => sidebarRows(page).filter({ hasText: 'Unit 152' }).getAttribute('aria-selected')).toBe(
-      'true',
-    );
+    await eventually(() =>
+      sidebarRows(page).filter({ hasText: 'Unit 152' }).getAttribute('aria-selected'),
+    ).toBe('true');
     const select = page.getByRole('checkbox', { name: 'Select outlet 2 (Scope)' });
     await eventually(() => isFocused(page, select)).toBe(true);
   });

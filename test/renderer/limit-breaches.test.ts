@@ -91,5 +91,7 @@ test('Settings names a limited meter by the name the controller gives it', async
   await screen.findByRole('tab', { name: /Bench A/ });
   await user.click(screen.getByRole('button', { name: 'Settings' }));
   const limits = await screen.findByRole('group', { name: 'Meter limits' });
-  expect(within(limits).getByRole('listitem')).toHaveTextContent('Bench A, Internal temperature: at most 35.0 °C');
+  expect(within(limits).getByRole('listitem')).toHaveTextContent(
+    'Bench A, Internal temperature: at most 35.0 °C',
+  );
 });
