@@ -94,8 +94,9 @@ export class FleetInventory {
     const ids = this.#ctx.registry.list().map((summary) => summary.id);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
+      // Kept referenced: the reads may wait on the pollers' timers, which are unref'd, and a CLI whose event
+      // loop empties while it waits ends without its answer.
       timer = setTimeout(resolve, timeoutMs);
-      timer.unref?.();
     });
     const work = async (): Promise<void> => {
       const pending = [...ids];
