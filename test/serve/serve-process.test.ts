@@ -1,114 +1,17 @@
 /**
- * `plugboard serve` as a real process (the bin entry, run from source by tsx) against an emulated
+ * `plugboard serve` as a real process (the built bin, out/main/plugboard.js) against an emulated
  * controller on 127.0.0.1: saved controller from the config folder, its password from a systemd
  * credential (no keychain in the child), the JSON API, the Core's socket for the CLI and the app, one
  * Core per config folder, and a clean stop on SIGTERM. Waits on the child's lines and exit, never on time.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityEntry, ControllerSummary } from '../../src-preload/model';
-import { openSavedCore } from '../../src-main/core/saved-core';
+import type { ActivityEntry } from '../../src-preload/model';
 import { coreSocketPath, findRunningCore } from '../../src-main/link';
-import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
-import { cleanUp, emulator } from '../core/harness';
+import { cleanUpServe, savedBench, scratchDir, serveBuilt as serve } from './built-serve';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcessWithoutNullStreams[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await cleanUp();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-interface Serve {
-  child: ChildProcessWithoutNullStreams;
-  /** Resolves with the first stdout line matching, rejects if the process ends first. */
-  line(pattern: RegExp): Promise<RegExpExecArray>;
-  exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function serve(args: string[], env: NodeJS.ProcessEnv): Serve {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/bin/plugboard.ts', 'serve', ...args], {
-    cwd: root,
-    // No desktop session: the child finds no keychain, as a systemd service would.
-    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', ...env },
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  const waiters = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    for (const check of waiters) check();
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return {
-    child,
-    exit,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = stdout
-            .split('\n')
-            .map((l) => pattern.exec(l))
-            .find((m) => m !== null);
-          if (found) {
-            waiters.delete(check);
-            resolve(found);
-          }
-        };
-        waiters.add(check);
-        check();
-        void exit.then(() =>
-          reject(new Error(`plugboard serve ended before printing ${pattern}:\n${stdout}\n${stderr}`)),
-        );
-      }),
-  };
-}
-
-/** A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential. */
-async function savedBench(): Promise<{
-  configDir: string;
-  credentials: string;
-  controller: ControllerSummary;
-  emuUrl: string;
-  emu: Awaited<ReturnType<typeof emulator>>;
-}> {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-serve-'));
-  dirs.push(scratch);
-  const configDir = path.join(scratch, 'config');
-  const credentials = path.join(scratch, 'credentials');
-  mkdirSync(credentials, { mode: 0o700 });
-  const emu = await emulator();
-  const secrets = new MemorySecretStore();
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0.0.0-test',
-    log: () => undefined,
-    configDir,
-    secrets,
-  });
-  const controller = await core.handlers['controllers/add']({
-    url: emu.url,
-    name: 'bench-a',
-    auth: { kind: 'digest', user: 'admin', password: '1234' },
-  });
-  await core.dispose();
-  const account = controllerAccount(controller.id);
-  writeFileSync(path.join(credentials, credentialName(account)), (await secrets.get(account))!, {
-    mode: 0o600,
-  });
-  return { configDir, credentials, controller, emuUrl: emu.url, emu };
-}
+afterEach(cleanUpServe);
 
 async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url);
@@ -210,8 +113,7 @@ describe('plugboard serve (a real process)', () => {
   });
 
   it('exits 2 with a sentence for a bad flag, before starting anything', { timeout: 60_000 }, async () => {
-    const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-serve-'));
-    dirs.push(scratch);
+    const scratch = scratchDir();
     const service = serve(['--listen', 'pdudaemon=0.0.0.0:16421', '--config-dir', scratch], {});
     const { code, stderr } = await service.exit;
     expect(code).toBe(2);

@@ -1,0 +1,166 @@
+/**
+ * The built `plugboard serve` (out/main/plugboard.js, what users run) as a real child process, for
+ * tests at the process level: its printed lines, its exit, its open file descriptors, and a config
+ * folder with a saved controller whose password is a systemd credential (no keychain in the child, as
+ * under systemd). Everything waits on the child's output, exit or a condition, never on elapsed time.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ControllerSummary } from '../../src-preload/model';
+import { openSavedCore } from '../../src-main/core/saved-core';
+import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
+import { cleanUp, emulator } from '../core/harness';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const BUILT_BIN = path.join(ROOT, 'out/main/plugboard.js');
+
+export interface ServeExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with the first stdout line matching, rejects if the process ends first. */
+  line(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolves with the first stderr line matching, rejects if the process ends first. */
+  errLine(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Everything printed so far. */
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<ServeExit>;
+  /** The number of open file descriptors of the child (Linux /proc). */
+  fdCount(): number;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+const dirs: string[] = [];
+
+/** Kill what a test left running and remove its folders; call from afterEach. */
+export async function cleanUpServe(): Promise<void> {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await cleanUp();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A scratch folder removed by cleanUpServe. */
+export function scratchDir(prefix = 'plugboard-serve-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Fail early, with what to do, when out/ has not been built. */
+export function assertBuilt(): void {
+  if (!existsSync(BUILT_BIN)) throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
+}
+
+/** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
+export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  assertBuilt();
+  const child = spawn(process.execPath, [BUILT_BIN, ...args], {
+    cwd: ROOT,
+    // No desktop session: the child finds no keychain, as a systemd service would.
+    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', ...env },
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const check of waiters) check();
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    wake();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    wake();
+  });
+  const exit = new Promise<ServeExit>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  const waitFor =
+    (read: () => string) =>
+    (pattern: RegExp): Promise<RegExpExecArray> =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = read()
+            .split('\n')
+            .map((l) => pattern.exec(l))
+            .find((m) => m !== null);
+          if (found) {
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        waiters.add(check);
+        check();
+        void exit.then(() => {
+          waiters.delete(check);
+          reject(new Error(`plugboard ended before printing ${pattern}:\n${stdout}\n${stderr}`));
+        });
+      });
+  return {
+    child,
+    exit,
+    line: waitFor(() => stdout),
+    errLine: waitFor(() => stderr),
+    stdout: () => stdout,
+    stderr: () => stderr,
+    fdCount: () => readdirSync(`/proc/${child.pid}/fd`).length,
+  };
+}
+
+/** `plugboard serve` from the built bin. */
+export function serveBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  return runBuilt(['serve', ...args], env);
+}
+
+export interface SavedBench {
+  scratch: string;
+  configDir: string;
+  /** A systemd credentials folder ($CREDENTIALS_DIRECTORY) holding the controller's password. */
+  credentials: string;
+  controller: ControllerSummary;
+  emu: Awaited<ReturnType<typeof emulator>>;
+}
+
+/** A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential. */
+export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
+  const scratch = scratchDir();
+  const configDir = path.join(scratch, 'config');
+  const credentials = path.join(scratch, 'credentials');
+  mkdirSync(credentials, { mode: 0o700 });
+  const emu = await emulator();
+  const secrets = new MemorySecretStore();
+  const core = await openSavedCore({
+    shell: 'test',
+    version: '0.0.0-test',
+    log: () => undefined,
+    configDir,
+    secrets,
+  });
+  const controller = await core.handlers['controllers/add']({
+    url: emu.url,
+    name,
+    auth: { kind: 'digest', user: 'admin', password: '1234' },
+  });
+  await core.dispose();
+  const account = controllerAccount(controller.id);
+  writeFileSync(path.join(credentials, credentialName(account)), (await secrets.get(account))!, {
+    mode: 0o600,
+  });
+  return { scratch, configDir, credentials, controller, emu };
+}
+
+/** Write the service's tokens as the systemd credential `plugboard.tokens` (mode 0600). */
+export function writeTokens(credentials: string, lines: string[]): void {
+  writeFileSync(path.join(credentials, 'plugboard.tokens'), `${lines.join('\n')}\n`, { mode: 0o600 });
+}
