@@ -142,7 +142,8 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       secrets: new KeytarSecretStore(),
       log: (message) => context.terminal.warn(`plugboard: ${message}`),
     }).then((core) => ({
-      handlersAs: (who: Actor) => core.handlersAs(who),
+      // This OS user, who owns the config folder: an administrator, as in the window.
+      handlersAs: (who: Actor) => core.handlersAs({ ...who, role: 'admin' }),
       subscribe: (sink: EventSink) => core.subscribe(sink),
       close: () => core.dispose(),
     })));

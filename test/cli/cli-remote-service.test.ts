@@ -65,7 +65,7 @@ async function service(tls: TlsMaterial | null = null): Promise<Service> {
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
   });
-  const tokens = parseTokens(`ci-runner:${SECRET}\n`, 'tokens') as Token[];
+  const tokens = parseTokens(`ci-runner[operator]:${SECRET}\n`, 'tokens') as Token[];
   const listener = await startApiListener({
     core,
     spec: { name: 'api', host: '127.0.0.1', port: 0 },
