@@ -5,10 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { callNames, type Result } from '../../src-preload/contract';
-import { ROLES, type Caller, type Reservation } from '../../src-preload/model';
+import { ROLES, type Caller, type Group, type Reservation, type SequenceRun } from '../../src-preload/model';
 import { dispatch } from '../../src-main/core/dispatch';
 import { CALL_ROLES } from '../../src-main/core/permissions';
 import { addController, cleanUp, emulator, newCore, type CoreHarness } from './harness';
+import { delay, lab, latest, steps } from './sequence-lab';
 
 afterEach(cleanUp);
 
@@ -161,6 +162,29 @@ describe('roles checked by the Core', () => {
     // An administrator breaks anyone's; a door alone is the folder's owner, an administrator.
     await h.ok('reservations/break', { id: theirs.id, reason: 'lab needs it' });
     expect(await h.ok('reservations/list', {})).toEqual([]);
+  });
+
+  it('lets an operator abort its own sequence run, not one someone else started', async () => {
+    const { h, ca, cb } = await lab();
+    const group = await h.ok<Group>('sequences/save', {
+      name: 'Rack 7',
+      steps: steps(ca, cb, [delay(3600), delay(0), delay(0)]),
+    });
+    const { runId } = await okAs<{ runId: string }>(h, other, 'sequences/run', {
+      id: group.id,
+      action: 'on',
+    });
+    expect(await as(h, ci, 'sequences/abort', { runId })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/, not abort a sequence nightly started\.$/) as string,
+      },
+    });
+    expect(latest(h, runId)?.status).toBe('running');
+    expect(await okAs<SequenceRun>(h, other, 'sequences/abort', { runId })).toMatchObject({
+      status: 'aborted',
+    });
   });
 
   it('keeps one handler set per caller, and a different role is a different caller', () => {
