@@ -761,6 +761,12 @@ export function parseInput<K extends CallName>(
   name: K,
   input: unknown,
 ): { ok: true; value: CallParsed<K> } | { ok: false; message: string } {
+  // Every call takes one object; valibot's object schemas would take an array for one.
+  if (Array.isArray(input) || (input !== undefined && input !== null && typeof input !== 'object'))
+    return {
+      ok: false,
+      message: `Invalid input for ${name}: give an object ({…}), not ${Array.isArray(input) ? 'an array' : `a ${typeof input}`}.`,
+    };
   const parsed = v.safeParse(calls[name].input, input ?? {});
   if (parsed.success) return { ok: true, value: parsed.output as CallParsed<K> };
   const parts = parsed.issues.slice(0, 5).map((issue) => {

@@ -306,6 +306,28 @@ export interface Actor {
   who: string;
 }
 
+/**
+ * What a caller may do, least first: `observer` reads (the read API, /metrics, reading through the link);
+ * `operator` also switches, cycles, reserves (and releases its own reservations) and runs groups and
+ * sequences; `admin` also manages users, SSH and the system, adds, moves and removes controllers, reuses
+ * a saved secret and breaks others' reservations. Checked by the Core on every call (core/permissions.ts).
+ */
+export const ROLES = ['observer', 'operator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * How a caller showed who it is, for a refusal's words: a service token (`legacy-token`: its line names
+ * no role, so it only reads), or none at all (the JSON API without tokens). Absent: the OS user who owns
+ * the config folder, or a client known by its address (pdudaemon has no login).
+ */
+export type CallerCredential = 'token' | 'legacy-token' | 'none';
+
+/** An Actor with the role the Core checks each of its calls against; a caller without one cannot exist. */
+export interface Caller extends Actor {
+  role: Role;
+  credential?: CallerCredential;
+}
+
 export interface ActivityEntry {
   id: number;
   /** Epoch ms. */

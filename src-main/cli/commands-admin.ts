@@ -181,6 +181,10 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const depth = Number(context.options.depth);
       if (!Number.isInteger(depth) || depth < 1 || depth > 8)
         throw new UsageError('--depth must be a whole number from 1 to 8.');
+      if (/[?#]/.test(String(path)))
+        throw new UsageError(
+          'A tree path may not contain ? or #: give a path below /restapi/, like relay/outlets/0.',
+        );
       await withController(context, async ({ client }) => {
         const read = await client.system.tree(String(path), depth);
         if (read.value === undefined)

@@ -97,7 +97,12 @@ async function credentialsFrom(
   if (sources.filter(Boolean).length > 1) {
     throw new UsageError('Give only one of --password, --password-stdin and --token.');
   }
-  if (options.token !== undefined) return { kind: 'token', token: options.token };
+  if (options.token !== undefined) {
+    // Checked before anything is sent, and never echoed: it is a secret.
+    if (!/^\S+$/.test(options.token))
+      throw new UsageError('--token is empty or contains spaces: paste the access token exactly as issued.');
+    return { kind: 'token', token: options.token };
+  }
   if (options.password !== undefined) warnVisiblePassword(terminal);
   let password = options.password;
   if (options.passwordStdin) password = await terminal.readLine('the password');

@@ -18,6 +18,7 @@ import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
 import { connectRemoteCore, findRunningCore as findLocalCore } from '../link';
 import type { CommandContext } from './command-context';
+import { serviceTokenWarnings } from './service-warnings';
 
 /** A Core a command can use: in this process, or a running `plugboard serve` (src-main/link/). */
 export interface CoreLink {
@@ -35,6 +36,8 @@ export interface ServiceLookup {
   token: string | undefined;
   /** --service-token-file: a file whose first line is the token (read only when `token` is not given). */
   tokenFile: string | undefined;
+  /** The token was typed as --service-token (in the process list). */
+  tokenOnCommandLine: boolean;
   /** --service-fingerprint (or PLUGBOARD_SERVICE_FINGERPRINT): the service's HTTPS certificate. */
   fingerprint: string | undefined;
 }
@@ -91,6 +94,7 @@ export function serviceLookup(context: CommandContext): ServiceLookup {
     url: option('service') ?? (env.PLUGBOARD_SERVICE || undefined),
     token: option('serviceToken') ?? (env.PLUGBOARD_SERVICE_TOKEN || undefined),
     tokenFile: option('serviceTokenFile'),
+    tokenOnCommandLine: option('serviceToken') !== undefined,
     fingerprint: option('serviceFingerprint') ?? (env.PLUGBOARD_SERVICE_FINGERPRINT || undefined),
   };
 }
@@ -124,6 +128,12 @@ async function readTokenFile(path: string): Promise<string> {
 export async function openCoreAccess(context: CommandContext): Promise<CoreAccess> {
   const actor: Actor = { door: 'cli', who: osUserName() };
   const lookup = serviceLookup(context);
+  const warnings = serviceTokenWarnings({
+    url: lookup.url,
+    sendsToken: lookup.token !== undefined || lookup.tokenFile !== undefined,
+    tokenOnCommandLine: lookup.tokenOnCommandLine,
+  });
+  for (const warning of warnings) context.terminal.warn(`plugboard: warning: ${warning}`);
   const service = await findRunningCore(lookup);
   if (!service && lookup.url !== undefined) {
     throw new PlugboardError('UNREACHABLE', `No Plugboard service answered at ${lookup.url}.`, undefined, {
@@ -142,7 +152,8 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       secrets: new KeytarSecretStore(),
       log: (message) => context.terminal.warn(`plugboard: ${message}`),
     }).then((core) => ({
-      handlersAs: (who: Actor) => core.handlersAs(who),
+      // This OS user, who owns the config folder: an administrator, as in the window.
+      handlersAs: (who: Actor) => core.handlersAs({ ...who, role: 'admin' }),
       subscribe: (sink: EventSink) => core.subscribe(sink),
       close: () => core.dispose(),
     })));

@@ -1,5 +1,5 @@
 import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-preload/contract';
-import type { ActivityDoor, Actor } from '../../src-preload/model';
+import type { ActivityDoor, Actor, Caller } from '../../src-preload/model';
 import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
 import { MemorySecretStore, type SecretStore } from '../secrets';
@@ -38,6 +38,7 @@ import { Sequences } from './sequence-runs';
 import { fleetHandlers, startFleet } from './fleet-handlers';
 import { credentialHandlers } from './credentials-handlers';
 import { SessionSecrets } from './credentials-session';
+import { permittedHandlers, type PermissionFacts } from './permissions';
 
 export type { Notice } from './notifications';
 export type { PollTiming } from './poll-policy';
@@ -89,11 +90,12 @@ export interface Core {
   /** The contract's calls, as the window makes them (recorded as the window's, by this OS user). */
   handlers: Handlers;
   /**
-   * The same calls on behalf of another door or person (one handler set per actor, kept). A door alone
-   * (`'tray'`, `'web'`) is this OS user at that door. A tray's critical outlets need the window's
-   * confirmation.
+   * The same calls on behalf of another door or person (one handler set per caller, kept), each checked
+   * against the caller's role first (permissions.ts). A door alone (`'tray'`, `'web'`) is this OS user
+   * at that door, as an administrator: the owner of the config folder. A tray's critical outlets need
+   * the window's confirmation.
    */
-  handlersAs(actor: Actor | ActivityDoor): Handlers;
+  handlersAs(caller: Caller | ActivityDoor): Handlers;
   /** Subscribe to events; returns the unsubscribe function. */
   subscribe(sink: EventSink): () => void;
   /**
@@ -239,14 +241,24 @@ export function createCore(options: CoreOptions): Core {
     ...credentialHandlers(ctx),
   });
   const user = options.user ?? osUserName();
-  const byActor = new Map<string, Handlers>();
-  const handlersAs = (actor: Actor | ActivityDoor): Handlers => {
-    const resolved = typeof actor === 'string' ? { door: actor, who: user } : actor;
-    const key = `${resolved.door}\u0000${resolved.who}`;
-    let handlers = byActor.get(key);
+  const facts: PermissionFacts = {
+    reservationHolder: (id) => ctx.reservations.list().find((r) => r.id === id)?.holder ?? null,
+    sequenceStarter: (runId) => ctx.sequences.list().find((r) => r.runId === runId)?.who ?? null,
+  };
+  const byCaller = new Map<string, Handlers>();
+  const handlersAs = (caller: Caller | ActivityDoor): Handlers => {
+    const resolved: Caller = typeof caller === 'string' ? { door: caller, who: user, role: 'admin' } : caller;
+    const key = [resolved.door, resolved.who, resolved.role, resolved.credential ?? ''].join('\u0000');
+    let handlers = byCaller.get(key);
     if (!handlers) {
-      handlers = handlersFor(Object.freeze({ ...resolved }));
-      byActor.set(key, handlers);
+      const frozen: Caller = Object.freeze({ ...resolved });
+      // The handlers record only who and through which door: the role stays with the check.
+      handlers = permittedHandlers(
+        handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
+        frozen,
+        facts,
+      );
+      byCaller.set(key, handlers);
     }
     return handlers;
   };

@@ -21,6 +21,15 @@ export function apiIndexOf(outlet: number, outletCount: number | null, controlle
       },
     );
   }
+  // A unit that answered with no outlets (a cut-short or hostile answer) has no range to name.
+  if (outletCount === 0) {
+    throw new PlugboardError(
+      'DEVICE_ERROR',
+      `${controller} reported no outlets, so there is no outlet ${outlet} to switch.`,
+      { outlet, outletCount },
+      { action: 'Check the controller: its own web page lists its outlets.' },
+    );
+  }
   if (outletCount !== null && outlet > outletCount) {
     throw new PlugboardError(
       'BAD_INPUT',

@@ -1,9 +1,10 @@
 /**
  * The remote link on the `api` listener: `GET /api/v1/link` upgraded to a WebSocket speaking the link
  * protocol (src-main/link/wire.ts), so a CLI on another machine (`plugboard --service URL`) acts through
- * this service's Core. It can switch power, so it always needs a bearer token, even from loopback, and
- * every call acts as `{door: 'cli', who: <the token's name>}` whatever `actor` the client names. The
- * listener's guards (allowlist, Host check, connection cap) apply to the upgrade as to every request.
+ * this service's Core. It always needs a bearer token, even from loopback, and every call acts as
+ * `{door: 'cli', who: <the token's name>}` with the token's role, whatever `actor` the client names: it
+ * is open to every role, and the Core checks each call (an observer reads, an operator also switches).
+ * The listener's guards (allowlist, Host check, connection cap) apply to the upgrade as to every request.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,7 +12,7 @@ import { REMOTE_LINK_PATH } from '../link/wire';
 import type { ListenerContext } from './listener';
 import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
 import { clientAllowed, hostAllowed } from './network';
-import { bearerName } from './tokens';
+import { bearerToken, tokenCaller } from './tokens';
 
 /** A remote caller sends calls, not snapshots: 1 MiB is far above any call's input. */
 const MAX_REMOTE_CALL = 1024 * 1024;
@@ -58,8 +59,8 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
       );
       return;
     }
-    const who = bearerName(request, context.tokens);
-    if (who === null) {
+    const token = bearerToken(request, context.tokens);
+    if (token === null) {
       refuse(
         401,
         'Unauthorized',
@@ -76,8 +77,8 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
       return;
     }
     context.metrics.request(name, 101);
-    const actor = Object.freeze({ door: 'cli' as const, who });
-    bridge.accept(request, socket, head, () => actor);
+    const caller = Object.freeze(tokenCaller(token, 'cli'));
+    bridge.accept(request, socket, head, () => caller);
   });
   return bridge;
 }

@@ -8,20 +8,28 @@
  *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
- * `Authorization: Bearer <secret>`; without, reads are open to loopback and the allowed networks, and
- * switching is refused. A switch acts as the token's name through the JSON API door, through the
- * Core's handlers like every other door (the activity log says "ci-runner, JSON API").
+ * `Authorization: Bearer <secret>` and acts with its token's role; without, reads are open to loopback
+ * and the allowed networks as an anonymous observer. Every request acts as the token's name through the
+ * JSON API door, through the Core's handlers like every other door: the Core checks the role (an
+ * observer's switch is refused there) and the activity log says "ci-runner, JSON API".
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
+import type { Caller, ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { attachRemoteLink } from './api-link';
 import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
-import { bearerName } from './tokens';
+import { bearerToken, tokenCaller } from './tokens';
 
 const MAX_BODY = 4096;
 const NAME = 'api';
+/** A client of a service given no tokens: it may read (loopback and --allow networks only). */
+const ANONYMOUS: Caller = Object.freeze({
+  door: 'json-api',
+  who: 'anonymous',
+  role: 'observer',
+  credential: 'none',
+});
 
 export async function startApiListener(context: ListenerContext): Promise<RunningListener> {
   const guarded = await startGuardedServer(context, (request, response) => {
@@ -56,8 +64,8 @@ async function route(
   response: ServerResponse,
 ): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://api.invalid');
-  const who = context.tokens.length > 0 ? bearerName(request, context.tokens) : null;
-  if (context.tokens.length > 0 && who === null) {
+  const token = context.tokens.length > 0 ? bearerToken(request, context.tokens) : null;
+  if (context.tokens.length > 0 && token === null) {
     throw new ApiError(
       401,
       'AUTH_FAILED',
@@ -72,7 +80,7 @@ async function route(
     .filter((p) => p.length > 0)
     .map(decodeURIComponent);
   const method = request.method ?? 'GET';
-  const handlers = context.core.handlersAs({ door: 'json-api', who: who ?? 'anonymous' });
+  const handlers = context.core.handlersAs(token ? tokenCaller(token, 'json-api') : ANONYMOUS);
 
   if (url.pathname === '/metrics') {
     allow(method, ['GET', 'HEAD']);
@@ -113,12 +121,6 @@ async function route(
   if (parts[4] !== 'outlets')
     throw new PlugboardError('NOT_FOUND', `No such API path ${url.pathname.slice(0, 80)}.`);
   allow(method, ['POST']);
-  if (who === null)
-    throw new ApiError(
-      403,
-      'FORBIDDEN',
-      'Switching through the JSON API needs a token: start `plugboard serve` with --token-file (or the credential plugboard.tokens) and send it as a bearer token.',
-    );
   const outlet = Number(parts[5]);
   if (!/^\d+$/.test(parts[5]!) || outlet < 1)
     throw new PlugboardError(

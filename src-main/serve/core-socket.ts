@@ -33,8 +33,12 @@ export async function listenCoreSocket(core: Core, socketPath: string, log: Logg
       refuseUpgrade(socket, 404, 'Not Found');
       return;
     }
-    // The owner-only socket: the caller is this OS user, and may say which door it acts through.
-    bridge.accept(request, socket, head, (call) => call.actor ?? { door: 'cli', who: user });
+    // The owner-only socket: the caller is this OS user, and may say which door it acts through. It owns
+    // the config folder, so it is an administrator, as in its own window.
+    bridge.accept(request, socket, head, (call) => ({
+      ...(call.actor ?? { door: 'cli', who: user }),
+      role: 'admin',
+    }));
   });
 
   // Owner only from the first moment: the socket is created under a umask that leaves no group or

@@ -2,20 +2,21 @@
  * The link protocol's server side (src-main/link/wire.ts), shared by the doors that speak it: the
  * Core's owner-only socket (core-socket.ts) and the `api` listener's remote link (api-link.ts). Each
  * connection is given, when it is accepted, the rule saying whom its calls act for: the owner-only
- * socket trusts the `actor` a call names; the remote link ignores it and acts as its token's name.
+ * socket trusts the `actor` a call names (as an administrator: the folder's owner); the remote link
+ * ignores it and acts as its token's name, with the token's role.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import * as v from 'valibot';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Actor } from '../../src-preload/model';
+import type { Caller } from '../../src-preload/model';
 import { dispatch } from '../core/dispatch';
 import type { Core } from '../core/index';
 import { LINK_PROTOCOL, linkCall, MAX_LINK_MESSAGE, type LinkCall } from '../link/wire';
 import type { Logger } from '../shared/logging';
 
-/** Whom a call on a connection acts for. */
-export type ActorRule = (call: LinkCall) => Actor;
+/** Whom a call on a connection acts for, and with which role. */
+export type ActorRule = (call: LinkCall) => Caller;
 
 export interface LinkBridge {
   /** Take over an upgrade request already judged acceptable (path, subprotocol, authentication). */

@@ -27,6 +27,8 @@ export function parseAllow(text: string): ClientNetworks | string {
     const prefix = bits === undefined ? max : Number(bits);
     if (!/^\d+$/.test(bits ?? String(max)) || prefix > max)
       return `--allow: the prefix of ${JSON.stringify(entry)} must be a whole number from 0 to ${max}.`;
+    if (prefix === 0)
+      return `--allow ${entry} would let every ${family === 4 ? 'IPv4' : 'IPv6'} address reach the listeners (and pdudaemon, which has no login, switch power): give the lab's own networks instead, like 192.168.10.0/24.`;
     list.addSubnet(address!, prefix, family === 4 ? 'ipv4' : 'ipv6');
     given.push(entry);
   }

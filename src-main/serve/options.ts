@@ -50,7 +50,8 @@ Without --listen all of them start on loopback; with it, only those named.
 
   --listen NAME[=ADDR:PORT]  start listener NAME, on ADDR:PORT (IPv6 as [ADDR]:PORT)
   --allow CIDR[,CIDR]        client networks allowed on a non-loopback listener
-  --token-file PATH          bearer tokens, one "name:secret" a line (chmod 600); under systemd
+  --token-file PATH          bearer tokens, one "name[role]:secret" a line (chmod 600), role
+                             observer, operator or admin; "name:secret" only reads. Under systemd
                              the credential ${TOKENS_CREDENTIAL} is read instead when present
   --host-name NAME           a DNS name clients use for this machine (Host check); repeatable
   --tls-cert PATH --tls-key PATH   the API's certificate (PEM); else a self-signed one on a lab network

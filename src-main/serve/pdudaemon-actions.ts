@@ -4,7 +4,7 @@
  * window). Answers pdudaemon's way: accepted once the unit took the command, or the outlet's state; any
  * refusal is a PduRefusal with an HTTP status and one sentence.
  */
-import type { Actor, ContractError, Handlers, OutletActionResult, Result } from '../../src-preload/contract';
+import type { Caller, ContractError, Handlers, OutletActionResult, Result } from '../../src-preload/contract';
 import type { Clock } from '../core/clock';
 import { dispatch } from '../core/dispatch';
 import type { Logger } from '../shared/logging';
@@ -16,7 +16,7 @@ export type PduAnswer = { kind: 'accepted' } | { kind: 'state'; on: boolean };
 
 /** What the pdudaemon door needs of the Core. */
 export interface PduCore extends EventSource {
-  handlersAs(actor: Actor): Handlers;
+  handlersAs(caller: Caller): Handlers;
 }
 
 export interface PduRunOptions {
@@ -96,7 +96,7 @@ function refuseNotOnline(target: PduTarget): void {
 
 export async function runPduRequest(
   core: PduCore,
-  actor: Actor,
+  actor: Caller,
   request: PduRequest,
   options: PduRunOptions,
 ): Promise<PduAnswer> {

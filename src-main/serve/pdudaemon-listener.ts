@@ -14,7 +14,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Actor } from '../../src-preload/contract';
+import type { Actor, Caller } from '../../src-preload/contract';
 import { systemClock, type Clock } from '../core/clock';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { runPduRequest, type PduAnswer, type PduCore } from './pdudaemon-actions';
@@ -77,13 +77,15 @@ export function createPdudaemonListener(
   const inFlight = new Set<Promise<unknown>>();
   const sockets = new Set<Socket>();
 
-  // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d: named by its IPv4 address.
-  const actorOf = (door: Actor['door'], socket: Socket): Actor => ({
+  // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d: named by its IPv4 address. An
+  // operator: it switches and reads outlets, and the Core refuses it anything more.
+  const actorOf = (door: Actor['door'], socket: Socket): Caller => ({
     door,
     who: `pdudaemon client ${socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? 'unknown address'}`,
+    role: 'operator',
   });
 
-  async function answer(request: () => PduRequest, actor: Actor): Promise<PduAnswer | PduRefusal> {
+  async function answer(request: () => PduRequest, actor: Caller): Promise<PduAnswer | PduRefusal> {
     try {
       if (stopping.signal.aborted)
         throw new PduRefusal(503, 'Plugboard is stopping: send the request again once it runs.');

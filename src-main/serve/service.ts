@@ -16,6 +16,7 @@ import { LISTENERS } from './listeners';
 import { ServiceMetrics } from './metrics';
 import type { ServeConfig } from './options';
 import { loadTls } from './tls';
+import { tokenLines } from './tokens';
 
 /** How long requests under way may take to finish once a shutdown starts. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -91,9 +92,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     core,
     lines: [
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
-      ...(config.tokenSource
-        ? [`tokens: ${config.tokens.map((t) => t.name).join(', ')} (from ${config.tokenSource})`]
-        : []),
+      ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
       ...listeners.flatMap((l) => l.lines),
     ],
     close: () => (closing ??= close()),

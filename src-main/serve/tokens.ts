@@ -1,21 +1,33 @@
 /**
- * The JSON API's and /metrics' bearer tokens. Each has a name, recorded in the activity log as who
- * acted ("ci-runner switched outlet 3 through the JSON API"). They come from a file the operator keeps
- * (`--token-file`) or, under systemd, the credential `plugboard.tokens`: one `name:secret` a line, `#`
- * comments and blank lines ignored. A name is letters, digits, `.`, `_` or `-`; a secret at least 16
- * characters (`openssl rand -base64 24` makes a good one).
+ * The JSON API's, the remote link's and /metrics' bearer tokens. Each has a name, recorded in the
+ * activity log as who acted ("ci-runner switched outlet 3 through the JSON API"), and a role the Core
+ * checks every call against (core/permissions.ts). They come from a file the operator keeps
+ * (`--token-file`) or, under systemd, the credential `plugboard.tokens`: one token a line, `#` comments
+ * and blank lines ignored:
+ *
+ *   name[role]:secret            ci-runner[operator]:Zq3…   (role: observer, operator or admin)
+ *   name:secret                  an older line without a role: it may only read (observer)
+ *
+ * The line is split at its first colon, so a secret may hold colons and the head never does. The
+ * brackets hold words: the role first, then room for a scope (`ci[operator tags=rack-7]`), which is
+ * refused for now with a sentence saying so. A name is letters, digits, `.`, `_` or `-`; a secret at
+ * least 16 characters (`openssl rand -base64 24` makes a good one).
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ROLES, type Caller, type ActivityDoor, type Role } from '../../src-preload/model';
 
 export interface Token {
   name: string;
   /** SHA-256 of the secret: compared in constant time, never kept in clear. */
   digest: Buffer;
+  role: Role;
+  /** Written without a role (`name:secret`, before roles): it reads only, and start-up says so. */
+  legacy: boolean;
 }
 
 export const TOKENS_CREDENTIAL = 'plugboard.tokens';
-const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const HEAD = /^([A-Za-z0-9._-]{1,64})(?:\[([^\]]*)\])?$/;
 export const MIN_SECRET = 16;
 
 /** Parse a tokens file: the tokens, or a sentence naming the first bad line. */
@@ -27,29 +39,69 @@ export function parseTokens(text: string, source: string): Token[] | string {
     if (!line || line.startsWith('#')) continue;
     const where = `${source} line ${index + 1}`;
     const colon = line.indexOf(':');
-    if (colon < 0) return `${where} is not "name:secret".`;
-    const name = line.slice(0, colon);
+    if (colon < 0) return `${where} is not "name[role]:secret".`;
+    const head = HEAD.exec(line.slice(0, colon));
     const secret = line.slice(colon + 1);
-    if (!NAME.test(name)) return `${where}: the token name must be 1–64 letters, digits, ".", "_" or "-".`;
+    if (!head)
+      return `${where}: before the first colon give the token's name (1–64 letters, digits, ".", "_" or "-") and its role in brackets, like ci-runner[operator]:<secret>.`;
+    const name = head[1]!;
+    const role = head[2] === undefined ? { role: 'observer' as const } : roleOf(head[2], where, name);
+    if ('error' in role) return role.error;
     if (secret.length < MIN_SECRET)
       return `${where}: the secret of "${name}" is shorter than ${MIN_SECRET} characters; make one with \`openssl rand -base64 24\`.`;
     if (tokens.some((t) => t.name === name)) return `${where}: the name "${name}" is given twice.`;
-    tokens.push({ name, digest: digest(secret) });
+    tokens.push({ name, digest: digest(secret), role: role.role, legacy: head[2] === undefined });
   }
-  if (tokens.length === 0) return `${source} holds no token: add a line "name:secret".`;
+  if (tokens.length === 0) return `${source} holds no token: add a line "name[role]:secret".`;
   return tokens;
 }
 
-/** The token a request's `Authorization: Bearer …` presents: its name, null when none or unknown. */
-export function bearerName(request: IncomingMessage, tokens: readonly Token[]): string | null {
+/** The role in a line's brackets, or a sentence saying what is wrong there. */
+function roleOf(words: string, where: string, name: string): { role: Role } | { error: string } {
+  const [role, ...scope] = words.trim().split(/\s+/);
+  if (!role || !ROLES.includes(role as Role))
+    return { error: `${where}: the brackets after "${name}" start with its role: ${ROLES.join(', ')}.` };
+  const stray = scope.find((word) => !/^[a-z]+=\S+$/.test(word));
+  if (stray !== undefined)
+    return {
+      error: `${where}: "${stray.slice(0, 40)}" after the role of "${name}" is neither a role nor a scope (key=value); give the role alone, like ${name}[${role}]:<secret>.`,
+    };
+  if (scope.length > 0)
+    return {
+      error: `${where}: "${scope[0]!.slice(0, 40)}" after the role of "${name}": scopes (such as tags=…) are not supported yet; give the role alone, like ${name}[${role}]:<secret>.`,
+    };
+  return { role: role as Role };
+}
+
+/** The token a request's `Authorization: Bearer …` presents, null when none or unknown. */
+export function bearerToken(request: IncomingMessage, tokens: readonly Token[]): Token | null {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) return null;
   const given = digest(match[1]!);
-  let found: string | null = null;
+  let found: Token | null = null;
   // Every token is compared, so the time taken says nothing about which one nearly matched.
-  for (const token of tokens) if (timingSafeEqual(given, token.digest)) found ??= token.name;
+  for (const token of tokens) if (timingSafeEqual(given, token.digest)) found ??= token;
   return found;
+}
+
+/** Whom a token's calls act as, through `door`, with its role. */
+export function tokenCaller(token: Token, door: ActivityDoor): Caller {
+  return { door, who: token.name, role: token.role, credential: token.legacy ? 'legacy-token' : 'token' };
+}
+
+/** What `plugboard serve` prints at start about its tokens: each with its role, and each older line. */
+export function tokenLines(tokens: readonly Token[], source: string): string[] {
+  const named = tokens.map((t) => `${t.name} (${t.role}${t.legacy ? ', no role written' : ''})`);
+  return [
+    `tokens: ${named.join(', ')} (from ${source})`,
+    ...tokens
+      .filter((t) => t.legacy)
+      .map(
+        (t) =>
+          `token "${t.name}": its line names no role, so it may only read now; to let it switch, write it as ${t.name}[operator]:<secret> (or [observer] to keep it reading, [admin] for everything) in ${source}.`,
+      ),
+  ];
 }
 
 function digest(secret: string): Buffer {

@@ -76,6 +76,22 @@ describe('usage errors exit with 2 before anything is sent', () => {
     }
     expect(received).toBe(0);
   });
+
+  it('refuses a tree path with ? or #, and an access token with spaces, without echoing the token', async () => {
+    const [tree, token, empty] = await Promise.all([
+      run(['--url', listenerUrl, 'tree', 'a?b']),
+      cli(['--url', listenerUrl, '--token', 'Tok 3n-Secret', 'outlets'], { env }),
+      cli(['--url', listenerUrl, '--token', '', 'outlets'], { env }),
+    ]);
+    expect(tree.code, tree.stderr).toBe(2);
+    expect(errorLines(tree)).toEqual([expect.stringMatching(/A tree path may not contain \? or #/)]);
+    for (const result of [token, empty]) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(errorLines(result)).toEqual([expect.stringMatching(/--token is empty or contains spaces/)]);
+    }
+    expect(token.stderr).not.toContain('3n-Secret');
+    expect(received).toBe(0);
+  });
 });
 
 describe('what the unit says', () => {
@@ -85,6 +101,26 @@ describe('what the unit says', () => {
     expect(result.code, result.stderr).toBe(1);
     expect(errorLines(result)).toEqual([expect.stringMatching(/Outlet 9 .*it has outlets 1 to 8/)]);
     expect(e.device.outlet(1).state).toBe(false);
+  });
+
+  it('a unit that answers with no outlets is named as such, never "outlets 1 to 0"', async () => {
+    const empty = createServer((req, res) => {
+      if (req.url?.startsWith('/restapi/relay/outlets/'))
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end('[]');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(empty.address() as AddressInfo).port}`;
+      const result = await run(['--url', url, 'on', '3']);
+      expect(result.code, result.stderr).toBe(1);
+      expect(errorLines(result)).toEqual([
+        expect.stringMatching(/reported no outlets, so there is no outlet 3 to switch/),
+      ]);
+      expect(result.stderr).not.toContain('1 to 0');
+    } finally {
+      await new Promise<void>((resolve) => empty.close(() => resolve()));
+    }
   });
 });
 

@@ -65,7 +65,7 @@ async function service(tls: TlsMaterial | null = null): Promise<Service> {
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
   });
-  const tokens = parseTokens(`ci-runner:${SECRET}\n`, 'tokens') as Token[];
+  const tokens = parseTokens(`ci-runner[operator]:${SECRET}\n`, 'tokens') as Token[];
   const listener = await startApiListener({
     core,
     spec: { name: 'api', host: '127.0.0.1', port: 0 },
@@ -110,6 +110,25 @@ describe('--service URL: the CLI through a remote plugboard serve', () => {
     expect(off.code, off.stderr).toBe(0);
     expect(emu.device.outlet(2).physicalState).toBe(false);
     expect(`${on.stdout}${on.stderr}${off.stdout}${off.stderr}`).not.toContain(SECRET);
+  });
+
+  it('--service-token on the command line works but warns that the process list shows it', async () => {
+    const { emu, origin, env } = await service();
+    const typed = await cli(['--service', origin, '--service-token', SECRET, 'on', 'Bench A:4', '--wait'], {
+      env,
+    });
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(emu.device.outlet(3).physicalState).toBe(true);
+    expect(typed.stderr).toMatch(
+      /^plugboard: warning: --service-token is visible to every user of this machine in the process list/m,
+    );
+    expect(typed.stderr).not.toContain(SECRET);
+    // Loopback over HTTP and a token from the environment: nothing to warn about.
+    const quiet = await cli(['--service', origin, 'off', 'Bench A:4', '--wait'], {
+      env: { ...env, PLUGBOARD_SERVICE_TOKEN: SECRET },
+    });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 
   it('a wrong token exits 4 and switches nothing; without a token the link is refused even on loopback', async () => {

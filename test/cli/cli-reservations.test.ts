@@ -31,7 +31,7 @@ describe('plugboard reservations, reserve, release', () => {
     const emu = await emulator({ initialStates: Array(8).fill(false) });
     const window = newCore({ store: openConfStore(dir), dataDir: dir, secrets: new MemorySecretStore() });
     const { id } = await addController(window, emu, { name: 'Bench A' });
-    const alice = window.core.handlersAs({ door: 'window', who: 'alice' });
+    const alice = window.core.handlersAs({ door: 'window', who: 'alice', role: 'operator' });
     const asAlice = (name: string, input: unknown) =>
       dispatch(alice, name, input, () => undefined) as Promise<Result<unknown>>;
     const held = (await asAlice('reservations/take', {

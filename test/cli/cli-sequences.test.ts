@@ -94,7 +94,7 @@ it('runs a sequence and prints its timeline; refuses critical without --yes and 
   expect(refused.stderr).toMatch(/would switch off critical outlet Rack A outlet 2/);
   expect(emu.device.outlet(1).state).toBe(true);
 
-  await core.handlersAs({ door: 'window', who: 'alice' })['reservations/take']({
+  await core.handlersAs({ door: 'window', who: 'alice', role: 'operator' })['reservations/take']({
     target: { kind: 'group', groupId: group.id },
     reason: 'soak test',
     durationMs: 3_600_000,

@@ -70,7 +70,7 @@ it('acts through the running Core: logged there as the CLI by this OS user, --wa
     result: 'ok',
   });
 
-  await core.handlersAs({ door: 'window', who: 'alice' })['reservations/take']({
+  await core.handlersAs({ door: 'window', who: 'alice', role: 'operator' })['reservations/take']({
     target: { kind: 'outlet', controllerId: id, outlet: 3 },
     reason: 'soak test',
     durationMs: 3_600_000,

@@ -13,7 +13,7 @@ it('records the person and door of each switch, a group run as the group on thei
 
   await h.ok('outlets/set', { controllerId: id, outlets: [1], on: true });
   await h.core
-    .handlersAs({ door: 'cli', who: 'bob' })
+    .handlersAs({ door: 'cli', who: 'bob', role: 'operator' })
     ['outlets/set']({ controllerId: id, outlets: [2], on: true });
   await h.core.handlersAs('tray')['outlets/set']({ controllerId: id, outlets: [3], on: true });
   const group = await h.ok<Group>('groups/save', {
@@ -21,7 +21,7 @@ it('records the person and door of each switch, a group run as the group on thei
     members: [{ controllerId: id, outlet: 4 }],
   });
   await h.core
-    .handlersAs({ door: 'pdudaemon-http', who: 'lava' })
+    .handlersAs({ door: 'pdudaemon-http', who: 'lava', role: 'operator' })
     ['groups/run']({ id: group.id, action: 'on' });
   emu.device.setOutlet(4, { state: true });
   await until(h, id, (s) => s.outlets[4]!.state);
@@ -39,5 +39,7 @@ it('records the person and door of each switch, a group run as the group on thei
       result: 'observed',
     });
   // The same actor gets the same handlers (one set per actor, not one per call).
-  expect(h.core.handlersAs({ door: 'cli', who: 'bob' })).toBe(h.core.handlersAs({ door: 'cli', who: 'bob' }));
+  expect(h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' })).toBe(
+    h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' }),
+  );
 });

@@ -58,7 +58,7 @@ describe('a delayed cycle', () => {
     const cycling = h.call<OutletActionResult>('outlets/cycle', { controllerId: id, outlet: 3, delay: 30 });
     await vi.waitFor(() => expect(third(emu).state).toBe(false), LOADED);
     await waitPlanned(clock, 30_000);
-    const bob = h.core.handlersAs({ door: 'cli', who: 'bob' });
+    const bob = h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' });
     await bob['reservations/take']({
       target: { kind: 'outlet', controllerId: id, outlet: 3 },
       reason: 'flashing',

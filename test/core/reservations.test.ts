@@ -7,7 +7,7 @@ import type {
   Reservation,
   Result,
 } from '../../src-preload/contract';
-import type { Actor } from '../../src-preload/model';
+import type { Caller } from '../../src-preload/model';
 import { dispatch } from '../../src-main/core/dispatch';
 import { FakeClock } from './fake-clock';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
@@ -15,15 +15,16 @@ import { addController, cleanUp, emulator, newCore, until, type CoreHarness } fr
 afterEach(cleanUp);
 
 const HOUR = 3_600_000;
-const alice: Actor = { door: 'window', who: 'alice' };
-const aliceOnTheCli: Actor = { door: 'cli', who: 'alice' };
-const bob: Actor = { door: 'pdudaemon-http', who: 'bob' };
+// Administrators: a reservation binds every role (the roles themselves: permissions.test.ts).
+const alice: Caller = { door: 'window', who: 'alice', role: 'admin' };
+const aliceOnTheCli: Caller = { door: 'cli', who: 'alice', role: 'admin' };
+const bob: Caller = { door: 'pdudaemon-http', who: 'bob', role: 'admin' };
 
 /** A contract call as `actor`, through the real dispatcher. */
-function as<T>(h: CoreHarness, actor: Actor, name: string, input: unknown): Promise<Result<T>> {
+function as<T>(h: CoreHarness, actor: Caller, name: string, input: unknown): Promise<Result<T>> {
   return dispatch(h.core.handlersAs(actor), name, input, () => undefined) as Promise<Result<T>>;
 }
-async function okAs<T>(h: CoreHarness, actor: Actor, name: string, input: unknown): Promise<T> {
+async function okAs<T>(h: CoreHarness, actor: Caller, name: string, input: unknown): Promise<T> {
   const result = await as<T>(h, actor, name, input);
   if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`);
   return result.value;

@@ -60,7 +60,7 @@ describe('sequences and what stops them', () => {
       name: 'Rack 7',
       steps: steps(ca, cb, [delay(0), delay(0), delay(0)]),
     });
-    const bob = h.core.handlersAs({ door: 'cli', who: 'bob' });
+    const bob = h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' });
     await bob['reservations/take']({
       target: { kind: 'outlet', controllerId: cb.id, outlet: 2 },
       reason: 'flashing',
@@ -85,7 +85,7 @@ describe('sequences and what stops them', () => {
     });
     const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
     await planned(clock, 30_000);
-    const bob = h.core.handlersAs({ door: 'cli', who: 'bob' });
+    const bob = h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' });
     await bob['reservations/take']({
       target: { kind: 'controller', controllerId: cb.id },
       reason: 'flashing',

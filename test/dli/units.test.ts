@@ -60,6 +60,11 @@ describe('outlet numbers', () => {
       'Outlet 9 does not exist on Bench A: it has outlets 1 to 8.',
     );
     expect(apiIndexOf(12, null, 'A')).toBe(11);
+    // A unit that reported no outlets has no range to name.
+    expect(() => apiIndexOf(3, 0, 'Bench A')).toThrow(
+      'Bench A reported no outlets, so there is no outlet 3 to switch.',
+    );
+    expect(codeOf(() => apiIndexOf(3, 0, 'A'))).toBe('DEVICE_ERROR');
     expect(codeOf(() => outletSegment([], 8, 'A'))).toBe('BAD_INPUT');
   });
 });

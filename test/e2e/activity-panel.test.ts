@@ -39,10 +39,10 @@ describe.sequential('The Activity panel in Chromium', () => {
     await waitForStatus(browser.page, 'Bench A', 'online');
     // bob switches all on from the CLI; carol switches the Router off through the JSON API.
     await lab.core
-      .handlersAs({ door: 'cli', who: 'bob' })
+      .handlersAs({ door: 'cli', who: 'bob', role: 'operator' })
       ['outlets/set']({ controllerId: id, outlets: 'all', on: true });
     await lab.core
-      .handlersAs({ door: 'json-api', who: 'carol' })
+      .handlersAs({ door: 'json-api', who: 'carol', role: 'operator', credential: 'token' })
       ['outlets/set']({ controllerId: id, outlets: [1], on: false });
   });
   afterAll(() => lab?.close());

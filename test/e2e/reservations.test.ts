@@ -18,9 +18,12 @@ describe.sequential('Reservations in Chromium', () => {
   let bench: RunningEmulator;
   let browser: BrowserSession;
   const asBob = (name: string, input: unknown) =>
-    dispatch(lab.core.handlersAs({ door: 'cli', who: 'bob' }), name, input, () => undefined) as Promise<
-      Result<unknown>
-    >;
+    dispatch(
+      lab.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' }),
+      name,
+      input,
+      () => undefined,
+    ) as Promise<Result<unknown>>;
 
   beforeAll(async () => {
     lab = await startLab();

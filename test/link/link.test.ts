@@ -165,7 +165,8 @@ describe.skipIf(process.platform === 'win32')('the Core socket', () => {
     // A call the Core holds: still under way when the service closes.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const handlers = h.core.handlersAs({ door: 'cli', who: 'alice' });
+    // The owner-only socket's callers are administrators (the folder's owner).
+    const handlers = h.core.handlersAs({ door: 'cli', who: 'alice', role: 'admin' });
     const original = handlers['app/info'];
     handlers['app/info'] = async (input) => {
       await held;

@@ -73,7 +73,7 @@ async function started(h: CoreHarness, tokens: Token[] = []) {
 }
 
 function tokens(): Token[] {
-  const parsed = parseTokens(`# lab\nci-runner:${SECRET}\n`, 'tokens');
+  const parsed = parseTokens(`# lab\nci-runner[operator]:${SECRET}\n`, 'tokens');
   if (typeof parsed === 'string') throw new Error(parsed);
   return parsed;
 }

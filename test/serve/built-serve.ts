@@ -57,7 +57,8 @@ export function scratchDir(prefix = 'plugboard-serve-'): string {
 
 /** Fail early, with what to do, when out/ has not been built. */
 export function assertBuilt(): void {
-  if (!existsSync(BUILT_BIN)) throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
+  if (!existsSync(BUILT_BIN))
+    throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
 }
 
 /** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
@@ -163,4 +164,29 @@ export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
 /** Write the service's tokens as the systemd credential `plugboard.tokens` (mode 0600). */
 export function writeTokens(credentials: string, lines: string[]): void {
   writeFileSync(path.join(credentials, 'plugboard.tokens'), `${lines.join('\n')}\n`, { mode: 0o600 });
+}
+
+export interface ServedBench extends SavedBench {
+  service: ServeProcess;
+  /** The api listener's origin, `http://127.0.0.1:PORT`. */
+  api: string;
+  /** The pdudaemon listener's port on 127.0.0.1. */
+  pdudaemon: number;
+}
+
+/**
+ * A saved bench served by the built `plugboard serve` with these token lines (the credential
+ * plugboard.tokens), its api and pdudaemon listeners on free loopback ports; resolves once Ready.
+ */
+export async function servedBench(tokenLines: string[]): Promise<ServedBench> {
+  const bench = await savedBench();
+  writeTokens(bench.credentials, tokenLines);
+  const service = serveBuilt(
+    ['--listen', 'api=127.0.0.1:0', '--listen', 'pdudaemon=127.0.0.1:0', '--config-dir', bench.configDir],
+    { CREDENTIALS_DIRECTORY: bench.credentials },
+  );
+  const api = (await service.line(/^api: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+  const pdudaemon = Number((await service.line(/^pdudaemon: 127\.0\.0\.1:(\d+) /))[1]);
+  await service.line(/^Ready\.$/);
+  return { ...bench, service, api, pdudaemon };
 }

@@ -58,6 +58,10 @@ describe('plugboard serve flags', () => {
     [['--listen', 'api', '--listen', 'api=127.0.0.1:1'], 'given twice'],
     [['--allow', '10.0.0.0/33', '--listen', 'api=10.0.0.1:80'], 'from 0 to 32'],
     [['--allow', 'lab'], 'is not a network'],
+    // Every address is no allowlist at all: refused, naming what to give instead.
+    [['--allow', '0.0.0.0/0', '--listen', 'pdudaemon=0.0.0.0:16421'], "give the lab's own networks instead"],
+    [['--allow', '192.168.10.0/24,::/0'], 'would let every IPv6 address reach the listeners'],
+    [['--allow', '10.1.2.3/0'], 'would let every IPv4 address'],
     [['--host-name', 'bad name'], 'is not a DNS name'],
     [['--tls-cert', 'c.pem'], 'go together'],
     [['--bogus'], "Unknown option '--bogus'"],

@@ -81,7 +81,7 @@ describe('plugboard serve (a real process)', () => {
   it('lets a switch under way finish when SIGTERM comes, then exits 0', { timeout: 120_000 }, async () => {
     const { configDir, credentials, emu } = await savedBench();
     const secret = 'ci-secret-0123456789abcdef';
-    writeFileSync(path.join(credentials, 'plugboard.tokens'), `ci-runner:${secret}\n`);
+    writeFileSync(path.join(credentials, 'plugboard.tokens'), `ci-runner[operator]:${secret}\n`);
     const service = serve(['--listen', 'api=127.0.0.1:0', '--config-dir', configDir], {
       CREDENTIALS_DIRECTORY: credentials,
     });
