@@ -57,7 +57,8 @@ export function scratchDir(prefix = 'plugboard-serve-'): string {
 
 /** Fail early, with what to do, when out/ has not been built. */
 export function assertBuilt(): void {
-  if (!existsSync(BUILT_BIN)) throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
+  if (!existsSync(BUILT_BIN))
+    throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
 }
 
 /** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
@@ -116,6 +117,13 @@ export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProc
     stderr: () => stderr,
     fdCount: () => readdirSync(`/proc/${child.pid}/fd`).length,
   };
+}
+
+/** A command of the built CLI (`node out/main/plugboard.js <args>`) to its exit, `stdin` written first. */
+export function cliBuilt(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ServeExit> {
+  const run = runBuilt(args, env);
+  run.child.stdin.end(stdin);
+  return run.exit;
 }
 
 /** `plugboard serve` from the built bin. */
