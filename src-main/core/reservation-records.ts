@@ -92,3 +92,22 @@ export function newReservationId(current: readonly Reservation[]): string {
     if (!current.some((r) => r.id === id)) return id;
   }
 }
+
+/**
+ * The reservations without what they cover of one controller (`kept`; one left covering nothing is
+ * gone), and what each covered there (`ended`: the reservation with only those cells).
+ */
+export function withoutController(
+  list: readonly Reservation[],
+  controllerId: string,
+): { kept: Reservation[]; ended: Reservation[] } {
+  const kept: Reservation[] = [];
+  const ended: Reservation[] = [];
+  for (const r of list) {
+    const there = r.covers.filter((c) => c.controllerId === controllerId);
+    const rest = r.covers.filter((c) => c.controllerId !== controllerId);
+    if (there.length > 0) ended.push({ ...r, covers: there });
+    if (rest.length > 0) kept.push(there.length > 0 ? { ...r, covers: rest } : r);
+  }
+  return { kept, ended };
+}

@@ -7,7 +7,7 @@
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
-import type { Actor, Group, Reservation, ReservationCell } from '../../src-preload/model';
+import type { Actor, Group, Reservation } from '../../src-preload/model';
 import { capitalise } from '../../src-preload/words';
 import type { CallParsed } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
@@ -25,7 +25,7 @@ import {
   type Cell,
   type Names,
 } from './reservation-words';
-import { detailOf, newReservationId, readReservations } from './reservation-records';
+import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
 import { sameJson } from './same-json';
 
 export const RESERVATIONS_KEY = 'reservations';
@@ -170,26 +170,15 @@ export class Reservations {
    */
   endForController(actor: Actor, controllerId: string): Promise<void> {
     return this.#exclusive(async () => {
-      const current = this.list();
-      const ended: { reservation: Reservation; cells: ReservationCell[] }[] = [];
-      const next: Reservation[] = [];
-      for (const r of current) {
-        const cells = r.covers.filter((c) => c.controllerId === controllerId);
-        if (cells.length === 0) next.push(r);
-        else {
-          ended.push({ reservation: r, cells });
-          const rest = r.covers.filter((c) => c.controllerId !== controllerId);
-          if (rest.length > 0) next.push({ ...r, covers: rest });
-        }
-      }
+      const { kept, ended } = withoutController(this.list(), controllerId);
       if (ended.length === 0) return;
-      this.#write(next);
+      this.#write(kept);
       const name = this.#o.names.controller(controllerId) ?? 'the controller';
-      for (const { reservation, cells } of ended)
+      for (const part of ended)
         this.#o.onRecorded(
           actor,
-          { ...reservation, covers: cells },
-          `broke the reservation of ${reservation.holder}: ${name} was removed from Plugboard.`,
+          part,
+          `broke the reservation of ${part.holder}: ${name} was removed from Plugboard.`,
         );
     });
   }
