@@ -481,13 +481,25 @@ export type ReservationTarget =
   | { kind: 'group'; groupId: string }
   | { kind: 'controller'; controllerId: string };
 
+/** One outlet a reservation covers, or (`outlet: null`) every outlet of a controller. */
+export interface ReservationCell {
+  controllerId: string;
+  outlet: number | null;
+}
+
 /**
  * A reservation: while it lasts, only its holder (the same `who`, through any door) may switch what it
  * covers; anyone else is refused with RESERVED. Not the unit's own `locked` flag (LOCKED).
  */
 export interface Reservation {
   id: string;
+  /** What was asked for (a group is named by its id: it may be changed or removed later). */
   target: ReservationTarget;
+  /**
+   * What it covers, fixed when it was taken: a group's members then, not now; a controller as one
+   * whole-controller cell. Editing or removing the group later changes nothing here.
+   */
+  covers: ReservationCell[];
   /** Who holds it: the Actor's `who` (an OS user, a token's name). */
   holder: string;
   /** The door it was taken through. */

@@ -2,8 +2,16 @@
  * What every command's action gets, and how it reaches a controller. Commands import this, never
  * program.ts (which imports them).
  */
+import type { CallInput, CallName, CallResult } from '../../src-preload/contract';
 import { connect, type GlobalOptions, type Target } from './connect';
 import type { Terminal } from './io';
+
+/** What a one-off login needs of the Core once it is open (core-access.ts's CoreAccess has it). */
+export interface CoreCaller {
+  /** Whether the Core runs in this process (false: a running service). */
+  inProcess: boolean;
+  call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallResult<K>>;
+}
 
 /** What a command's action gets. */
 export interface CommandContext {
@@ -15,6 +23,8 @@ export interface CommandContext {
   /** The options given before the command name. */
   globals: GlobalOptions;
   json: boolean;
+  /** Run once the Core is open, before the command's calls: a one-off login's meaning there (saved-route.ts). */
+  beforeCore?: (core: CoreCaller) => Promise<void>;
 }
 
 export type Runner = (
@@ -34,7 +44,10 @@ export async function withController(
   }
 }
 
-/** Options that mean "log in with these, not the saved secret": such a command keeps the direct client. */
+/**
+ * Options that mean "log in with these, not the saved secret": by the options alone, such a command keeps
+ * the direct client. Commands that can switch outlets look further (`routeToCore`).
+ */
 const ONE_OFF_LOGIN = ['user', 'password', 'passwordStdin', 'token', 'acceptFingerprint', 'reuseSecret'];
 
 /** Whether the command goes through the Core (saved controllers, groups) rather than the direct client. */

@@ -5,6 +5,7 @@ import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
 import { savedThroughCore, withController, type Runner } from './command-context';
+import { routeSavedToCore } from './core-route';
 import { leaf } from './global-options';
 import { renderTable } from './table';
 import { registerUserCommands } from './commands-users';
@@ -68,10 +69,11 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const globals = context.globals;
       // --password-stdin after `add` is the new user's; before it, the login's.
       const asLogin = { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin } };
-      if (savedThroughCore(asLogin)) {
+      const routed = await routeSavedToCore(asLogin);
+      if (routed) {
         const { withSavedController } = await import('./core-access');
         const { readState } = await import('./state-watch');
-        return withSavedController(asLogin, async (core, saved) => {
+        return withSavedController(routed, async (core, saved) => {
           const password = await context.terminal.readLine(`the password for ${String(name)}`);
           if (!password) throw new UsageError('The new password is empty.');
           const count = (await readState(core, saved.id, saved.name)).outlets.length;
@@ -154,9 +156,10 @@ export function registerAdminCommands(program: Command, run: Runner): void {
           'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
         );
       }
-      if (savedThroughCore(context)) {
+      const routed = await routeSavedToCore(context);
+      if (routed) {
         const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
+        return withSavedController(routed, async (core, saved) => {
           await core.call('system/reboot', { controllerId: saved.id });
           if (context.json) return context.terminal.json({ rebooting: true });
           context.terminal.print(`${saved.name} is rebooting.`);

@@ -1,7 +1,13 @@
-/** `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items (issue 14 item 5). */
+/**
+ * `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items (issue 14 item 5). An
+ * item power-cycles outlets on its own later, so on a saved controller add, edit, enable and disable go
+ * through the Core (its reservation check and activity log), like switching.
+ */
 import type { Command } from 'commander';
 import type { AutopingItem, AutopingItemInput } from '../../src-preload/model';
+import { PlugboardError } from '../shared/errors';
 import { withController, type CommandContext, type Runner } from './command-context';
+import { routeSavedToCore } from './core-route';
 import { leaf } from './global-options';
 import { UsageError, excerpt } from './io';
 import { parseNumberList } from './outlet-spec';
@@ -75,6 +81,47 @@ function printItems(context: CommandContext, controller: string, items: Autoping
   );
 }
 
+/** The item as a save takes it (without its number and status). */
+function inputOf(item: AutopingItem): AutopingItemInput {
+  const { number: _number, status: _status, ...input } = item;
+  return input;
+}
+
+/**
+ * Save an item through the Core on a saved controller (`change` gets the current item, or null for a
+ * new one); false when the command goes straight to the unit instead.
+ */
+async function savedThroughCore(
+  context: CommandContext,
+  number: number | undefined,
+  change: (current: AutopingItem | null) => AutopingItemInput,
+  done: (items: AutopingItem[], controller: string) => void,
+): Promise<boolean> {
+  const routed = await routeSavedToCore(context);
+  if (!routed) return false;
+  const { withSavedController } = await import('./core-access');
+  await withSavedController(routed, async (core, saved) => {
+    let current: AutopingItem | null = null;
+    if (number !== undefined) {
+      current =
+        (await core.call('autoping/list', { controllerId: saved.id })).find((i) => i.number === number) ??
+        null;
+      if (!current)
+        throw new PlugboardError('NOT_FOUND', `${saved.name} has no AutoPing item ${number}.`, undefined, {
+          action: 'See the items with: plugboard autoping',
+        });
+    }
+    const item = change(current);
+    const items = await core.call('autoping/save', {
+      controllerId: saved.id,
+      ...(number === undefined ? {} : { number }),
+      item,
+    });
+    done(items, saved.name);
+  });
+  return true;
+}
+
 const itemOptions = (command: Command): Command =>
   command
     .option('--outlets <list>', 'outlets to power-cycle when the addresses stop answering, e.g. 1,2')
@@ -120,13 +167,16 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
         resumptionTrial: false,
         script: '',
       });
-      await withController(context, async ({ client }) => {
-        const items = await client.autoping.create(item);
+      const done = (items: AutopingItem[], controller: string): void => {
         if (context.json) return context.terminal.json(items.at(-1));
         context.terminal.print(
-          `Added AutoPing item ${items.length} on ${client.controller}: ping ${item.addresses.join(', ')}.`,
+          `Added AutoPing item ${items.length} on ${controller}: ping ${item.addresses.join(', ')}.`,
         );
-      });
+      };
+      if (await savedThroughCore(context, undefined, () => item, done)) return;
+      await withController(context, async ({ client }) =>
+        done(await client.autoping.create(item), client.controller),
+      );
     }),
   );
 
@@ -142,6 +192,12 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
     run(async (context, numberText) => {
       const number = itemNumber(numberText);
       const local = context.local as ItemOptions;
+      const done = (items: AutopingItem[], controller: string): void => {
+        if (context.json) return context.terminal.json(items[number - 1]);
+        context.terminal.print(`Changed AutoPing item ${number} on ${controller}.`);
+      };
+      const edit = (current: AutopingItem | null) => itemFrom(local, inputOf(current!));
+      if (await savedThroughCore(context, number, edit, done)) return;
       await withController(context, async ({ client }) => {
         const current = (await client.autoping.list()).find((i) => i.number === number);
         const item = itemFrom(
@@ -155,9 +211,7 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
             script: '',
           },
         );
-        const items = await client.autoping.edit(number, item);
-        if (context.json) return context.terminal.json(items[number - 1]);
-        context.terminal.print(`Changed AutoPing item ${number} on ${client.controller}.`);
+        done(await client.autoping.edit(number, item), client.controller);
       });
     }),
   );
@@ -172,13 +226,17 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
     ).action(
       run(async (context, numberText) => {
         const number = itemNumber(numberText);
-        await withController(context, async ({ client }) => {
-          const items = await client.autoping.setEnabled(number, enabled);
+        const done = (items: AutopingItem[], controller: string): void => {
           if (context.json) return context.terminal.json(items[number - 1]);
           context.terminal.print(
-            `${enabled ? 'Enabled' : 'Disabled'} AutoPing item ${number} on ${client.controller}.`,
+            `${enabled ? 'Enabled' : 'Disabled'} AutoPing item ${number} on ${controller}.`,
           );
-        });
+        };
+        const toggle = (current: AutopingItem | null) => ({ ...inputOf(current!), enabled });
+        if (await savedThroughCore(context, number, toggle, done)) return;
+        await withController(context, async ({ client }) =>
+          done(await client.autoping.setEnabled(number, enabled), client.controller),
+        );
       }),
     );
   }

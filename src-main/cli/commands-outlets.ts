@@ -7,13 +7,8 @@ import type { Outlet } from '../dli/types';
 import { combinedExitCode, exitCodeFor } from './exit-codes';
 import { ExitWith } from './io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from './outlet-spec';
-import {
-  savedThroughCore,
-  throughCore,
-  withController,
-  type CommandContext,
-  type Runner,
-} from './command-context';
+import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
+import { routeSavedToCore, routeToCore } from './core-route';
 import { leaf } from './global-options';
 import { checkDirectOptions, runFleet, savedControllerState } from './commands-fleet';
 import { Option } from 'commander';
@@ -181,7 +176,8 @@ export function registerOutletCommands(program: Command, run: Runner): void {
       ),
     ).action(
       run(async (context, words) => {
-        if (throughCore(context)) return runFleet(context, on ? 'on' : 'off', words as string[]);
+        const routed = await routeToCore(context);
+        if (routed) return runFleet(routed, on ? 'on' : 'off', words as string[]);
         checkDirectOptions(context);
         await withController(context, async ({ client }) => {
           const outlets = await outletNumbers(client, (words as string[]).join(' '));
@@ -207,7 +203,8 @@ export function registerOutletCommands(program: Command, run: Runner): void {
     ),
   ).action(
     run(async (context, words) => {
-      if (throughCore(context)) return runFleet(context, 'cycle', words as string[]);
+      const routed = await routeToCore(context);
+      if (routed) return runFleet(routed, 'cycle', words as string[]);
       checkDirectOptions(context);
       await withController(context, async ({ client }) => {
         const outlets = await outletNumbers(client, (words as string[]).join(' '));
@@ -232,7 +229,8 @@ export function registerOutletCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, pairs) => {
       const wanted = parseSwitchPairs(pairs as string[]);
-      if (savedThroughCore(context)) return switchThroughCore(context, wanted);
+      const routed = await routeSavedToCore(context);
+      if (routed) return switchThroughCore(routed, wanted);
       await withController(context, async ({ client }) => {
         const targets = wanted.map(({ target, on }) => ({ spec: parseOutletSpec(target), on }));
         // Names are resolved, and `all` enumerated, from the outlet list; numbers need none.

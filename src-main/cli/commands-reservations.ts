@@ -54,13 +54,20 @@ async function resolveTarget(handlers: Handlers, text: string): Promise<Reservat
   );
 }
 
-/** "Bench A:3", "Bench A", "group Rack 7" — as the person would type it back. */
-async function targetWords(handlers: Handlers): Promise<(target: ReservationTarget) => string> {
+/**
+ * "Bench A:3", "Bench A", "group Rack 7: Bench A:1, Bench B:2" — as the person would type it back; a
+ * group with the outlets it covers, which are those it had when reserved.
+ */
+async function targetWords(handlers: Handlers): Promise<(r: Reservation) => string> {
   const snapshot = await handlers['app/snapshot']({});
   const controller = (id: string) => snapshot.controllers.find((c) => c.id === id)?.name ?? id;
-  return (target) => {
-    if (target.kind === 'group')
-      return `group ${snapshot.groups.find((g) => g.id === target.groupId)?.name ?? target.groupId}`;
+  const cell = (c: Reservation['covers'][number]) =>
+    c.outlet === null ? controller(c.controllerId) : `${controller(c.controllerId)}:${c.outlet}`;
+  return ({ target, covers }) => {
+    if (target.kind === 'group') {
+      const group = snapshot.groups.find((g) => g.id === target.groupId);
+      return `${group ? `group ${group.name}` : 'a removed group'}: ${covers.map(cell).join(', ')}`;
+    }
     if (target.kind === 'controller') return controller(target.controllerId);
     return `${controller(target.controllerId)}:${target.outlet}`;
   };
@@ -82,7 +89,7 @@ async function printList(context: CommandContext, handlers: Handlers): Promise<v
       list,
       [
         { title: 'ID', value: (r) => r.id },
-        { title: 'TARGET', value: (r) => words(r.target) },
+        { title: 'TARGET', value: (r) => words(r) },
         { title: 'HOLDER', value: (r) => r.holder },
         { title: 'UNTIL', value: (r) => when(r.expiresAt) },
         { title: 'REASON', value: (r) => r.reason },
@@ -131,7 +138,7 @@ export function registerReservationCommands(program: Command, run: Runner): void
           if (context.json) return context.terminal.json(taken);
           const words = await targetWords(handlers);
           context.terminal.print(
-            `Reserved ${words(taken.target)} until ${when(taken.expiresAt)} (${taken.id}). Release it with: plugboard release ${taken.id}`,
+            `Reserved ${words(taken)} until ${when(taken.expiresAt)} (${taken.id}). Release it with: plugboard release ${taken.id}`,
           );
         });
       }),

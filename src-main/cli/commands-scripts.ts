@@ -1,6 +1,7 @@
 /** `scripts`, `script start`, `script stop`. */
 import type { Command } from 'commander';
 import { savedThroughCore, withController, type Runner } from './command-context';
+import { routeSavedToCore } from './core-route';
 import { parseScriptArgs } from './script-args';
 import { leaf } from './global-options';
 import { renderTable } from './table';
@@ -47,9 +48,10 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, functionName) => {
       const args = parseScriptArgs(context.options.args as string | undefined);
-      if (savedThroughCore(context)) {
+      const routed = await routeSavedToCore(context);
+      if (routed) {
         const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
+        return withSavedController(routed, async (core, saved) => {
           const { threadId } = await core.call('scripts/start', {
             controllerId: saved.id,
             function: String(functionName),

@@ -8,6 +8,7 @@ import type { UserChange } from '../dli/types';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
 import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
+import { routeSavedToCore } from './core-route';
 import { leaf } from './global-options';
 
 interface EditOptions {
@@ -75,10 +76,11 @@ export function registerUserCommands(user: Command, run: Runner): void {
         context.terminal.print(`Changed user ${who} on ${where}.`);
         if (warning) context.terminal.warn(warning);
       };
-      if (savedThroughCore(asLogin)) {
+      const routed = await routeSavedToCore(asLogin);
+      if (routed) {
         const { withSavedController } = await import('./core-access');
         const { readState } = await import('./state-watch');
-        return withSavedController(asLogin, async (core, saved) => {
+        return withSavedController(routed, async (core, saved) => {
           const count = outlets ? (await readState(core, saved.id, saved.name)).outlets.length : 0;
           const newPassword = await password();
           const answer = await core.call('users/update', {

@@ -83,7 +83,7 @@ function warnVisiblePassword(terminal: Terminal): void {
 }
 
 /** Credentials from the command line and environment; null when none were given. */
-async function credentialsFrom(
+export async function credentialsFrom(
   options: GlobalOptions,
   terminal: Terminal,
   defaultUser: string | null,

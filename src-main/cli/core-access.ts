@@ -182,6 +182,7 @@ export async function withCore(
 ): Promise<void> {
   const core = await openCoreAccess(context);
   try {
+    await context.beforeCore?.(core);
     await work(core);
   } finally {
     await core.close();

@@ -6,6 +6,7 @@ import type { Handlers } from '../../src-preload/contract';
 import type { AutopingItemInput } from '../../src-preload/model';
 import { startedSession, type CoreContext } from './core-context';
 import { recorded } from './admin-actions';
+import { cycledByAutoping, grantsNothing } from './reservation-grants';
 import type { Actor } from '../../src-preload/model';
 
 type AutopingHandlers = Pick<Handlers, 'autoping/list' | 'autoping/save' | 'autoping/remove'>;
@@ -25,6 +26,9 @@ export function autopingHandlers(ctx: CoreContext, actor: Actor): AutopingHandle
     },
     'autoping/save': async ({ controllerId, number, item }) => {
       const session = await startedSession(ctx, controllerId);
+      // An enabled item power-cycles its outlets on its own later: checked now like a cycle of them.
+      const cycled = cycledByAutoping(item);
+      if (!grantsNothing(cycled)) ctx.reservations.assertMayAct(actor, controllerId, cycled);
       const client = await session.client();
       if (number === undefined) {
         return recorded(session, `added AutoPing item for ${described(item)}`, actor, () =>

@@ -49,7 +49,7 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
     'controllers/update': async (input) => updateController(ctx, input),
     'controllers/remove': async ({ id }) => {
       const summary = ctx.registry.getOrThrow(id);
-      await removeController(ctx, id);
+      await removeController(ctx, id, actor);
       noteController(ctx, summary, 'removed from Plugboard', actor);
       return null;
     },

@@ -32,7 +32,7 @@ export function demoHandlers(ctx: CoreContext, actor: Actor): DemoHandlers {
           added.push(summary);
         }
       } catch (error) {
-        for (const summary of added) await removeController(ctx, summary.id).catch(() => undefined);
+        for (const summary of added) await removeController(ctx, summary.id, actor).catch(() => undefined);
         await Promise.all(demos.map((demo) => demo.emulator.close()));
         throw error;
       }
@@ -44,7 +44,7 @@ export function demoHandlers(ctx: CoreContext, actor: Actor): DemoHandlers {
     },
     'demo/remove': async () => {
       for (const summary of ctx.registry.list().filter((c) => c.demo))
-        await removeController(ctx, summary.id);
+        await removeController(ctx, summary.id, actor);
       const stray = [...ctx.demos.values()];
       ctx.demos.clear();
       await Promise.all(stray.map((demo) => demo.emulator.close()));

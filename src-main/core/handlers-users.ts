@@ -5,13 +5,21 @@ import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
 import { checkOwnUserDelete } from './users-own';
 import { updateUser } from './users-update';
+import { grantedByNewUser, grantedByUserChange, grantsNothing } from './reservation-grants';
 
 type UserHandlers = Pick<Handlers, 'users/create' | 'users/delete' | 'users/update'>;
+
+/** Outlets a new login on the unit could switch are checked like a switch of them (reservation-grants.ts). */
+function mayGrant(ctx: CoreContext, actor: Actor, controllerId: string, outlets: 'all' | number[]): void {
+  if (!grantsNothing(outlets)) ctx.reservations.assertMayAct(actor, controllerId, outlets);
+}
 
 export function userHandlers(ctx: CoreContext, actor: Actor): UserHandlers {
   return {
     'users/create': async ({ controllerId, ...user }) => {
-      await createUser(await startedSession(ctx, controllerId), user, actor);
+      const session = await startedSession(ctx, controllerId);
+      mayGrant(ctx, actor, controllerId, grantedByNewUser(user));
+      await createUser(session, user, actor);
       return null;
     },
     'users/delete': async ({ controllerId, name, confirmOwnUser }) => {
@@ -21,7 +29,11 @@ export function userHandlers(ctx: CoreContext, actor: Actor): UserHandlers {
       await deleteUser(session, name, actor);
       return null;
     },
-    'users/update': async (input) =>
-      updateUser(ctx, await startedSession(ctx, input.controllerId), input, actor),
+    'users/update': async (input) => {
+      const session = await startedSession(ctx, input.controllerId);
+      const current = session.state.users?.find((u) => u.name === input.name);
+      mayGrant(ctx, actor, input.controllerId, grantedByUserChange(input, current));
+      return updateUser(ctx, session, input, actor);
+    },
   };
 }

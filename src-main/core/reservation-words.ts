@@ -4,16 +4,16 @@
  * labgrid and LAVA, so it is one clean sentence: "Outlet 3 (Router) on Bench A is reserved by alice
  * until 14:30: flashing firmware."
  */
-import type { Group, Reservation, ReservationTarget } from '../../src-preload/model';
+import type { Group, Reservation, ReservationCell, ReservationTarget } from '../../src-preload/model';
 import { capitalise, outletLabel } from '../../src-preload/words';
 
 /** One covered outlet, or every outlet of a controller (`outlet: null`). */
-export interface Cell {
-  controllerId: string;
-  outlet: number | null;
-}
+export type Cell = ReservationCell;
 
-/** What a target covers now (a group's current members; a group that is gone covers nothing). */
+/**
+ * What a target covers now (a group's current members; a group that is gone covers nothing). Called
+ * when a reservation is taken: what it returns then is what the reservation covers for its whole life.
+ */
 export function cellsOf(target: ReservationTarget, groups: readonly Group[]): Cell[] {
   switch (target.kind) {
     case 'outlet':
@@ -37,11 +37,6 @@ export function overlap(wanted: readonly Cell[], held: readonly Cell[]): Cell | 
   return null;
 }
 
-/** The controller ids a target touches (for the activity log). */
-export function controllersOf(target: ReservationTarget, groups: readonly Group[]): string[] {
-  return [...new Set(cellsOf(target, groups).map((c) => c.controllerId))];
-}
-
 export interface Names {
   controller(id: string): string | undefined;
   outlet(controllerId: string, outlet: number): string | undefined;
@@ -58,7 +53,10 @@ export function describeCell(cell: Cell, names: Names): string {
 }
 
 export function describeTarget(target: ReservationTarget, names: Names): string {
-  if (target.kind === 'group') return `group "${names.group(target.groupId) ?? target.groupId}"`;
+  if (target.kind === 'group') {
+    const name = names.group(target.groupId);
+    return name === undefined ? 'a group that is no longer saved' : `group "${name}"`;
+  }
   return describeCell(
     { controllerId: target.controllerId, outlet: target.kind === 'outlet' ? target.outlet : null },
     names,

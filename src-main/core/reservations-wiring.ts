@@ -1,6 +1,6 @@
 /**
  * The Core's reservations, wired: names from the registry and the live state, changes pushed as
- * `reservations/changed`, takes/releases/breaks in the activity log (one entry per controller touched),
+ * `reservations/changed`, takes/releases/breaks in the activity log (one entry per controller covered),
  * and changes other processes make to the shared file followed as they happen.
  */
 import type { Actor, Reservation } from '../../src-preload/model';
@@ -10,7 +10,7 @@ import type { Clock } from './clock';
 import type { EventHub } from './event-hub';
 import type { KeyValueStore } from './ports';
 import type { ControllerRegistry } from './registry';
-import { cellsOf, type Names } from './reservation-words';
+import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';
 import type { SessionManager } from './sessions';
 
@@ -34,16 +34,13 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
     outletCount: (controllerId) => sessions.find(controllerId)?.state.outlets.length || null,
   };
   const record = (actor: Actor, reservation: Reservation, action: string) => {
-    const cells = cellsOf(reservation.target, registry.listGroups());
     const perController = new Map<string, number | null>();
-    for (const cell of cells) {
+    for (const cell of reservation.covers) {
       // One entry per controller: the outlet when it is the only one there, else the whole controller.
       perController.set(cell.controllerId, perController.has(cell.controllerId) ? null : cell.outlet);
     }
     const prefix =
-      reservation.target.kind === 'group'
-        ? `group "${names.group(reservation.target.groupId) ?? '?'}": `
-        : '';
+      reservation.target.kind === 'group' ? `${describeTarget(reservation.target, names)}: ` : '';
     for (const [controllerId, outlet] of perController) {
       const controllerName = names.controller(controllerId);
       if (controllerName === undefined) continue;

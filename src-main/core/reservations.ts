@@ -25,7 +25,7 @@ import {
   type Cell,
   type Names,
 } from './reservation-words';
-import { detailOf, newReservationId, readReservations } from './reservation-records';
+import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
 import { sameJson } from './same-json';
 
 export const RESERVATIONS_KEY = 'reservations';
@@ -38,7 +38,10 @@ export interface ReservationsOptions {
   names: Names;
   /** Every change (taken, released, broken, expired, or another process's), with the current list. */
   onChanged: (list: Reservation[]) => void;
-  /** A take, release or break, for the activity log. */
+  /**
+   * A take, release or break, for the activity log: one entry per controller of `reservation.covers`
+   * (a controller's removal passes only the cells it ended).
+   */
   onRecorded: (actor: Actor, reservation: Reservation, action: string) => void;
   /** A switch refused because someone else holds a reservation (the log shows who tried). */
   onRefused?: (
@@ -57,6 +60,7 @@ export class Reservations {
   #known: Reservation[] = [];
   #timer: TimerHandle | null = null;
   #reported = false;
+  #migrating = false;
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
@@ -113,6 +117,7 @@ export class Reservations {
       const reservation: Reservation = {
         id: newReservationId(current),
         target: input.target,
+        covers: cells,
         holder: actor.who,
         door: actor.door,
         reason: input.reason,
@@ -157,6 +162,27 @@ export class Reservations {
     });
   }
 
+  /**
+   * A controller is being removed (the caller passed `assertMayAct(actor, id, 'all')`: nobody else
+   * holds any of it): what current reservations cover of it ends now, each recorded as broken by
+   * `actor`. A reservation left covering nothing is gone; one of a group keeps its other outlets.
+   * Call it while the controller is still saved, so the log can name it.
+   */
+  endForController(actor: Actor, controllerId: string): Promise<void> {
+    return this.#exclusive(async () => {
+      const { kept, ended } = withoutController(this.list(), controllerId);
+      if (ended.length === 0) return;
+      this.#write(kept);
+      const name = this.#o.names.controller(controllerId) ?? 'the controller';
+      for (const part of ended)
+        this.#o.onRecorded(
+          actor,
+          part,
+          `broke the reservation of ${part.holder}: ${name} was removed from Plugboard.`,
+        );
+    });
+  }
+
   /** Announce changes another process made to the file (call on every watch notice). */
   refresh(): void {
     let now: Reservation[];
@@ -179,13 +205,14 @@ export class Reservations {
   }
 
   #assertFree(actor: Actor, wanted: readonly Cell[]): void {
-    const groups = this.#o.groups();
     for (const held of this.list()) {
       if (held.holder === actor.who) continue;
-      const cell = overlap(wanted, cellsOf(held.target, groups));
+      const cell = overlap(wanted, held.covers);
       if (!cell) continue;
-      const what =
-        cell.outlet === null ? describeTarget(held.target, this.#o.names) : describeCell(cell, this.#o.names);
+      // The outlet asked for; for a whole controller, the outlet held there (or the controller).
+      const heldThere =
+        cell.outlet === null ? held.covers.find((c) => c.controllerId === cell.controllerId) : undefined;
+      const what = describeCell(heldThere ?? cell, this.#o.names);
       throw new PlugboardError(
         'RESERVED',
         reservedSentence(capitalise(what), held, this.#o.clock.now()),
@@ -236,11 +263,36 @@ export class Reservations {
         { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
       );
     }
-    return readReservations(raw, () => {
-      if (this.#reported) return;
-      this.#reported = true;
-      this.#o.log('settings file: a saved reservation is invalid and was ignored');
+    const { list, migrated } = readReservations(raw, {
+      invalid: () => {
+        if (this.#reported) return;
+        this.#reported = true;
+        this.#o.log('settings file: a saved reservation is invalid and was ignored');
+      },
+      expand: (target) => cellsOf(target, this.#o.groups()),
+      empty: (r) =>
+        this.#o.log(
+          `settings file: reservation ${r.id} of ${r.holder} was of a group that is no longer saved, so it covered nothing; it was dropped`,
+        ),
     });
+    if (migrated) this.#migrate();
+    return list;
+  }
+
+  /**
+   * Write reservations saved without what they cover back with it (as expanded on this read), once,
+   * so a later change to their group does not change them.
+   */
+  #migrate(): void {
+    if (this.#migrating) return;
+    this.#migrating = true;
+    this.#exclusive(async () => {
+      const now = this.#o.clock.now();
+      const current = this.#read().filter((r) => r.expiresAt > now);
+      this.#o.store.set(RESERVATIONS_KEY, current);
+    })
+      .catch((error: unknown) => this.#o.log('could not save the reservations in their new form', error))
+      .finally(() => (this.#migrating = false));
   }
 
   #write(list: Reservation[]): void {

@@ -10,7 +10,7 @@ import type {
   Reservation,
 } from '../../src-preload/model';
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
-import { cellsOf, untilText } from './reservation-words';
+import { untilText } from './reservation-words';
 import { breachWords } from './meter-limits';
 
 /**
@@ -85,9 +85,7 @@ function breachItems(state: TrayState): TrayMenuItem[] {
 /** The reservation covering an outlet (someone else's first), or null. */
 function reservationOn(state: TrayState, controllerId: string, number: number): Reservation | null {
   const covering = (state.reservations ?? []).filter((r) =>
-    cellsOf(r.target, state.groups).some(
-      (c) => c.controllerId === controllerId && (c.outlet === null || c.outlet === number),
-    ),
+    r.covers.some((c) => c.controllerId === controllerId && (c.outlet === null || c.outlet === number)),
   );
   return covering.find((r) => r.holder !== state.user) ?? covering[0] ?? null;
 }

@@ -47,6 +47,26 @@ export function hostPortKey(url: string): string {
   return `${parsed.hostname.toLowerCase()}:${port}`;
 }
 
+/** The host of a saved-form address, without IPv6 brackets (what name resolution takes). */
+export function addressHost(url: string): string {
+  return new URL(url).hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Whether two addresses on one host reach the same unit by their ports: the same port (the scheme's
+ * default filled in), or http's 80 and https's 443, which a unit serves side by side.
+ */
+export function samePortsOfUnit(a: string, b: string): boolean {
+  const port = (url: string) => {
+    const parsed = new URL(url);
+    return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+  };
+  const pa = port(a);
+  const pb = port(b);
+  const web = new Set(['80', '443']);
+  return pa === pb || (web.has(pa) && web.has(pb));
+}
+
 /** A SHA-256 fingerprint as upper-case hex pairs separated by colons, the way the UI shows it. */
 export function normaliseFingerprint(input: string): string {
   const hex = input.trim().replace(/:/g, '');

@@ -52,7 +52,7 @@ describe('reservations in the settings file', () => {
 
   it('ignore a broken saved record (logged once) and keep the valid ones', () => {
     const store = new MemoryStore();
-    const good: Reservation = {
+    const good: Omit<Reservation, 'covers'> = {
       id: 'r-1',
       target: { kind: 'outlet', controllerId: 'a', outlet: 2 },
       holder: 'alice',
@@ -63,7 +63,7 @@ describe('reservations in the settings file', () => {
     };
     store.set(RESERVATIONS_KEY, [{ id: 'r-0', holder: 'mallory' }, good, 'junk']);
     const { reservations, logged } = reservationsOn(store);
-    expect(reservations.list()).toEqual([good]);
+    expect(reservations.list()).toEqual([{ ...good, covers: [{ controllerId: 'a', outlet: 2 }] }]);
     expect(logged).toEqual(['settings file: a saved reservation is invalid and was ignored']);
   });
 

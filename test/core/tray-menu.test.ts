@@ -446,6 +446,11 @@ describe('reserved outlets in the tray', () => {
   const reservation = (holder: string, target: Reservation['target']): Reservation => ({
     id: 'r-1',
     target,
+    // What the Core fixed when it was taken: group "g" had outlet 3 of Bench A then.
+    covers:
+      target.kind === 'group'
+        ? [{ controllerId: 'a', outlet: 3 }]
+        : [{ controllerId: target.controllerId, outlet: target.kind === 'outlet' ? target.outlet : null }],
     holder,
     door: 'window',
     reason: 'flashing firmware',

@@ -11,11 +11,18 @@ import { TestBackend } from './test-backend';
 
 const HOUR = 3_600_000;
 
+/** What the Core fixed when it was taken: group "g" had outlet 5 of Bench A then. */
+function coversOf(target: Reservation['target']): Reservation['covers'] {
+  if (target.kind === 'group') return [{ controllerId: 'bench-a', outlet: 5 }];
+  return [{ controllerId: target.controllerId, outlet: target.kind === 'outlet' ? target.outlet : null }];
+}
+
 function reservation(holder: string, target: Reservation['target'], id = 'r-1'): Reservation {
   const now = Date.now();
   return {
     id,
     target,
+    covers: coversOf(target),
     holder,
     door: 'window',
     reason: 'flashing firmware',
@@ -29,9 +36,7 @@ async function reservationsWith(list: Reservation[]) {
   const backend = new TestBackend()
     .answer('reservations/list', () => ({ ok: true, value: list }))
     .answer('reservations/holder', () => ({ ok: true, value: { holder: 'me' } }));
-  const state = new ReservationsState(backend.api, () => [
-    { id: 'g', name: 'Rack', members: [{ controllerId: 'bench-a', outlet: 5 }] },
-  ]);
+  const state = new ReservationsState(backend.api);
   state.start();
   await state.load();
   return { backend, state };

@@ -119,6 +119,13 @@ export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProc
   };
 }
 
+/** A command of the built CLI (`node out/main/plugboard.js <args>`) to its exit, `stdin` written first. */
+export function cliBuilt(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ServeExit> {
+  const run = runBuilt(args, env);
+  run.child.stdin.end(stdin);
+  return run.exit;
+}
+
 /** `plugboard serve` from the built bin. */
 export function serveBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
   return runBuilt(['serve', ...args], env);

@@ -52,7 +52,7 @@ export class AppState {
 
   constructor(api: Backend) {
     this.api = api;
-    this.reservations = new ReservationsState(api, () => this.groups);
+    this.reservations = new ReservationsState(api);
   }
 
   /** Listen to main's events and load everything; returns the function that stops listening. */

@@ -1,4 +1,4 @@
-import type { Group, Reservation, ReservationTarget, Result } from '../../../src-preload/contract';
+import type { Reservation, ReservationTarget, Result } from '../../../src-preload/contract';
 import { settle, type Backend } from '../backend';
 import { untilWords } from '../format';
 
@@ -13,11 +13,9 @@ export class ReservationsState {
   holder = $state<string | null>(null);
 
   readonly #api: Backend;
-  readonly #groups: () => readonly Group[];
 
-  constructor(api: Backend, groups: () => readonly Group[]) {
+  constructor(api: Backend) {
     this.#api = api;
-    this.#groups = groups;
   }
 
   /** Listen and load; returns the function that stops listening. */
@@ -42,18 +40,15 @@ export class ReservationsState {
 
   /**
    * The reservation covering an outlet (`outlet` null: the whole controller), someone else's first.
-   * A controller's own reservation covers its outlets; a group's covers its members.
+   * What one covers was fixed when it was taken (`covers`): a group's members then, as the Core checks.
    */
   covering(controllerId: string, outlet: number | null): Reservation | null {
-    const groups = this.#groups();
-    const covers = (target: ReservationTarget): boolean => {
-      if (target.kind === 'controller') return target.controllerId === controllerId;
-      if (target.kind === 'outlet')
-        return target.controllerId === controllerId && (outlet === null || target.outlet === outlet);
-      const members = groups.find((g) => g.id === target.groupId)?.members ?? [];
-      return members.some((m) => m.controllerId === controllerId && (outlet === null || m.outlet === outlet));
-    };
-    const found = this.list.filter((r) => covers(r.target));
+    const found = this.list.filter((r) =>
+      r.covers.some(
+        (c) =>
+          c.controllerId === controllerId && (outlet === null || c.outlet === null || c.outlet === outlet),
+      ),
+    );
     return found.find((r) => !this.mine(r)) ?? found[0] ?? null;
   }
 
