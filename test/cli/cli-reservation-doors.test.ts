@@ -41,7 +41,7 @@ it('refuses every one-off login form on a reserved outlet of a saved controller,
   });
   const id = (await alice.ok<{ id: string }[]>('controllers/list', {}))[0]!.id;
   const held = await dispatch(
-    alice.core.handlersAs({ door: 'window', who: 'alice' }),
+    alice.core.handlersAs({ door: 'window', who: 'alice', role: 'admin' }),
     'reservations/take',
     {
       target: { kind: 'outlet', controllerId: id, outlet: 3 },

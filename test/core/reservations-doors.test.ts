@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContractError, Group, Reservation, Result } from '../../src-preload/contract';
-import type { Actor } from '../../src-preload/model';
+import type { Caller } from '../../src-preload/model';
 import { dispatch } from '../../src-main/core/dispatch';
 import { RESERVATIONS_KEY } from '../../src-main/core/reservations';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
@@ -13,13 +13,13 @@ import { addController, cleanUp, emulator, newCore, until, type CoreHarness } fr
 afterEach(cleanUp);
 
 const HOUR = 3_600_000;
-const alice: Actor = { door: 'window', who: 'alice' };
-const bob: Actor = { door: 'cli', who: 'bob' };
+const alice: Caller = { door: 'window', who: 'alice', role: 'admin' };
+const bob: Caller = { door: 'cli', who: 'bob', role: 'admin' };
 
-function as<T>(h: CoreHarness, actor: Actor, name: string, input: unknown): Promise<Result<T>> {
+function as<T>(h: CoreHarness, actor: Caller, name: string, input: unknown): Promise<Result<T>> {
   return dispatch(h.core.handlersAs(actor), name, input, () => undefined) as Promise<Result<T>>;
 }
-async function okAs<T>(h: CoreHarness, actor: Actor, name: string, input: unknown): Promise<T> {
+async function okAs<T>(h: CoreHarness, actor: Caller, name: string, input: unknown): Promise<T> {
   const result = await as<T>(h, actor, name, input);
   if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`);
   return result.value;
