@@ -16,7 +16,10 @@ import { PlugboardError } from '../shared/errors';
  */
 export const LOCK_POLICY = {
   // The lock folder is the owner's alone, like everything Plugboard makes in its config folder.
-  fs: { ...fs, mkdir: (dir: string, done: (error: Error | null) => void) => fs.mkdir(dir, { mode: 0o700 }, done) },
+  fs: {
+    ...fs,
+    mkdir: (dir: string, done: (error: Error | null) => void) => fs.mkdir(dir, { mode: 0o700 }, done),
+  },
   stale: 10_000,
   update: 2_000,
   retries: { retries: 40, factor: 1.5, minTimeout: 20, maxTimeout: 1_000, randomize: true },

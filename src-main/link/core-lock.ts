@@ -125,7 +125,12 @@ export async function takeCoreLock(
   };
 }
 
-async function acquire(configDir: string, lockDir: string, prepared: string, now: () => number): Promise<void> {
+async function acquire(
+  configDir: string,
+  lockDir: string,
+  prepared: string,
+  now: () => number,
+): Promise<void> {
   let emptySeen = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     try {
@@ -210,7 +215,9 @@ async function inspect(lockDir: string): Promise<Inspection> {
 /** The folder is there and holds something (the error differs by platform). */
 function isTaken(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM' || code === 'EACCES' || code === 'EISDIR';
+  return (
+    code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM' || code === 'EACCES' || code === 'EISDIR'
+  );
 }
 
 /** Folders prepared by starters that died before renaming them into place. */

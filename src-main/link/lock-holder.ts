@@ -37,10 +37,20 @@ export type Liveness = 'alive' | 'gone' | 'unknown';
 
 /** This process as a lock holder. */
 export function thisHolder(shell: string, now: number): LockHolder {
-  return { pid: process.pid, started: processStart(process.pid), boot: bootId(), host: hostname(), shell, since: now };
+  return {
+    pid: process.pid,
+    started: processStart(process.pid),
+    boot: bootId(),
+    host: hostname(),
+    shell,
+    since: now,
+  };
 }
 
-export function liveness(holder: LockHolder, here: Pick<LockHolder, 'boot' | 'host'> = thisHolder('', 0)): Liveness {
+export function liveness(
+  holder: LockHolder,
+  here: Pick<LockHolder, 'boot' | 'host'> = thisHolder('', 0),
+): Liveness {
   const sameBoot = holder.boot !== null && here.boot !== null && holder.boot === here.boot;
   if (!sameBoot) {
     if (holder.host !== here.host) return 'unknown';

@@ -7,7 +7,15 @@
  * do. What an older Plugboard left readable by others (a folder made 0755 by the CLI, `config.json` 0644)
  * is made owner-only. The folder itself may be reached through a link; the checks apply to where it leads.
  */
-import { chmodSync, constants as fsConstants, lstatSync, mkdirSync, readdirSync, statSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  constants as fsConstants,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { PlugboardError } from './errors';
 

@@ -49,7 +49,9 @@ export async function openWebCore(options: WebCoreOptions, log: Logger): Promise
   let stop: (reason: string) => void = () => undefined;
   const gone = new Promise<string>((resolve) => (stop = resolve));
   const slot = await attachOrLock(dir, 'web', (error) =>
-    stop(`The Core lock was lost (${error.message}): the web shell stops, so that two Cores never run at once.`),
+    stop(
+      `The Core lock was lost (${error.message}): the web shell stops, so that two Cores never run at once.`,
+    ),
   );
   if (slot.link) {
     const { link } = slot;

@@ -59,7 +59,8 @@ export function scratchDir(prefix = 'plugboard-serve-'): string {
 
 /** Fail early, with what to do, when out/ has not been built. */
 export function assertBuilt(): void {
-  if (!existsSync(BUILT_BIN)) throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
+  if (!existsSync(BUILT_BIN))
+    throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
 }
 
 /** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */

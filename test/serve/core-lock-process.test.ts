@@ -11,14 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, AppInfo } from '../../src-preload/model';
 import { coreSocketPath, findRunningCore } from '../../src-main/link';
 import { Client, openSocket, tokenProtocols } from '../web/web-helpers';
-import {
-  cleanUpServe,
-  runBuilt,
-  savedBench,
-  serveBuilt,
-  webBuilt,
-  type ServeProcess,
-} from './built-serve';
+import { cleanUpServe, runBuilt, savedBench, serveBuilt, webBuilt, type ServeProcess } from './built-serve';
 
 afterEach(cleanUpServe);
 
@@ -135,24 +128,28 @@ describe('the Core lock between real processes', () => {
 });
 
 describe('the web shell and plugboard serve on one config folder', () => {
-  it('a service started while the web shell runs the Core is refused, naming it', { timeout: 180_000 }, async () => {
-    const { configDir, credentials } = await savedBench();
-    const web = webBuilt([], { PLUGBOARD_CONFIG_DIR: configDir });
-    await web.line(/^Plugboard web shell: http:/);
-    const service = serveBuilt(['--listen', 'api=127.0.0.1:0', '--config-dir', configDir], {
-      CREDENTIALS_DIRECTORY: credentials,
-    });
-    const refused = await service.exit;
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(REFUSED);
-    expect(refused.stderr).toContain(`the web shell (npm run web) (PID ${web.child.pid}`);
-    web.child.kill('SIGTERM');
-    expect((await web.exit).code).toBe(0);
-    // The web shell let go: now the service starts.
-    const after = await startService(configDir, credentials);
-    after.child.kill('SIGTERM');
-    expect((await after.exit).code).toBe(0);
-  });
+  it(
+    'a service started while the web shell runs the Core is refused, naming it',
+    { timeout: 180_000 },
+    async () => {
+      const { configDir, credentials } = await savedBench();
+      const web = webBuilt([], { PLUGBOARD_CONFIG_DIR: configDir });
+      await web.line(/^Plugboard web shell: http:/);
+      const service = serveBuilt(['--listen', 'api=127.0.0.1:0', '--config-dir', configDir], {
+        CREDENTIALS_DIRECTORY: credentials,
+      });
+      const refused = await service.exit;
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(REFUSED);
+      expect(refused.stderr).toContain(`the web shell (npm run web) (PID ${web.child.pid}`);
+      web.child.kill('SIGTERM');
+      expect((await web.exit).code).toBe(0);
+      // The web shell let go: now the service starts.
+      const after = await startService(configDir, credentials);
+      after.child.kill('SIGTERM');
+      expect((await after.exit).code).toBe(0);
+    },
+  );
 
   it('a web shell started while a service runs uses the service’s Core', { timeout: 180_000 }, async () => {
     const { configDir, credentials } = await savedBench();
