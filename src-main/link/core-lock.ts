@@ -12,10 +12,11 @@
  * - to take over a holder that is gone, a starter unlinks that holder's own record (its name is unique),
  *   which succeeds for one starter only; that one removes the empty folder and renames its own in. The
  *   others find the winner's record, see it alive, and are refused;
- * - an empty `core.lock` is a takeover or a release under way (or a lock of an older Plugboard): waited
- *   for briefly, and claimed once it is older than STALE_MS.
+ * - an empty `core.lock` (a takeover or a release under way, or the lock of a Plugboard from before
+ *   holder records) holds no one: a rename replaces an empty folder where the system allows it (Linux,
+ *   macOS); elsewhere it is waited for briefly and removed once older than STALE_MS.
  * The holder touches its record every HEARTBEAT_MS (the heartbeat that judges a holder on another host)
- * and learns at once that its record is gone ("lock compromised"): it must stop.
+ * and learns at that heartbeat when its record is gone ("lock compromised"): it must stop.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
