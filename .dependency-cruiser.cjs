@@ -10,7 +10,8 @@
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
  *   src-main/link       shared                    a running Core's socket (client) and the Core lock
  *   src-main/core       all of the above but link the app
- *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core
+ *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core (shell and
+ *                      web also serve the Core's socket, src-main/serve/core-socket.ts, when they run the Core)
  *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
  *   src-main/bin        cli, serve                the `plugboard` command: picks the door to load
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
@@ -27,13 +28,19 @@
 const mainExcept = (...layers) => `^src-main/(?!(${layers.join('|')})/)`;
 
 /** One rule per layer: it may not import from src-main outside `allowed` (its own folder included). */
-const layer = (name, allowed, why) => ({
+const layer = (name, allowed, why, files = []) => ({
   name: `layer-${name}`,
   comment: why,
   severity: 'error',
   from: { path: `^src-main/${name}/` },
-  to: { path: mainExcept(name, ...allowed) },
+  to: { path: mainExcept(name, ...allowed), ...(files.length ? { pathNot: `^(${files.join('|')})$` } : {}) },
 });
+
+/**
+ * The Core's owner-only socket: whichever process holds the Core lock serves it (the service, the
+ * desktop app, the web shell), so the others on the same config folder use that Core.
+ */
+const coreSocket = 'src-main/serve/core-socket\\.ts';
 
 const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'link'];
 
@@ -65,8 +72,18 @@ module.exports = {
       ['shared', 'dli', 'secrets', 'discovery', 'emulator'],
       'The Core knows nothing of its shells.',
     ),
-    layer('shell', doors, 'The Electron shell uses the Core and below, never the other shells.'),
-    layer('web', doors, 'The web shell uses the Core and below, never the other shells.'),
+    layer(
+      'shell',
+      doors,
+      "The Electron shell uses the Core and below, never the other shells (it serves the Core's socket).",
+      [coreSocket],
+    ),
+    layer(
+      'web',
+      doors,
+      "The web shell uses the Core and below, never the other shells (it serves the Core's socket).",
+      [coreSocket],
+    ),
     layer('cli', doors, 'The CLI uses the Core and below, never the other shells.'),
     layer(
       'link',

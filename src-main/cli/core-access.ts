@@ -16,7 +16,7 @@ import { openSavedCore } from '../core/saved-core';
 import { plugboardConfigDir } from '../core/config-dir';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
-import { connectRemoteCore, findRunningCore as findLocalCore } from '../link';
+import { attachOrNone, connectRemoteCore } from '../link';
 import type { CommandContext } from './command-context';
 import { serviceTokenWarnings } from './service-warnings';
 
@@ -43,9 +43,10 @@ export interface ServiceLookup {
 }
 
 /**
- * The running `plugboard serve` for this config folder (its owner-only socket `<configDir>/core.sock`,
- * src-main/link/), or the one at `lookup.url`; null when none runs. A socket that accepts but never
- * answers is an error (UNREACHABLE), never a reason to start a second Core beside it.
+ * The Core running for this config folder (`plugboard serve`, the desktop app or the web shell, through
+ * its owner-only socket `<configDir>/core.sock`, src-main/link/), or the service at `lookup.url`; null
+ * when none runs. A Core that holds the folder but whose socket does not answer (one still starting is
+ * waited for) is an error (UNREACHABLE), never a reason to start a second Core beside it.
  */
 async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> {
   if (lookup.url !== undefined) {
@@ -61,7 +62,7 @@ async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> 
       close: () => remote.close(),
     };
   }
-  const link = await findLocalCore(lookup.configDir);
+  const link = await attachOrNone(lookup.configDir);
   if (!link) return null;
   return {
     handlersAs: (actor) => link.handlersAs({ door: 'cli', who: actor.who }),

@@ -19,6 +19,7 @@ import {
 } from '../../src-preload/model';
 import { ActivityBatches } from './activity-batches';
 import type { Clock, TimerHandle } from './clock';
+import { APPEND_NO_LINK, WRITE_NO_LINK } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 
 export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who' | 'batch'> & {
@@ -197,8 +198,8 @@ export class ActivityLog {
     const batch = this.#queued.splice(0);
     this.#writing = this.#writing.then(async () => {
       try {
-        mkdirSync(dirname(file), { recursive: true });
-        await appendFile(file, jsonLines(batch), { encoding: 'utf8', mode: 0o600 });
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        await appendFile(file, jsonLines(batch), { encoding: 'utf8', mode: 0o600, flag: APPEND_NO_LINK });
         this.#fileLines += batch.length;
         if (this.#fileLines >= 2 * this.#limit) await this.#compact(file, batch.at(-1)!.id);
       } catch (error) {
@@ -237,7 +238,7 @@ export class ActivityLog {
       .reverse()
       .filter((entry) => entry.id <= upTo && (this.#options.persist?.(entry) ?? true));
     const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, jsonLines(keep), { encoding: 'utf8', mode: 0o600 });
+    await writeFile(temporary, jsonLines(keep), { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
     await rename(temporary, file);
     this.#fileLines = keep.length;
   }

@@ -14,6 +14,9 @@ export interface ConfLike {
   delete(key: string): void;
 }
 
+/** `config.json` is the owner's alone, whoever writes it (conf and electron-store default to 0666 less the umask). */
+export const CONFIG_FILE_MODE = 0o600;
+
 /** How long the file must stay quiet before watchers hear of a change (one write is several events). */
 const WATCH_DEBOUNCE_MS = 50;
 
@@ -64,7 +67,7 @@ export function confKeyValueStore(conf: ConfLike): KeyValueStore {
     watch(listener) {
       listeners.add(listener);
       if (!watcher) {
-        mkdirSync(folder, { recursive: true });
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
         // The folder, not the file: conf replaces the file by renaming a new one over it.
         watcher = watch(folder, { persistent: false }, (_event, name) => {
           if (name !== null && name !== fileName) return;
@@ -88,6 +91,7 @@ export function openConfStore(dir: string): KeyValueStore {
       cwd: dir,
       configName: 'config',
       accessPropertiesByDotNotation: false,
+      configFileMode: CONFIG_FILE_MODE,
     }) as ConfLike,
   );
 }

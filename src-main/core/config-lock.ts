@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { lock, type LockOptions } from 'proper-lockfile';
@@ -14,6 +15,11 @@ import { PlugboardError } from '../shared/errors';
  * error that says who may be holding it.
  */
 export const LOCK_POLICY = {
+  // The lock folder is the owner's alone, like everything Plugboard makes in its config folder.
+  fs: {
+    ...fs,
+    mkdir: (dir: string, done: (error: Error | null) => void) => fs.mkdir(dir, { mode: 0o700 }, done),
+  },
   stale: 10_000,
   update: 2_000,
   retries: { retries: 40, factor: 1.5, minTimeout: 20, maxTimeout: 1_000, randomize: true },
@@ -53,7 +59,7 @@ export class ConfigFileLock {
     const state: LockState = { compromised: null };
     let release: () => Promise<void>;
     try {
-      await mkdir(path.dirname(this.#file), { recursive: true });
+      await mkdir(path.dirname(this.#file), { recursive: true, mode: 0o700 });
       release = await lock(this.#file, {
         ...LOCK_POLICY,
         onCompromised: (error) => {

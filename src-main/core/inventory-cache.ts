@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
+import { WRITE_NO_LINK } from '../shared/config-folder';
 import type { KnownFacts } from './inventory-rows';
 
 const text = v.nullable(v.string());
@@ -37,9 +38,9 @@ export async function saveInventoryCache(
   file: string,
   known: ReadonlyMap<string, KnownFacts>,
 ): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   const body = JSON.stringify({ version: 1, controllers: Object.fromEntries(known) });
-  await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 });
+  await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
   await rename(temporary, file);
 }

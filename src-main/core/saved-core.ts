@@ -4,6 +4,7 @@
  * CLI open it this way; the desktop app does the same with electron-store.
  */
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
+import { prepareConfigFolder } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 import { openConfStore } from './conf-store';
 import { plugboardConfigDir } from './config-dir';
@@ -19,6 +20,8 @@ export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'v
 
 export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
   const dir = options.configDir ?? plugboardConfigDir();
+  // Owner-only, nobody else's, no planted links: refused with what to do before anything is written.
+  prepareConfigFolder(dir);
   return createCore({
     store: openConfStore(dir),
     dataDir: dir,

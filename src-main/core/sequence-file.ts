@@ -4,10 +4,20 @@
  * that is killed mid-run leaves where it stopped. Each file is written only by the process running it,
  * so no lock is needed; a run still "running" whose process is gone was killed.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { SequenceRun } from '../../src-preload/model';
+import { WRITE_NO_LINK } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 
 export const SEQUENCE_RUNS_DIR = 'sequence-runs';
@@ -48,7 +58,12 @@ export class SequenceFile {
     const stored: StoredRun = { run, pid: process.pid, updatedAt: now };
     try {
       mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-      writeFileSync(`${file}.tmp`, JSON.stringify(stored), { encoding: 'utf8', mode: 0o600 });
+      const fd = openSync(`${file}.tmp`, WRITE_NO_LINK, 0o600);
+      try {
+        writeFileSync(fd, JSON.stringify(stored), 'utf8');
+      } finally {
+        closeSync(fd);
+      }
       renameSync(`${file}.tmp`, file);
     } catch (error) {
       this.#log(`could not record the progress of sequence ${run.name}`, error);

@@ -1,23 +1,24 @@
 /**
  * The wire of the Core's own socket (`<configDir>/core.sock`; a named pipe on Windows), where the
- * process that runs the Core (`plugboard serve`) answers the desktop app and the CLI of the same OS
- * user. It is the web shell's WebSocket protocol (src-main/web/bridge.ts), one JSON text message per frame:
+ * process that runs the Core (the holder of the Core lock: `plugboard serve`, the desktop app or the web
+ * shell) answers the other Plugboards of the same OS user on that folder. It is the web shell's
+ * WebSocket protocol (src-main/web/bridge.ts), one JSON text message per frame:
  *
  *   client → Core  { "type": "call",   "id": 7, "name": "outlets/set", "input": {...}, "actor": {...} }
  *   Core → client  { "type": "result", "id": 7, "result": { "ok": true, "value": ... } }
  *   Core → client  { "type": "event",  "name": "state/changed", "payload": {...} }
  *
- * with one addition: a call may say whom it acts for (`actor`: the door `window`, `tray` or `cli`, and
- * `who`, an OS user name), recorded in the activity log. Only the socket's owner can connect (mode 0600
- * in an owner-only folder), so the caller is the same OS user as the Core's: it cannot claim more than
- * it could do by running Plugboard itself. A call without `actor` acts as the CLI of the Core's OS user.
+ * with one addition: a call may say whom it acts for (`actor`: the door `window`, `tray`, `web` or
+ * `cli`, and `who`, an OS user name), recorded in the activity log. Only the socket's owner can connect
+ * (mode 0600 in an owner-only folder), so the caller is the same OS user as the Core's: it cannot claim
+ * more than it could do by running Plugboard itself. A call without `actor` acts as the CLI of the Core's OS user.
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { ActivityDoor } from '../../src-preload/model';
 
 /** The doors a caller on the owner-only socket may act through. */
-export const LINK_DOORS = ['window', 'tray', 'cli'] as const satisfies readonly ActivityDoor[];
+export const LINK_DOORS = ['window', 'tray', 'web', 'cli'] as const satisfies readonly ActivityDoor[];
 
 /** The socket's file in the config folder (POSIX); Windows uses a named pipe derived from the folder. */
 export const CORE_SOCKET_FILE = 'core.sock';

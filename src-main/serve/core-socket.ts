@@ -1,10 +1,16 @@
 /**
- * The Core's own socket (src-main/link/wire.ts): the desktop app and the CLI of the same OS user reach
- * this service's Core through it instead of running their own. A Unix socket with mode 0600 (a named
+ * The Core's own socket (src-main/link/wire.ts), served by the process that holds the Core lock (the
+ * service, the desktop app or the web shell): the other Plugboards of the same OS user on the config
+ * folder reach its Core through it instead of running their own. A Unix socket with mode 0600 (a named
  * pipe on Windows), made only while this process holds the Core lock (core-lock.ts), so a socket file
- * left by a process that died is replaced safely.
+ * left by a process that died is replaced safely. It is removed only by its owner: the file this process
+ * made (the same device, inode and times), and only while this process still holds the lock — a service
+ * that lost its lock never deletes its successor's socket.
  */
-import { chmod, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
+import { chmod, lstat, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { osUserName, type Core } from '../core/index';
@@ -18,9 +24,23 @@ export interface CoreSocket {
   close(graceMs: number): Promise<void>;
 }
 
-export async function listenCoreSocket(core: Core, socketPath: string, log: Logger): Promise<CoreSocket> {
+export interface CoreSocketOptions {
+  /** Whether this process still holds the Core lock (default: always; tests without a lock). */
+  holdsLock?: () => boolean;
+}
+
+export async function listenCoreSocket(
+  core: Core,
+  socketPath: string,
+  log: Logger,
+  options: CoreSocketOptions = {},
+): Promise<CoreSocket> {
   const posix = process.platform !== 'win32';
-  if (posix) await rm(socketPath, { force: true });
+  const holdsLock = options.holdsLock ?? (() => true);
+  // The server listens under a name of its own and the file is then renamed to `socketPath`: Node
+  // (libuv) unlinks the path a server listened on when it closes, whatever file is there by then.
+  const listenPath = posix ? `${socketPath}.${randomBytes(4).toString('hex')}` : socketPath;
+  if (posix && holdsLock()) await removeLeftovers(socketPath);
   const server = createServer((_request, response) => {
     response.writeHead(426, { 'Content-Type': 'text/plain' }).end('The Core socket speaks WebSocket only.\n');
   });
@@ -47,7 +67,7 @@ export async function listenCoreSocket(core: Core, socketPath: string, log: Logg
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, () => {
+      server.listen(listenPath, () => {
         server.off('error', reject);
         resolve();
       });
@@ -58,14 +78,50 @@ export async function listenCoreSocket(core: Core, socketPath: string, log: Logg
   } finally {
     if (posix) process.umask(umask);
   }
-  if (posix) await chmod(socketPath, 0o600);
+  let made: BigIntStats | null = null;
+  if (posix) {
+    try {
+      await chmod(listenPath, 0o600);
+      // Replaces a socket left by a Core that is gone: this process holds the lock, so no live Core owns it.
+      await rename(listenPath, socketPath);
+      made = await lstat(socketPath, { bigint: true });
+    } catch (error) {
+      await bridge.close(0);
+      await closeGracefully(server, 0);
+      throw error;
+    }
+  }
 
   return {
     async close(graceMs) {
       await bridge.close(graceMs);
       await closeGracefully(server, graceMs);
       bridge.terminate();
-      if (posix) await rm(socketPath, { force: true });
+      if (made && holdsLock()) await removeIfSame(socketPath, made);
     },
   };
+}
+
+/** Sockets that a Core which died between listening and renaming left (`core.sock.<id>`). */
+async function removeLeftovers(socketPath: string): Promise<void> {
+  const folder = dirname(socketPath);
+  const prefix = `${basename(socketPath)}.`;
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(prefix)))
+    await rm(join(folder, name), { force: true }).catch(() => undefined);
+}
+
+/**
+ * Remove `file` only if it is still the one `made` describes, not a successor's socket by the same name
+ * (which may even reuse the freed inode number: its change and birth times differ, to the nanosecond).
+ */
+async function removeIfSame(file: string, made: BigIntStats): Promise<void> {
+  const now = await lstat(file, { bigint: true }).catch(() => null);
+  const same =
+    now !== null &&
+    now.dev === made.dev &&
+    now.ino === made.ino &&
+    now.ctimeNs === made.ctimeNs &&
+    now.birthtimeNs === made.birthtimeNs;
+  if (same) await rm(file, { force: true });
 }

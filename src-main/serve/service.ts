@@ -38,7 +38,7 @@ export interface ServiceOptions {
 
 export async function startService(config: ServeConfig, options: ServiceOptions): Promise<RunningService> {
   const { log } = options;
-  const lock = await takeCoreLock(config.configDir, options.onLockLost);
+  const lock = await takeCoreLock(config.configDir, options.onLockLost, { shell: 'serve' });
   let core: Core | null = null;
   let socket: CoreSocket | null = null;
   const listeners: RunningListener[] = [];
@@ -60,7 +60,9 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       visible: true,
     });
     await reportMissingSecrets(core, secrets, options.env, log);
-    socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log);
+    socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log, {
+      holdsLock: () => lock.held,
+    });
     const metrics = new ServiceMetrics();
     const hosts = [...new Set(config.listeners.map((l) => l.host).concat(config.hostNames))];
     const tls = await loadTls(config.tls, config.configDir, hosts);

@@ -1,12 +1,13 @@
 /**
  * The JSON API's certificate on a lab network: the operator's (--tls-cert/--tls-key), or one Plugboard
- * makes once with `selfsigned` and keeps in `<configDir>/serve-tls/` (key readable by the service's user
- * only), so its fingerprint — printed at every start, for clients to pin — stays the same across restarts.
+ * makes once with `selfsigned` and keeps in `<configDir>/serve-tls/` (owner-only, like everything in the
+ * config folder; never written through a link), so its fingerprint — printed at every start, for clients to pin — stays the same across restarts.
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { WRITE_NO_LINK } from '../shared/config-folder';
 import { PlugboardError } from '../shared/errors';
 import type { TlsMaterial } from './listener';
 import type { TlsChoice } from './options';
@@ -25,8 +26,8 @@ export async function loadTls(
   if (kept) return kept;
   const made = await selfSigned(hosts);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(key, made.key, { mode: 0o600 });
-  await writeFile(cert, made.cert, { mode: 0o644 });
+  await writeFile(key, made.key, { mode: 0o600, flag: WRITE_NO_LINK });
+  await writeFile(cert, made.cert, { mode: 0o600, flag: WRITE_NO_LINK });
   return made;
 }
 

@@ -14,7 +14,9 @@ import {
 import { plugboardConfigDir } from '../core/config-dir';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createCore, osUserName } from '../core/index';
-import { findRunningCore, takeCoreLock, type CoreLock } from '../link';
+import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
+import { errorSentence, isPlugboardError } from '../shared/errors';
+import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { syncStartAtLogin } from './autostart';
@@ -28,6 +30,9 @@ import { PlugboardTray } from './tray';
 import { watchVisibility } from './visibility';
 import { mayQuit, watchRunningSequences } from './sequence-quit';
 import { createMainWindow, guardWebContents } from './window';
+
+/** How long links through the Core's socket (the CLI, a web shell) get to finish their calls at quit. */
+const SOCKET_GRACE_MS = 5_000;
 
 export interface ElectronShellOptions {
   /** Directory of the built main bundle (out/main): the preload and renderer are found beside it. */
@@ -57,6 +62,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
   const appIcon = join(resources, 'icon.png');
   let core: ShellCore | undefined;
   let coreLock: CoreLock | null = null;
+  let coreSocket: CoreSocket | null = null;
   let window: BrowserWindow | undefined;
   let tray: PlugboardTray | undefined;
 
@@ -119,8 +125,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
     event.preventDefault();
     disposed = true;
     tray?.dispose();
-    void core
-      .dispose()
+    void (coreSocket?.close(SOCKET_GRACE_MS) ?? Promise.resolve())
+      .then(() => core?.dispose())
       .catch((error: unknown) => log('The Core did not shut down cleanly', error))
       .then(() => coreLock?.release())
       .finally(() => app.quit());
@@ -129,30 +135,37 @@ export function startElectronShell(options: ElectronShellOptions): void {
   void app.whenReady().then(async () => {
     secureSession(session.defaultSession, { page, log, ...(devUrl ? { devServerUrl: devUrl } : {}) });
     const notify = electronNotifier(Notification, log, appIcon);
-    // One Core per machine: when `plugboard serve` runs, the window and tray use its Core.
-    const link = await findRunningCore(plugboardConfigDir()).catch((error: unknown) => {
-      log('A Plugboard service holds the config folder but did not answer; running our own Core', error);
+    // One Core per config folder: when another Plugboard runs it (`plugboard serve`, the web shell), the
+    // window and tray use that Core; otherwise this app takes the Core lock, runs the Core and serves its
+    // socket, so the CLI and the web shell use this Core instead of starting their own.
+    const slot = await attachOrLock(plugboardConfigDir(), 'electron', (error) => {
+      log('The Core lock was lost: another Plugboard took the config folder; restarting', error);
+      app.relaunch();
+      app.quit();
+    }).catch((error: unknown) => {
+      log('No Core for the config folder', error);
+      dialog.showErrorBox(
+        'Plugboard cannot start',
+        isPlugboardError(error) ? errorSentence(error) : String((error as Error).message ?? error),
+      );
+      app.exit(1);
       return null;
     });
-    if (link) {
-      log('Using the running Plugboard service');
+    if (!slot) return;
+    if (slot.link) {
+      const { link } = slot;
+      log('Using the Core of the Plugboard that runs for this config folder');
       core = coreOverLink(link, osUserName());
-      // The service stopped under us: start again, which runs our own Core (or finds the service back).
+      // That Plugboard stopped under us: start again, which runs our own Core (or finds one back).
       void link.closed.then(() => {
         if (disposed || quitting) return;
-        log('The Plugboard service stopped: restarting with a Core of our own');
+        log('The Plugboard that ran the Core stopped: restarting with a Core of our own');
         app.relaunch();
         app.quit();
       });
     } else {
-      // While this Core runs, `plugboard serve` may not start a second one for the same folder.
-      coreLock = await takeCoreLock(plugboardConfigDir(), (error) =>
-        log('The Core lock was lost: a service may now start a second Core', error),
-      ).catch((error: unknown) => {
-        log('Could not take the Core lock; a service started now would run a second Core', error);
-        return null;
-      });
-      core = createCore({
+      coreLock = slot.lock;
+      const own = createCore({
         shell: 'electron',
         version: app.getVersion(),
         store: openElectronStore(),
@@ -163,8 +176,16 @@ export function startElectronShell(options: ElectronShellOptions): void {
         visible: false,
         log,
       });
+      core = own;
+      const lock = slot.lock;
+      coreSocket = await listenCoreSocket(own, coreSocketPath(plugboardConfigDir()), log, {
+        holdsLock: () => lock.held,
+      }).catch((error: unknown) => {
+        log('The Core socket did not open: the CLI and the web shell cannot use this Core', error);
+        return null;
+      });
       // Only this app's own Core runs sequences a quit stops (a service's go on without the window).
-      sequencesRunning = watchRunningSequences(core);
+      sequencesRunning = watchRunningSequences(own);
     }
     bindIpc(ipcMain, { handlers: core.handlers, isAppUrl: page.isAppUrl, log });
     forwardEvents(core, () => BrowserWindow.getAllWindows(), page.isAppUrl);

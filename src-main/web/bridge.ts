@@ -33,7 +33,7 @@ export type CallMessage = v.InferOutput<typeof callMessage>;
  */
 export function bridgeCore(
   server: WebSocketServer,
-  core: Core,
+  core: Pick<Core, 'handlersAs' | 'subscribe'>,
   log: Logger,
   socketLog: (message: string) => void = log,
 ): () => void {
@@ -57,7 +57,7 @@ export function bridgeCore(
 
 async function answer(
   socket: WebSocket,
-  core: Core,
+  core: Pick<Core, 'handlersAs'>,
   data: RawData,
   isBinary: boolean,
   log: Logger,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { errorSentence, isPlugboardError } from '../shared/errors';
 import { startWebShell } from './server';
 
 const usage = `Usage: npm run web -- [--port N] [--demo]
@@ -45,10 +46,11 @@ async function main(): Promise<void> {
         fail(
           `Port ${port} on 127.0.0.1 is already in use. Choose another with --port, or leave it out for any free port.`,
         );
-      console.error(error.message);
+      console.error(isPlugboardError(error) ? errorSentence(error) : error.message);
       process.exit(1);
     },
   );
+  if (shell.note) console.log(shell.note);
   console.log(`Plugboard web shell: ${shell.url}`);
   console.log(
     values.demo
@@ -56,18 +58,24 @@ async function main(): Promise<void> {
       : 'Press Ctrl+C to stop.',
   );
 
-  const stop = (signal: NodeJS.Signals) => {
-    console.log(`\n${signal}: stopping the web shell.`);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals | null, reason = `\n${signal}: stopping the web shell.`) => {
+    if (stopping) return;
+    stopping = true;
+    (signal ? console.log : console.error)(reason);
     shell.close().then(
-      () => process.exit(0),
+      () => process.exit(signal ? 0 : 1),
       (error: unknown) => {
         console.error('The web shell did not stop cleanly', error);
         process.exit(1);
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // `on`, not `once`: a library's exit hook (when-exit, under conf) raises the signal again after its
+  // own clean-up, which would end the process before the Core lock is released.
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  void shell.coreGone.then((reason) => stop(null, reason));
 }
 
 await main();

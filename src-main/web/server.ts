@@ -5,10 +5,7 @@ import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { openSavedCore } from '../core/saved-core';
-import { createCore, type Core } from '../core/index';
-import { MemoryStore } from '../core/ports';
-import { MemorySecretStore } from '../secrets';
+import type { Core } from '../core/index';
 import { contentSecurityPolicy } from '../shared/csp';
 import {
   checkPageRequest,
@@ -22,6 +19,7 @@ import { bridgeCore } from './bridge';
 import { excerpt, limitedLog } from './log-limit';
 import { MAX_MESSAGE, SOCKET_PATH } from './socket-protocol';
 import { findAppRoot, loadRenderer, type StaticFile } from './static-files';
+import { borrowedCore, openWebCore } from './web-core';
 
 export { MAX_MESSAGE };
 
@@ -51,18 +49,23 @@ export interface RunningWebShell {
   url: string;
   token: string;
   port: number;
+  /** A line about the Core the shell uses (another Plugboard's), or null. */
+  note: string | null;
+  /** Resolves with a sentence if that Core goes away (the shell must then stop). */
+  coreGone: Promise<string>;
   close(): Promise<void>;
 }
 
 export async function startWebShell(options: WebShellOptions = {}): Promise<RunningWebShell> {
   const log = options.log ?? consoleLogger('[plugboard web]');
   const files = await loadRenderer(options.rendererDir ?? resolve(appRoot(), 'out', 'renderer'));
-  const core = options.core ?? (await createOwnCore(options, log));
+  const opened = options.core ? borrowedCore(options.core) : await openWebCore(coreOptions(options), log);
+  const { core } = opened;
   const server = createServer();
   try {
     await listen(server, options.port ?? 0);
   } catch (error) {
-    if (!options.core) await core.dispose();
+    await opened.close();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
@@ -107,6 +110,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
     url: `${access.origin}/?token=${token}`,
     token,
     port,
+    note: opened.note,
+    coreGone: opened.gone,
     close: () =>
       (closing ??= (async () => {
         stopEvents();
@@ -117,35 +122,16 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
           server.closeAllConnections();
         });
         strangerLog.close();
-        if (!options.core) await core.dispose();
+        await opened.close();
       })()),
   };
 }
 
-async function createOwnCore(options: WebShellOptions, log: Logger): Promise<Core> {
+function coreOptions(options: WebShellOptions): Parameters<typeof openWebCore>[0] {
   const version = (
     JSON.parse(readFileSync(resolve(appRoot(), 'package.json'), 'utf8')) as { version: string }
   ).version;
-  const throwaway = options.demo === true || options.ephemeral === true;
-  const core = throwaway
-    ? createCore({
-        shell: 'web',
-        version,
-        store: new MemoryStore(),
-        secrets: new MemorySecretStore(),
-        dataDir: null,
-        visible: false,
-        log,
-      })
-    : await openSavedCore({ shell: 'web', version, log });
-  if (options.demo) {
-    try {
-      await core.handlers['demo/start']({});
-    } catch (error) {
-      log('The demo controllers did not start', error);
-    }
-  }
-  return core;
+  return { demo: options.demo === true, ephemeral: options.ephemeral === true, version };
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {

@@ -118,12 +118,19 @@ describe('The desktop app running its own Core', () => {
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  it('holds the Core lock while it runs, so a service for the same folder is refused; quitting lets go', async () => {
+  it('holds the Core lock and serves its socket while it runs, so a service for the same folder is refused; quitting lets go', async () => {
     home = await mkdtemp(join(tmpdir(), 'plugboard-desktop-owner-'));
     const configDir = join(home, 'plugboard-config');
     app = await startDesktopApp({ home, configDir });
     const page = await app.page();
     await page.getByRole('heading', { name: 'No controllers yet' }).waitFor({ timeout: APP_TIMEOUT });
+
+    // It serves its Core's socket, so the CLI and the web shell use this Core instead of their own.
+    const link = await findRunningCore(configDir);
+    expect(link).not.toBeNull();
+    const info = await link!.handlersAs({ door: 'cli', who: 'tester' })['app/info']({});
+    expect(info.shell).toBe('electron');
+    await link!.close();
 
     const serve = spawn(
       process.execPath,
@@ -150,5 +157,6 @@ describe('The desktop app running its own Core', () => {
     await app.release();
     expect(await exitOf(app)).toBe(0);
     expect(existsSync(join(configDir, 'core.lock'))).toBe(false);
+    expect(existsSync(coreSocketPath(configDir))).toBe(false);
   });
 });

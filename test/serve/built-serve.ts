@@ -15,6 +15,8 @@ import { cleanUp, emulator } from '../core/harness';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const BUILT_BIN = path.join(ROOT, 'out/main/plugboard.js');
+/** The built web shell, what `npm run web` runs after building. */
+export const BUILT_WEB = path.join(ROOT, 'out/main/web.js');
 
 export interface ServeExit {
   code: number | null;
@@ -63,8 +65,17 @@ export function assertBuilt(): void {
 
 /** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  return runScript(BUILT_BIN, args, env);
+}
+
+/** The built web shell (`node out/main/web.js <args>`), on the config folder PLUGBOARD_CONFIG_DIR names. */
+export function webBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  return runScript(BUILT_WEB, args, env);
+}
+
+function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): ServeProcess {
   assertBuilt();
-  const child = spawn(process.execPath, [BUILT_BIN, ...args], {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     // No desktop session: the child finds no keychain, as a systemd service would.
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', ...env },
