@@ -2,6 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { ACTIVITY_DOORS, type Reservation } from '../../src-preload/model';
+import { isPrintableTime } from '../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 
 const storedSchema = v.object({
   id: v.pipe(v.string(), v.minLength(1)),
@@ -14,7 +16,8 @@ const storedSchema = v.object({
   door: v.picklist(ACTIVITY_DOORS),
   reason: v.string(),
   createdAt: v.number(),
-  expiresAt: v.number(),
+  // A time a Date can hold: one beyond it ("permanent") would print as NaN-NaN-NaN.
+  expiresAt: v.pipe(v.number(), v.check(isPrintableTime)),
 });
 
 /** The valid reservations of what was read (`invalid` hears of each one left out). */
@@ -34,9 +37,9 @@ export function detailOf(r: Reservation): Record<string, string | number> {
   return {
     reservationId: r.id,
     holder: r.holder,
-    until: new Date(r.expiresAt).toISOString(),
+    until: isPrintableTime(r.expiresAt) ? new Date(r.expiresAt).toISOString() : '',
     untilMs: r.expiresAt,
-    reason: r.reason,
+    reason: neutralise(r.reason, TEXT_LIMITS.reason),
   };
 }
 
