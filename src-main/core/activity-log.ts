@@ -208,6 +208,12 @@ export class ActivityLog {
     return Promise.resolve();
   }
 
+  /** Write what waits, for the last time (the Core stops); says so when some of it cannot be written. */
+  async close(): Promise<void> {
+    this.#announceGrown();
+    await this.#writer?.close();
+  }
+
   #entryOf(input: NewActivity, counted: Pick<ActivityEntry, 'count' | 'lastTime'>): ActivityEntry {
     const enrich = this.#enrichment;
     const actor = (input.actor.door === 'outside' ? enrich?.attribute(input) : null) ?? input.actor;

@@ -65,6 +65,17 @@ export class ActivityWriter {
     this.#timer = handle;
   }
 
+  /** Write what is queued one last time; say how many entries are lost if that fails too. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.#timer !== null) this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#queued.size > 0)
+      this.#o.log(
+        `stopping with ${this.#queued.size} activity ${this.#queued.size === 1 ? 'entry' : 'entries'} not written to ${this.#o.file} (it could not be written)`,
+      );
+  }
+
   /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */
   flush(): Promise<void> {
     if (this.#timer !== null) {

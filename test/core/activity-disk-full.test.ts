@@ -79,6 +79,22 @@ describe.runIf(canMountTmpfs)('the activity log on a full disk (a real tmpfs)', 
     expect(logged.at(-1)).toMatch(/is written again: 59 waiting entries are in it now$/);
   });
 
+  it('says, when it stops with the disk still full, how many entries it could not write', async () => {
+    const full = disk();
+    const file = join(full.dir, 'activity.jsonl');
+    const logged: string[] = [];
+    const log = new ActivityLog({ clock: new FakeClock(), log: (message) => logged.push(message), file });
+    log.add(entry(1));
+    await log.flush();
+    full.fill();
+    for (let outlet = 2; outlet <= 40; outlet++) log.add(entry(outlet));
+    await log.close();
+    expect(logged.at(-1)).toBe(
+      `stopping with 39 activity entries not written to ${file} (it could not be written)`,
+    );
+    expect(lines(file).map((e) => e.outlet)).toEqual([1]);
+  });
+
   it('gives no id twice across a restart, even to entries that never reached the file', async () => {
     const full = disk();
     const file = join(full.dir, 'activity.jsonl');
