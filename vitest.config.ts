@@ -32,6 +32,7 @@ export default defineConfig({
           // several processes over one settings folder and keychain: config-processes).
           exclude: [
             'test/core/activity-log.test.ts',
+            'test/core/activity-disk-full.test.ts',
             'test/core/conf-store.test.ts',
             'test/core/config-dir.test.ts',
             'test/core/config-processes.test.ts',

@@ -36,12 +36,44 @@ import type {
   TreeNode,
 } from './model';
 import { ACTIVITY_DOORS } from './model';
+import { neutraliseText, unsafeCharacterIn } from './words';
 
 export * from './model';
 
 // ---------- building blocks ----------
 
-const id = v.pipe(v.string(), v.trim(), v.minLength(1, 'is empty'), v.maxLength(64, 'is too long'));
+/**
+ * Text people type that Plugboard shows everywhere and matches on (names, aliases, tags, ids): refused
+ * when it holds a control or text-direction character, so a name cannot carry a terminal escape, forge
+ * a log line or read differently from what it is. Refused rather than cleaned: a name must be exactly
+ * what was typed, and two names must not look alike while being different.
+ */
+const printable = v.check(
+  (text: string) => unsafeCharacterIn(text) === null,
+  (issue) =>
+    `contains ${unsafeCharacterIn(String(issue.input)) ?? 'a control character'}: type it without control characters or text-direction marks`,
+);
+
+/**
+ * Free prose (a reservation's reason): cleaned instead of refused. A reason pasted from a ticket may hold
+ * a line break or a tab; as spaces it means the same, and it can no longer carry anything else.
+ */
+const prose = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.transform((text: string) => neutraliseText(text, max * 4)),
+    v.trim(),
+    v.minLength(1, 'give a reason'),
+    v.maxLength(max, 'is too long'),
+  );
+
+const id = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'is empty'),
+  v.maxLength(64, 'is too long'),
+  printable,
+);
 const controllerId = id;
 
 /** An outlet number as printed on the hardware: 1, 2, … (the controller reports how many). */
@@ -88,6 +120,7 @@ const name = v.pipe(
   v.trim(),
   v.minLength(1, 'is empty'),
   v.maxLength(64, 'is longer than 64 characters'),
+  printable,
 );
 const secret = v.pipe(v.string(), v.minLength(1, 'is empty'), v.maxLength(256, 'is too long'));
 const userName = v.pipe(
@@ -96,6 +129,7 @@ const userName = v.pipe(
   v.minLength(1, 'is empty'),
   v.maxLength(64, 'is too long'),
   v.regex(/^[^\s:]+$/, 'may not contain spaces or colons'),
+  printable,
 );
 const colour = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3b82f6'));
 
@@ -106,6 +140,7 @@ export const controllerAlias = v.pipe(
   v.minLength(1, 'is empty'),
   v.maxLength(64, 'is longer than 64 characters'),
   v.regex(/^[^\s]+$/, 'may not contain spaces (pdudaemon clients split on them)'),
+  printable,
 );
 /**
  * A controller's tags (issue 16): where it is and what it is for ("rack 7", "bench", "ci"), shown and
@@ -119,6 +154,7 @@ export const controllerTag = v.pipe(
   v.minLength(1, 'is empty'),
   v.maxLength(40, 'is longer than 40 characters'),
   v.regex(/^[^,;]+$/, 'may not contain commas or semicolons'),
+  printable,
 );
 export const controllerTags = v.pipe(
   v.array(controllerTag),
@@ -174,7 +210,7 @@ const settingsInput = v.strictObject({
       v.array(
         v.strictObject({
           controllerId,
-          key: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),
+          key: v.pipe(v.string(), v.minLength(1), v.maxLength(128), printable),
           min: v.nullable(v.pipe(v.number(), v.finite())),
           max: v.nullable(v.pipe(v.number(), v.finite())),
         }),
@@ -212,7 +248,7 @@ const autopingItemInput = v.strictObject({
     v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(1000)),
   ),
   resumptionTrial: v.boolean(),
-  script: v.pipe(v.string(), v.maxLength(64, 'is at most 64 characters')),
+  script: v.pipe(v.string(), v.maxLength(64, 'is at most 64 characters'), printable),
 });
 
 /** Reservations (issue 15 part 4): what one covers, and its longest span. */
@@ -249,8 +285,8 @@ const activityFilter = {
   controllerId: v.optional(controllerId),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   outlet: v.optional(outletNumber),
-  outletName: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
-  who: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+  outletName: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200), printable)),
+  who: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200), printable)),
   door: v.optional(v.picklist(ACTIVITY_DOORS)),
   since: v.optional(v.pipe(v.number(), v.finite())),
   until: v.optional(v.pipe(v.number(), v.finite())),
@@ -521,18 +557,14 @@ export const calls = {
   'reservations/list': call(empty).returns<Reservation[]>(),
   /**
    * Reserve an outlet, a group or a controller for `durationMs` (1 minute to 30 days) or `until` (epoch
-   * ms). RESERVED when someone else holds anything it overlaps; the holder may take more.
+   * ms, at most 30 days ahead: BAD_INPUT beyond). RESERVED when someone else holds anything it overlaps;
+   * the holder may take more. The reason's control characters become spaces (it is prose).
    */
   'reservations/take': call(
     v.pipe(
       v.strictObject({
         target: reservationTarget,
-        reason: v.pipe(
-          v.string(),
-          v.trim(),
-          v.minLength(1, 'give a reason'),
-          v.maxLength(200, 'is too long'),
-        ),
+        reason: prose(200),
         durationMs: v.optional(
           v.pipe(
             v.number(),
@@ -557,7 +589,7 @@ export const calls = {
   'reservations/break': call(
     v.strictObject({
       id,
-      reason: v.pipe(v.string(), v.trim(), v.minLength(1, 'give a reason'), v.maxLength(200, 'is too long')),
+      reason: prose(200),
     }),
   ).returns<null>(),
   /** Every meter now outside its saved limits (issue 16 item 11); `meters/breaches` events follow changes. */

@@ -347,6 +347,13 @@ export interface ActivityEntry {
   outletName?: string | null;
   /** One action over several outlets: every entry of it has the id of its first entry (issue 16). */
   batch?: number;
+  /**
+   * A refusal (someone else's reservation, a role) repeated by the same client for the same thing within
+   * a minute is one entry: how many times it was refused (1 or more). Absent on every other entry.
+   */
+  count?: number;
+  /** With `count`: epoch ms of the last refusal counted (`time` is the first). */
+  lastTime?: number;
 }
 
 export interface MeterHistory {

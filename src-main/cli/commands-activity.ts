@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { ACTIVITY_DOORS, type ActivityDoor } from '../../src-preload/model';
+import { activityActionText, localDateTime } from '../../src-preload/words';
 import { activityCsv } from '../core/fleet-csv';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
@@ -27,12 +28,6 @@ export function parseSince(text: string, now: number): number {
     );
   }
   return time;
-}
-
-function localTime(time: number): string {
-  const d = new Date(time);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 export function registerActivityCommands(program: Command, run: Runner): void {
@@ -100,10 +95,10 @@ export function registerActivityCommands(program: Command, run: Runner): void {
           renderTable(
             entries,
             [
-              { title: 'TIME', value: (e) => localTime(e.time) },
+              { title: 'TIME', value: (e) => localDateTime(e.time, true) },
               { title: 'CONTROLLER', value: (e) => e.controllerName },
               { title: 'OUTLET', value: (e) => (e.outlet === null ? '' : String(e.outlet)), align: 'right' },
-              { title: 'ACTION', value: (e) => e.action },
+              { title: 'ACTION', value: (e) => activityActionText(e) },
               { title: 'DOOR', value: (e) => e.source },
               { title: 'WHO', value: (e) => e.who ?? '' },
               { title: 'RESULT', value: (e) => (e.error ? `${e.result}: ${e.error.message}` : e.result) },

@@ -7,16 +7,14 @@
  */
 import type { Command } from 'commander';
 import type { InventoryRow } from '../../src-preload/model';
+import { localDateTime } from '../../src-preload/words';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
 import { UsageError } from './io';
 import { renderTable } from './table';
 
 function localTime(time: number | null): string {
-  if (time === null) return 'never';
-  const d = new Date(time);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return time === null ? 'never' : localDateTime(time);
 }
 
 const known = (value: string | number | null): string => (value === null ? '?' : String(value));

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { parseInput, type Handlers } from '../../src-preload/contract';
 import type { Reservation, ReservationTarget } from '../../src-preload/model';
+import { localDateTime } from '../../src-preload/words';
 import type { CommandContext, Runner } from './command-context';
 import { UsageError, excerpt } from './io';
 import { renderTable } from './table';
@@ -73,11 +74,7 @@ async function targetWords(handlers: Handlers): Promise<(r: Reservation) => stri
   };
 }
 
-function when(ms: number): string {
-  const at = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
+const when = (ms: number): string => localDateTime(ms);
 
 async function printList(context: CommandContext, handlers: Handlers): Promise<void> {
   const list = await handlers['reservations/list']({});

@@ -1,28 +1,35 @@
 /**
- * The activity log: everything done through Plugboard and every outside change it noticed. The last
- * `limit` entries stay in memory (a ring); entries are also appended to a JSON-lines file in the config
- * folder so the log survives a restart. Appends are batched off the action path (an action never waits
- * for the disk), the file is compacted back to `limit` entries once it holds twice that, and bad lines
- * (a crash mid-write, a hand edit) are skipped. Entries hold no secrets by construction: names, verbs
- * and error messages, which never quote a password or token.
+ * The activity log: everything done through Plugboard and every outside change it noticed. Entries live
+ * in memory (bounded rings) and in a JSON-lines file in the config folder so the log survives a restart.
+ * Appends are batched off the action path (an action never waits for the disk), the file is compacted
+ * once it holds twice what memory keeps, and bad lines (a crash mid-write, a hand edit) are skipped.
+ * Entries hold no secrets by construction (names, verbs and error messages, which never quote a password
+ * or token), and no control or text-direction character: every text is neutralised as it is recorded.
+ *
+ * The audit trail survives abuse:
+ * - Refusals (someone else's reservation, a role) are counted, not piled up: the same refusal of the
+ *   same client (door and who, controller, outlet, verb, code, reservation) within a minute is one entry
+ *   with a `count`. They live in a ring of their own, so no number of them can push out what was done.
+ * - A full disk loses nothing acknowledged: what could not be written waits in memory (as much as memory
+ *   keeps) and is written once there is room; the log says so once, and again when it is written.
+ * - Ids stay unique across restarts even when the last entries never reached the file: an id is at least
+ *   the clock in microseconds (activity-ids.ts), so a restarted log starts above every id handed out.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { appendFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import * as v from 'valibot';
-import {
-  ACTIVITY_DOORS,
-  ERROR_CODES,
-  type ActivityDoor,
-  type ActivityEntry,
-  type Actor,
-} from '../../src-preload/model';
-import { ActivityBatches } from './activity-batches';
-import type { Clock, TimerHandle } from './clock';
-import { APPEND_NO_LINK, WRITE_NO_LINK } from '../shared/config-folder';
+import type { ActivityDoor, ActivityEntry, Actor } from '../../src-preload/model';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 import type { Logger } from '../shared/logging';
+import { ActivityBatches } from './activity-batches';
+import { readActivityFile } from './activity-file';
+import { nextActivityId } from './activity-ids';
+import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
+import { newestOfBoth, Ring } from './activity-ring';
+import type { Clock, TimerHandle } from './clock';
+import { ActivityWriter } from './activity-writer';
 
-export type NewActivity = Omit<ActivityEntry, 'id' | 'time' | 'source' | 'who' | 'batch'> & {
+export type NewActivity = Omit<
+  ActivityEntry,
+  'id' | 'time' | 'source' | 'who' | 'batch' | 'count' | 'lastTime'
+> & {
   time?: number;
   actor: Actor;
 };
@@ -60,63 +67,63 @@ export interface ActivityFilter {
 export interface ActivityLogOptions {
   clock: Clock;
   log: Logger;
-  /** Entries kept in memory and in the file (default 10 000). */
+  /** Entries of what was done (and seen) kept in memory and in the file (default 10 000). */
   limit?: number;
+  /** Refusal entries kept besides them (default 1 000): they never take the place of the others. */
+  refusalLimit?: number;
+  /** Repeats of one refusal within this long of its first are counted into it, ms (default 60 000). */
+  refusalWindowMs?: number;
   /** The JSON-lines file; null keeps the log in memory only. */
   file?: string | null;
   /** Whether an entry goes to the file (demo controllers do not: they vanish at restart). */
   persist?: (entry: ActivityEntry) => boolean;
+  /** A new entry, or a refusal entry whose count grew (same id: it replaces the one shown). */
   onAdded?: (entry: ActivityEntry) => void;
   /** How long appends are gathered before one write, ms (default 200). */
   flushDelayMs?: number;
+  /** How long to wait before writing again after a write failed (a full disk), ms (default 5 000). */
+  retryDelayMs?: number;
 }
-
-const entrySchema = v.object({
-  id: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
-  time: v.pipe(v.number(), v.finite()),
-  controllerId: v.string(),
-  controllerName: v.string(),
-  outlet: v.nullable(v.pipe(v.number(), v.integer())),
-  action: v.string(),
-  source: v.picklist(ACTIVITY_DOORS),
-  who: v.optional(v.nullable(v.string()), null),
-  result: v.picklist(['ok', 'error', 'observed']),
-  error: v.nullable(
-    v.object({
-      code: v.picklist(ERROR_CODES),
-      message: v.string(),
-      detail: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()]))),
-    }),
-  ),
-  outletName: v.optional(v.nullable(v.string())),
-  batch: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
-});
 
 export class ActivityLog {
   readonly #options: ActivityLogOptions;
-  readonly #limit: number;
-  readonly #ring: (ActivityEntry | undefined)[];
-  #start = 0;
-  #count = 0;
-  #nextId = 1;
-  /** Entries waiting for the next write to the file. */
-  #queued: ActivityEntry[] = [];
-  #timer: TimerHandle | null = null;
-  #writing: Promise<void> = Promise.resolve();
-  #fileLines = 0;
+  readonly #done: Ring<ActivityEntry>;
+  readonly #refusals: Ring<RefusalSlot>;
+  /** The refusal entry still counting repeats, per refusal key. */
+  readonly #counting = new Map<string, RefusalSlot>();
+  /** Refusal entries whose count grew since they were last announced, and when they will be. */
+  readonly #grown = new Set<RefusalSlot>();
+  #announcing: TimerHandle | null = null;
+  #lastId = 0;
+  readonly #writer: ActivityWriter | null = null;
   #enrichment: ActivityEnrichment | null = null;
   readonly #batches = new ActivityBatches();
 
   constructor(options: ActivityLogOptions) {
     this.#options = options;
-    this.#limit = options.limit ?? 10_000;
-    this.#ring = new Array<ActivityEntry | undefined>(this.#limit);
-    // Read at start, synchronously: a few hundred kilobytes, and ids must continue before any new entry.
-    if (options.file) this.#load(options.file);
+    this.#done = new Ring(options.limit ?? 10_000);
+    this.#refusals = new Ring(options.refusalLimit ?? 1_000);
+    if (!options.file) return;
+    // Read at start, synchronously: a few megabytes at most, and ids must continue before any new entry.
+    const fileLines = this.#load(options.file);
+    this.#writer = new ActivityWriter({
+      file: options.file,
+      clock: options.clock,
+      log: options.log,
+      keep: this.#done.capacity + this.#refusals.capacity,
+      fileLines,
+      kept: (upTo) =>
+        this.list()
+          .reverse()
+          .filter((entry) => entry.id <= upTo && (options.persist?.(entry) ?? true)),
+      beforeFlush: () => this.#announceGrown(),
+      flushDelayMs: options.flushDelayMs,
+      retryDelayMs: options.retryDelayMs,
+    });
   }
 
   get size(): number {
-    return this.#count;
+    return this.#done.size + this.#refusals.size;
   }
 
   /** Name outlets and attribute outside changes from now on (wired once the sessions exist). */
@@ -134,33 +141,37 @@ export class ActivityLog {
     this.#enrichment?.scriptStarted(controllerId, threadId, fn, actor);
   }
 
+  /** Record something done or seen. */
   add(input: NewActivity): ActivityEntry {
-    const enrich = this.#enrichment;
-    const actor = (input.actor.door === 'outside' ? enrich?.attribute(input) : null) ?? input.actor;
-    const id = this.#nextId++;
-    const outletName =
-      input.outletName ??
-      (input.outlet === null ? null : (enrich?.outletName(input.controllerId, input.outlet) ?? null));
-    const entry: ActivityEntry = {
-      id,
-      time: input.time ?? this.#options.clock.now(),
-      controllerId: input.controllerId,
-      controllerName: input.controllerName,
-      outlet: input.outlet,
-      action: input.action,
-      source: actor.door,
-      who: actor.who,
-      result: input.result,
-      error: input.error,
-      ...(outletName !== null ? { outletName } : {}),
-      ...(input.outlet !== null ? { batch: this.#batches.of(input, actor, id) } : {}),
-    };
-    this.#push(entry);
-    if (this.#options.file && (this.#options.persist?.(entry) ?? true)) {
-      this.#queued.push(entry);
-      this.#scheduleFlush();
+    const entry = this.#entryOf(input, {});
+    this.#done.push(entry);
+    this.#recorded(entry);
+    return entry;
+  }
+
+  /**
+   * Record a refusal (someone else's reservation, a role): the same refusal of the same client within
+   * the window is counted into its first entry instead of adding one, and refusals are kept apart, so
+   * however many come, they never push out what was done.
+   */
+  refused(input: NewActivity): ActivityEntry {
+    const now = input.time ?? this.#options.clock.now();
+    const key = refusalKey(input);
+    const slot = this.#counting.get(key);
+    const window = this.#options.refusalWindowMs ?? 60_000;
+    if (slot && !slot.gone && now - slot.entry.time < window && now >= slot.entry.time) {
+      slot.entry = { ...slot.entry, count: (slot.entry.count ?? 1) + 1, lastTime: now };
+      this.#grown.add(slot);
+      this.#queue(slot.entry);
+      this.#announceSoon();
+      return slot.entry;
     }
-    this.#options.onAdded?.(entry);
+    const entry = this.#entryOf({ ...input, time: now }, { count: 1, lastTime: now });
+    const fresh: RefusalSlot = { key, entry, gone: false };
+    this.#counting.set(key, fresh);
+    const dropped = this.#refusals.push(fresh);
+    if (dropped) this.#forget(dropped);
+    this.#recorded(entry);
     return entry;
   }
 
@@ -169,13 +180,16 @@ export class ActivityLog {
    * door, or within [`since`, `until`].
    */
   list(filter: ActivityFilter = {}): ActivityEntry[] {
-    const limit = filter.limit ?? this.#limit;
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
     const who = filter.who?.toLowerCase();
     const outletName = filter.outletName?.toLowerCase();
     const out: ActivityEntry[] = [];
-    for (let i = this.#count - 1; i >= 0 && out.length < limit; i--) {
-      const entry = this.#ring[(this.#start + i) % this.#limit]!;
-      if (filter.since !== undefined && entry.time < filter.since) continue;
+    const refusals = (function* (slots: Iterable<RefusalSlot>) {
+      for (const slot of slots) yield slot.entry;
+    })(this.#refusals.newestFirst());
+    for (const entry of newestOfBoth(this.#done.newestFirst(), refusals)) {
+      if (out.length >= limit) break;
+      if (filter.since !== undefined && (entry.lastTime ?? entry.time) < filter.since) continue;
       if (filter.until !== undefined && entry.time > filter.until) continue;
       if (outletName !== undefined && !entry.outletName?.toLowerCase().includes(outletName)) continue;
       if (filter.controllerId !== undefined && entry.controllerId !== filter.controllerId) continue;
@@ -187,92 +201,101 @@ export class ActivityLog {
     return out;
   }
 
-  /** Write what is queued; resolves when it is on disk. */
+  /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */
   flush(): Promise<void> {
-    if (this.#timer !== null) {
-      this.#options.clock.clearTimeout(this.#timer);
-      this.#timer = null;
-    }
-    const file = this.#options.file;
-    if (!file || this.#queued.length === 0) return this.#writing;
-    const batch = this.#queued.splice(0);
-    this.#writing = this.#writing.then(async () => {
-      try {
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        await appendFile(file, jsonLines(batch), { encoding: 'utf8', mode: 0o600, flag: APPEND_NO_LINK });
-        this.#fileLines += batch.length;
-        if (this.#fileLines >= 2 * this.#limit) await this.#compact(file, batch.at(-1)!.id);
-      } catch (error) {
-        this.#options.log('could not write the activity log', error);
-      }
-    });
-    return this.#writing;
+    if (this.#writer) return this.#writer.flush();
+    this.#announceGrown();
+    return Promise.resolve();
   }
 
-  #push(entry: ActivityEntry): void {
-    if (this.#count < this.#limit) {
-      this.#ring[(this.#start + this.#count) % this.#limit] = entry;
-      this.#count++;
-    } else {
-      this.#ring[this.#start] = entry;
-      this.#start = (this.#start + 1) % this.#limit;
-    }
+  /** Write what waits, for the last time (the Core stops); says so when some of it cannot be written. */
+  async close(): Promise<void> {
+    this.#announceGrown();
+    await this.#writer?.close();
   }
 
-  #scheduleFlush(): void {
-    if (this.#timer !== null) return;
-    const handle = this.#options.clock.setTimeout(() => {
-      this.#timer = null;
-      void this.flush();
-    }, this.#options.flushDelayMs ?? 200);
-    handle.unref?.();
-    this.#timer = handle;
+  #entryOf(input: NewActivity, counted: Pick<ActivityEntry, 'count' | 'lastTime'>): ActivityEntry {
+    const enrich = this.#enrichment;
+    const actor = (input.actor.door === 'outside' ? enrich?.attribute(input) : null) ?? input.actor;
+    const time = input.time ?? this.#options.clock.now();
+    const id = (this.#lastId = nextActivityId(this.#lastId, this.#options.clock.now()));
+    const outletName =
+      input.outletName ??
+      (input.outlet === null ? null : (enrich?.outletName(input.controllerId, input.outlet) ?? null));
+    const text = (value: string) => neutralise(value, TEXT_LIMITS.activity);
+    return {
+      id,
+      time,
+      controllerId: input.controllerId,
+      controllerName: text(input.controllerName),
+      outlet: input.outlet,
+      action: text(input.action),
+      source: actor.door,
+      who: actor.who === null ? null : text(actor.who),
+      result: input.result,
+      error: input.error && {
+        ...input.error,
+        message: text(input.error.message),
+        ...(input.error.action !== undefined ? { action: text(input.error.action) } : {}),
+      },
+      ...(outletName !== null ? { outletName: text(outletName) } : {}),
+      ...(input.outlet !== null ? { batch: this.#batches.of(input, actor, id) } : {}),
+      ...(counted.count !== undefined ? counted : {}),
+    };
   }
 
-  /**
-   * Rewrite the file with what memory holds up to entry `upTo` (persisted entries only), atomically.
-   * Newer entries are still queued: the next flush appends them, so the file must not hold them yet.
-   */
-  async #compact(file: string, upTo: number): Promise<void> {
-    const keep = this.list()
-      .reverse()
-      .filter((entry) => entry.id <= upTo && (this.#options.persist?.(entry) ?? true));
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, jsonLines(keep), { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
-    await rename(temporary, file);
-    this.#fileLines = keep.length;
+  #recorded(entry: ActivityEntry): void {
+    this.#queue(entry);
+    this.#options.onAdded?.(entry);
   }
 
-  #load(file: string): void {
-    let text: string;
+  /** Queue `entry` for the file, unless there is none or it is not written (a demo controller's). */
+  #queue(entry: ActivityEntry): void {
+    if (this.#writer && (this.#options.persist?.(entry) ?? true)) this.#writer.queue(entry);
+  }
+
+  /** A refusal entry pushed out of memory by newer ones: it counts no more repeats. */
+  #forget(slot: RefusalSlot): void {
+    slot.gone = true;
+    this.#grown.delete(slot);
+    if (this.#counting.get(slot.key) === slot) this.#counting.delete(slot.key);
+  }
+
+  /** Tell listeners of the counts that grew a moment from now: once per moment, not once per refusal. */
+  #announceSoon(): void {
+    if (this.#announcing !== null) return;
+    this.#announcing = this.#options.clock.setTimeout(
+      () => this.#announceGrown(),
+      this.#options.flushDelayMs ?? 200,
+    );
+    this.#announcing.unref?.();
+  }
+
+  #announceGrown(): void {
+    if (this.#announcing !== null) this.#options.clock.clearTimeout(this.#announcing);
+    this.#announcing = null;
+    for (const slot of this.#grown) this.#options.onAdded?.(slot.entry);
+    this.#grown.clear();
+  }
+
+  /** Read the file into memory; answers how many lines it holds. */
+  #load(file: string): number {
+    let read: ReturnType<typeof readActivityFile>;
     try {
-      text = readFileSync(file, 'utf8');
+      read = readActivityFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-        this.#options.log('could not read the activity log; starting a new one', error);
-      return;
+      this.#options.log('could not read the activity log; starting a new one', error);
+      return 0;
     }
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    let skipped = 0;
-    const entries: ActivityEntry[] = [];
-    for (const line of lines.slice(-this.#limit * 2)) {
-      try {
-        const parsed = v.safeParse(entrySchema, JSON.parse(line));
-        if (parsed.success) entries.push(parsed.output as ActivityEntry);
-        else skipped++;
-      } catch {
-        skipped++;
-      }
+    if (!read) return 0;
+    if (read.torn)
+      this.#options.log('the activity log ended in part of a line (a write cut short); removed it');
+    if (read.skipped) this.#options.log(`skipped ${read.skipped} unreadable line(s) of the activity log`);
+    for (const entry of read.entries) {
+      if (isRefusal(entry)) this.#refusals.push({ key: '', entry, gone: true });
+      else this.#done.push(entry);
     }
-    if (skipped) this.#options.log(`skipped ${skipped} unreadable line(s) of the activity log`);
-    entries.sort((a, b) => a.id - b.id);
-    for (const entry of entries.slice(-this.#limit)) this.#push(entry);
-    this.#nextId = (entries.at(-1)?.id ?? 0) + 1;
-    this.#fileLines = lines.length;
+    this.#lastId = read.entries.at(-1)?.id ?? 0;
+    return read.lines;
   }
-}
-
-/** JSON lines, one entry each, every line ended. */
-function jsonLines(entries: readonly ActivityEntry[]): string {
-  return entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 }

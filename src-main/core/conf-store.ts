@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { PlugboardError } from '../shared/errors';
+import { isDiskFull, PlugboardError } from '../shared/errors';
 import { ConfigFileLock } from './config-lock';
 import type { KeyValueStore } from './ports';
 
@@ -59,9 +59,20 @@ export function confKeyValueStore(conf: ConfLike): KeyValueStore {
           { cause: lock.current.compromised },
         );
       }
-      // conf refuses `undefined`; storing "nothing" means forgetting the key.
-      if (value === undefined) conf.delete(key);
-      else conf.set(key, value);
+      try {
+        // conf refuses `undefined`; storing "nothing" means forgetting the key.
+        if (value === undefined) conf.delete(key);
+        else conf.set(key, value);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        // conf writes a new file beside the old one and renames it over: the old one is whole.
+        throw new PlugboardError(
+          'INTERNAL',
+          `Plugboard could not save its settings: the disk holding ${folder} is full, so nothing was changed.`,
+          { diskFull: true },
+          { cause: error, action: 'Free some space on that disk, then try again.' },
+        );
+      }
     },
     exclusive: (task) => lock.run(task),
     watch(listener) {

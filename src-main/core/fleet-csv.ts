@@ -1,34 +1,19 @@
 /**
  * CSV and JSON-lines exports of the Core (issue 16): the activity log (`plugboard activity --csv`, the
- * Activity panel's export) and the fleet inventory. One CSV dialect for all of them: RFC 4180 (CRLF line
- * ends, fields quoted when they hold a comma, quote or line break), times in UTC (ISO 8601), and cells
- * made formula-safe (a leading =, +, -, @, tab or CR gets a ' so a spreadsheet shows it as text).
+ * Activity panel's export) and the fleet inventory's file name. The CSV itself is written by the one
+ * writer, src-main/shared/csv.ts (RFC 4180, formula-safe text cells); times are in UTC (ISO 8601).
  */
 import type { ActivityEntry } from '../../src-preload/model';
+import { csvDocument, utcCell } from '../shared/csv';
 
-/** A CSV field (RFC 4180), formula-safe. */
-export function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** A whole CSV document: a header row, then the rows; every line ended by CRLF. */
-export function csvDocument(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [header, ...rows].map((cells) => `${cells.map(csvField).join(',')}\r\n`).join('');
-}
-
-/** ISO 8601 in UTC, or an empty cell. */
-export function utc(time: number | null): string {
-  return time === null ? '' : new Date(time).toISOString();
+/** `2026-11-24T10-20-00Z`: a time as a file name may hold it. */
+export function fileStamp(now: number): string {
+  return (utcCell(now) || '0000-00-00T00:00:00.000Z').replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 
 /** `plugboard-activity-2026-11-24T10-20-00Z.csv`: safe on every file system. */
 export function exportFilename(what: string, extension: string, now: number): string {
-  const stamp = new Date(now)
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-');
-  return `plugboard-${what}-${stamp}.${extension}`;
+  return `plugboard-${what}-${fileStamp(now)}.${extension}`;
 }
 
 export const ACTIVITY_CSV_COLUMNS = [
@@ -43,6 +28,8 @@ export const ACTIVITY_CSV_COLUMNS = [
   'error',
   'outlet_name',
   'batch',
+  'count',
+  'last_time',
 ] as const;
 
 /** The activity log as CSV, in the order given (new columns go last: scripts read the first by place) (the CLI and the panel give oldest first). */
@@ -50,17 +37,19 @@ export function activityCsv(entries: readonly ActivityEntry[]): string {
   return csvDocument(
     ACTIVITY_CSV_COLUMNS,
     entries.map((e) => [
-      utc(e.time),
+      utcCell(e.time),
       e.controllerName,
-      e.outlet === null ? '' : String(e.outlet),
+      e.outlet,
       e.action,
       e.source,
-      e.who ?? '',
+      e.who,
       e.result,
-      e.error?.code ?? '',
-      e.error?.message ?? '',
-      e.outletName ?? '',
-      e.batch === undefined ? '' : String(e.batch),
+      e.error?.code,
+      e.error?.message,
+      e.outletName,
+      e.batch,
+      e.count,
+      utcCell(e.lastTime),
     ]),
   );
 }

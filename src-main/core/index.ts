@@ -310,7 +310,7 @@ export function createCore(options: CoreOptions): Core {
       const running = [...demos.values()];
       demos.clear();
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
-      await activity.flush();
+      await activity.close();
       events.clear();
     },
   };

@@ -4,7 +4,7 @@
  * on another controller of the same model. Versions compare numerically, part by part (1.10.2 > 1.9.8).
  */
 import type { ControllerState, ControllerSummary, InventoryRow } from '../../src-preload/model';
-import { csvDocument, utc } from './fleet-csv';
+import { csvDocument, utcCell } from '../shared/csv';
 
 /** What the inventory remembers of a controller from when it last answered. */
 export type KnownFacts = Pick<
@@ -121,7 +121,6 @@ export function inventoryRows(
 }
 
 const yesNo = (value: boolean | null): string => (value === null ? '' : value ? 'on' : 'off');
-const count = (value: number | null): string => (value === null ? '' : String(value));
 
 /** The inventory as CSV: one row per controller; empty cells are not known. */
 export function inventoryCsv(rows: readonly InventoryRow[]): string {
@@ -153,10 +152,10 @@ export function inventoryCsv(rows: readonly InventoryRow[]): string {
       r.relayFirmware ?? '',
       r.relayFirmwareBehind ?? '',
       yesNo(r.sshEnabled),
-      count(r.userCount),
-      count(r.outletsOn),
-      count(r.outletCount),
-      utc(r.lastSeen),
+      r.userCount,
+      r.outletsOn,
+      r.outletCount,
+      utcCell(r.lastSeen),
     ]),
   );
 }

@@ -1,11 +1,8 @@
 import type { Settings } from '../../src-preload/model';
+import { csvDocument, utcCell } from '../shared/csv';
+import { fileStamp } from './fleet-csv';
 import type { MeterSeries } from './meter-history';
 import { shownUnit, shownValue } from './meter-limits';
-
-/** A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
-function field(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** The column title of a meter: its name and unit (as shown), with the key when two meters share a name. */
 function titles(series: MeterSeries, temperature: Settings['temperatureUnit']): string[] {
@@ -22,18 +19,20 @@ function titles(series: MeterSeries, temperature: Settings['temperatureUnit']): 
 /**
  * All meter history of one controller as CSV: a header row (`time`, then one column per meter with its
  * unit), then one row per sample time with an ISO 8601 UTC timestamp; an empty cell is no reading.
- * Temperatures follow the °C/°F setting (values converted, the header names the unit).
+ * Temperatures follow the °C/°F setting (values converted, the header names the unit). Meter names come
+ * from the controller: the one CSV writer keeps them from being read as formulas.
  */
 export function meterCsv(series: MeterSeries, temperature: Settings['temperatureUnit'] = 'C'): string {
-  const lines = [['time', ...titles(series, temperature)].map(field).join(',')];
   const units = series.keys().map((key) => series.meta(key)!.unit);
-  for (const row of series.rows()) {
-    const cells = row.values.map((value, i) =>
-      value === null ? '' : String(Number(shownValue(value, units[i]!, temperature).toPrecision(7))),
-    );
-    lines.push([new Date(row.time).toISOString(), ...cells].join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvDocument(
+    ['time', ...titles(series, temperature)],
+    Array.from(series.rows(), (row) => [
+      utcCell(row.time),
+      ...row.values.map((value, i) =>
+        value === null ? null : Number(shownValue(value, units[i]!, temperature).toPrecision(7)),
+      ),
+    ]),
+  );
 }
 
 /** `plugboard-bench-a-meters-2024-05-01T10-20-00Z.csv`: safe on every file system. */
@@ -46,9 +45,5 @@ export function meterCsvFilename(controllerName: string, now: number): string {
       .toLowerCase()
       .replace(/[\s_-]+/g, '-')
       .slice(0, 40) || 'controller';
-  const stamp = new Date(now)
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-');
-  return `plugboard-${slug}-meters-${stamp}.csv`;
+  return `plugboard-${slug}-meters-${fileStamp(now)}.csv`;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthKind, ControllerSummary } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
+import { neutralise, unsafeCharacterIn } from '../shared/text';
 import { MAX_NAME_LENGTH, sameName } from './registry-records';
 
 /** Checks on what a person typed for a controller, and the registry's errors: each says what is wrong and what to do. */
@@ -12,11 +13,26 @@ export function newId(prefix: string, taken: (id: string) => boolean): string {
   }
 }
 
+/**
+ * Refuse a name, alias or tag holding a control or text-direction character: it is shown everywhere
+ * (the CLI, logs, pdudaemon answers, the window) and matched by what people type, so it is refused, not
+ * silently changed.
+ */
+export function checkPrintable(text: string, what: string): void {
+  const unsafe = unsafeCharacterIn(text);
+  if (unsafe)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The ${what} contains ${unsafe}: type it without control characters or text-direction marks.`,
+    );
+}
+
 export function cleanName(name: string, what: string): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';
   if (!trimmed) throw new PlugboardError('BAD_INPUT', `The ${what} name is empty: give it a name.`);
   if (trimmed.length > MAX_NAME_LENGTH)
     throw new PlugboardError('BAD_INPUT', `The ${what} name is longer than ${MAX_NAME_LENGTH} characters.`);
+  checkPrintable(trimmed, `${what} name`);
   return trimmed;
 }
 
@@ -26,8 +42,9 @@ export function cleanAlias(alias: string): string {
   if (!trimmed || trimmed.length > MAX_NAME_LENGTH || /\s/.test(trimmed))
     throw new PlugboardError(
       'BAD_INPUT',
-      `The alias "${String(alias).slice(0, 40)}" must be one word of 1–${MAX_NAME_LENGTH} characters without spaces (pdudaemon clients split on spaces).`,
+      `The alias "${neutralise(String(alias), 40)}" must be one word of 1–${MAX_NAME_LENGTH} characters without spaces (pdudaemon clients split on spaces).`,
     );
+  checkPrintable(trimmed, 'alias');
   return trimmed;
 }
 
@@ -66,7 +83,7 @@ export function cleanColour(colour: string): string {
   if (!/^#[0-9a-fA-F]{6}$/.test(colour))
     throw new PlugboardError(
       'BAD_INPUT',
-      `The colour "${String(colour).slice(0, 20)}" must look like #3b82f6.`,
+      `The colour "${neutralise(String(colour), 20)}" must look like #3b82f6.`,
     );
   return colour.toLowerCase();
 }
@@ -75,7 +92,7 @@ export function cleanAuth(auth: AuthKind, user: string | undefined): { auth: Aut
   if (auth !== 'digest' && auth !== 'basic' && auth !== 'token') {
     throw new PlugboardError(
       'BAD_INPUT',
-      `The login method must be digest, basic or token, not "${String(auth).slice(0, 20)}".`,
+      `The login method must be digest, basic or token, not "${neutralise(String(auth), 20)}".`,
     );
   }
   if (auth === 'token') return { auth, user: '' };

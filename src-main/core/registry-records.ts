@@ -4,6 +4,7 @@ import type { ControllerSummary, Group, OutletRef } from '../../src-preload/mode
 import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 import { PlugboardError } from '../shared/errors';
+import { neutralise, unsafeCharacterIn } from '../shared/text';
 import { readSteps } from './sequence-steps';
 
 const MAX_TAGS = 16;
@@ -18,12 +19,13 @@ export function cleanTags(tags: readonly string[], lenient = false): string[] {
   const seen = new Set<string>();
   for (const raw of tags) {
     const tag = typeof raw === 'string' ? raw.trim() : '';
-    const bad = !tag || tag.length > MAX_TAG_LENGTH || /[,;]/.test(tag);
+    const unsafe = unsafeCharacterIn(tag);
+    const bad = !tag || tag.length > MAX_TAG_LENGTH || /[,;]/.test(tag) || unsafe !== null;
     if (bad && lenient) continue;
     if (bad)
       throw new PlugboardError(
         'BAD_INPUT',
-        `The tag "${String(raw).slice(0, 50)}" must be 1–${MAX_TAG_LENGTH} characters without commas or semicolons.`,
+        `The tag "${neutralise(String(raw), 50)}" must be 1–${MAX_TAG_LENGTH} characters without commas or semicolons${unsafe ? `, and it contains ${unsafe}` : ''}.`,
       );
     const key = tag.toLowerCase();
     if (seen.has(key)) continue;
@@ -57,6 +59,16 @@ const text = (max: number) =>
     v.maxLength(max, `is longer than ${max} characters`),
   );
 
+/**
+ * A saved name: as `text`, and cleaned of control and text-direction characters (a name saved before
+ * they were refused, or taken from a unit's own name) rather than dropping the controller or group.
+ */
+const savedName = (max: number) =>
+  v.pipe(
+    text(max),
+    v.transform((name: string) => neutralise(name, max).trim() || '?'),
+  );
+
 const storedUrl = v.pipe(
   v.string('must be text'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -77,7 +89,7 @@ const storedFingerprint = v.fallback(
 
 export const storedControllerSchema = v.object({
   id: text(64),
-  name: text(MAX_NAME_LENGTH),
+  name: savedName(MAX_NAME_LENGTH),
   url: storedUrl,
   auth: v.picklist(['digest', 'basic', 'token'], 'must be digest, basic or token'),
   user: v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(64)), ''),
@@ -87,7 +99,17 @@ export const storedControllerSchema = v.object({
   order: v.fallback(v.pipe(v.number(), v.finite()), Number.MAX_SAFE_INTEGER),
   demo: v.fallback(v.boolean(), false),
   /** pdudaemon's second name (issue 15); anything unusable reads as none. */
-  alias: v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[^\s]{1,64}$/))), undefined),
+  alias: v.fallback(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.regex(/^[^\s]{1,64}$/),
+        v.check((alias) => unsafeCharacterIn(alias) === null),
+      ),
+    ),
+    undefined,
+  ),
   /** Tags (issue 16); unusable ones are dropped one by one, not the controller. */
   tags: v.fallback(
     v.optional(
@@ -107,7 +129,7 @@ export const storedControllerSchema = v.object({
 
 export const storedGroupSchema = v.object({
   id: text(64),
-  name: text(MAX_NAME_LENGTH),
+  name: savedName(MAX_NAME_LENGTH),
   members: v.array(
     v.object({
       controllerId: text(64),

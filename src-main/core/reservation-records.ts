@@ -11,6 +11,8 @@ import {
   type ReservationCell,
   type ReservationTarget,
 } from '../../src-preload/model';
+import { isPrintableTime } from '../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 
 const storedSchema = v.object({
   id: v.pipe(v.string(), v.minLength(1)),
@@ -23,7 +25,8 @@ const storedSchema = v.object({
   door: v.picklist(ACTIVITY_DOORS),
   reason: v.string(),
   createdAt: v.number(),
-  expiresAt: v.number(),
+  // A time a Date can hold: one beyond it ("permanent") would print as NaN-NaN-NaN.
+  expiresAt: v.pipe(v.number(), v.check(isPrintableTime)),
   /** Absent in reservations saved before what they cover was kept with them. */
   covers: v.optional(
     v.array(
@@ -80,9 +83,9 @@ export function detailOf(r: Reservation): Record<string, string | number> {
   return {
     reservationId: r.id,
     holder: r.holder,
-    until: new Date(r.expiresAt).toISOString(),
+    until: isPrintableTime(r.expiresAt) ? new Date(r.expiresAt).toISOString() : '',
     untilMs: r.expiresAt,
-    reason: r.reason,
+    reason: neutralise(r.reason, TEXT_LIMITS.reason),
   };
 }
 

@@ -5,7 +5,8 @@
  * until 14:30: flashing firmware."
  */
 import type { Group, Reservation, ReservationCell, ReservationTarget } from '../../src-preload/model';
-import { capitalise, outletLabel } from '../../src-preload/words';
+import { capitalise, isPrintableTime, localDateTime, outletLabel } from '../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 
 /** One covered outlet, or every outlet of a controller (`outlet: null`). */
 export type Cell = ReservationCell;
@@ -63,19 +64,20 @@ export function describeTarget(target: ReservationTarget, names: Names): string 
   );
 }
 
-/** Local "HH:MM" when it is today, else "YYYY-MM-DD HH:MM" (the machine's time zone). */
+/** Local "HH:MM" when it is today, else "YYYY-MM-DD HH:MM" (the machine's time zone); never NaN. */
 export function untilText(expiresAt: number, now: number): string {
-  const at = new Date(expiresAt);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
-  if (new Date(now).toDateString() === at.toDateString()) return time;
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
+  const full = localDateTime(expiresAt);
+  if (!isPrintableTime(expiresAt) || !isPrintableTime(now)) return full;
+  return new Date(now).toDateString() === new Date(expiresAt).toDateString() ? full.slice(11) : full;
 }
 
-/** The reason as the end of a sentence (one trailing full stop, no line breaks). */
+/**
+ * The reason as the end of a sentence (one trailing full stop, no line breaks, no control or
+ * text-direction characters even in a reservation saved before they were cleaned on the way in).
+ */
 export function reasonText(reason: string): string {
-  const flat = reason.replace(/\s+/g, ' ').trim();
-  return /[.!?]$/.test(flat) ? flat : `${flat}.`;
+  const flat = neutralise(reason, TEXT_LIMITS.reason).replace(/\s+/g, ' ').trim();
+  return /[.!?…]$/.test(flat) ? flat : `${flat}.`;
 }
 
 /** "… is reserved by alice until 14:30: flashing firmware." */

@@ -1,6 +1,7 @@
 /**
  * The Core's reservations, wired: names from the registry and the live state, changes pushed as
  * `reservations/changed`, takes/releases/breaks in the activity log (one entry per controller covered),
+ * refusals as counted entries (ActivityLog.refused),
  * and changes other processes make to the shared file followed as they happen.
  */
 import type { Actor, Reservation } from '../../src-preload/model';
@@ -63,11 +64,12 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
     names,
     onChanged: (list) => deps.events.emit('reservations/changed', list),
     onRecorded: record,
+    // Counted, and kept apart from what was done: a flood of refusals cannot push the log out.
     onRefused: (actor, controllerId, outlets, error) => {
       const controllerName = names.controller(controllerId);
       if (controllerName === undefined) return;
       for (const outlet of outlets === 'all' ? [null] : outlets)
-        activity.add({
+        activity.refused({
           controllerId,
           controllerName,
           outlet,

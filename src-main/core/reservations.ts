@@ -9,7 +9,7 @@
  */
 import type { Actor, Group, Reservation } from '../../src-preload/model';
 import { capitalise } from '../../src-preload/words';
-import type { CallParsed } from '../../src-preload/contract';
+import { RESERVATION_MAX_MS, type CallParsed } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
 import type { Clock, TimerHandle } from './clock';
@@ -107,6 +107,15 @@ export class Reservations {
         throw new PlugboardError('BAD_INPUT', 'The reservation would end before it starts.', undefined, {
           action: 'Give a time in the future, or a duration.',
         });
+      }
+      // The same bound whichever way the end is given: a booking, not ownership, so a forgotten one lapses.
+      if (expiresAt > now + RESERVATION_MAX_MS) {
+        throw new PlugboardError(
+          'BAD_INPUT',
+          `A reservation lasts at most 30 days (until ${untilText(now + RESERVATION_MAX_MS, now)}); this one would end later.`,
+          undefined,
+          { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
+        );
       }
       this.#checkTarget(input.target);
       const groups = this.#o.groups();

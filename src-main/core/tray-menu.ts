@@ -10,6 +10,7 @@ import type {
   Reservation,
 } from '../../src-preload/model';
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 import { untilText } from './reservation-words';
 import { breachWords } from './meter-limits';
 
@@ -93,7 +94,7 @@ function reservationOn(state: TrayState, controllerId: string, number: number): 
 /** "Reserved by alice until 14:30: flashing" (or "by you"). */
 function reservedWords(state: TrayState, r: Reservation): string {
   const by = r.holder === state.user ? 'you' : r.holder;
-  return `Reserved by ${by} until ${untilText(r.expiresAt, state.now ?? Date.now())}: ${r.reason}`;
+  return `Reserved by ${by} until ${untilText(r.expiresAt, state.now ?? Date.now())}: ${neutralise(r.reason, TEXT_LIMITS.reason)}`;
 }
 
 export type TrayIconState = 'on' | 'off' | 'mixed' | 'offline';

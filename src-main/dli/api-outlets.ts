@@ -8,7 +8,7 @@ import { errorForStatus, parseAnswer } from './http-errors';
 import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';
 import { multiStatusFailures, outletRefusal, wholeRefusal } from './outlet-results';
 import { ensureFirmware, outletCountIfReadable, readOutlets, unlessForbidden } from './shared-reads';
-import { hasControlCharacters } from './text';
+import { hasUnsafeCharacters } from '../shared/text';
 import type { HttpResponse } from './transport';
 import type { CallOptions, Outlet, OutletActionResult, OutletSelection, SwitchResult } from './types';
 
@@ -189,11 +189,11 @@ export class OutletsApi {
   rename(outlet: number, name: string, options?: CallOptions): Promise<void> {
     const c = this.#connection;
     const clean = name.trim();
-    if (!clean || clean.length > 64 || hasControlCharacters(clean)) {
+    if (!clean || clean.length > 64 || hasUnsafeCharacters(clean)) {
       return Promise.reject(
         new PlugboardError(
           'BAD_INPUT',
-          'An outlet name must be 1 to 64 characters, without control characters.',
+          'An outlet name must be 1 to 64 characters, without control characters or text-direction marks.',
         ),
       );
     }

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { PlugboardError } from '../shared/errors';
-import { withoutControlCharacters } from './text';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 import type { HttpResponse } from './transport';
 
 /** What a request was for, so errors can say it in words. */
@@ -32,7 +32,7 @@ export function deviceExplanation(response: HttpResponse): { code: string | null
     const parsed = v.safeParse(errorBody, JSON.parse(response.body));
     if (!parsed.success) return { code: null, message: null };
     const clean = (text: string | undefined): string | null =>
-      text ? withoutControlCharacters(text).trim().slice(0, 200) || null : null;
+      text ? neutralise(text, TEXT_LIMITS.unitMessage).trim() || null : null;
     return { code: clean(parsed.output.error), message: clean(parsed.output.message) };
   } catch {
     return { code: null, message: null };

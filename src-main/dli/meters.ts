@@ -4,6 +4,7 @@
  *   kWh = J × 0.00000027778,  °C = K − 273.16,  °F = 9/5 × (K − 273.16) + 32.
  */
 import type { MeterQuantity, MeterReading } from '../../src-preload/model';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
 
 export const JOULES_TO_KWH = 0.00000027778;
 export const KELVIN_OFFSET = 273.16;
@@ -84,7 +85,8 @@ export interface MeterReadOptions {
   internal?: boolean;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? neutralise(value, TEXT_LIMITS.unitName) : null;
 const finite = (value: unknown): number | null =>
   typeof value === 'number' && Number.isFinite(value) ? value : null;
 
@@ -118,8 +120,11 @@ export function meterReadings(
   values: Record<string, unknown>,
   options: MeterReadOptions = {},
 ): MeterReading[] {
-  return Object.entries(values)
-    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
-    .map(([key, entry]) => reading(key, entry))
-    .filter((r) => options.internal === true || r.internal !== true);
+  return (
+    Object.entries(values)
+      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+      // A meter's id is the controller's text too: it names columns and reaches the window.
+      .map(([key, entry]) => reading(neutralise(key, TEXT_LIMITS.unitName), entry))
+      .filter((r) => options.internal === true || r.internal !== true)
+  );
 }

@@ -1,11 +1,21 @@
 /**
  * Shapes of the controller's answers. Loose objects: units add fields between firmware versions, and
- * only the fields Plugboard uses are checked.
+ * only the fields Plugboard uses are checked. Text the controller chose (its name, outlet names, user
+ * names, script labels) is neutralised on arrival: a hostile or broken unit cannot put a terminal
+ * escape, a forged log line or a text-direction override into the window, the CLI or pdudaemon answers.
  */
 import * as v from 'valibot';
+import { neutralise, TEXT_LIMITS } from '../shared/text';
+
+/** Text from the controller, neutralised and bounded. */
+const unitText = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.transform((text: string) => neutralise(text, max)),
+  );
 
 export const outletSchema = v.looseObject({
-  name: v.string(),
+  name: unitText(TEXT_LIMITS.unitName),
   state: v.boolean(),
   transient_state: v.boolean(),
   physical_state: v.boolean(),
@@ -17,13 +27,16 @@ export const outletSchema = v.looseObject({
 export const outletsSchema = v.array(outletSchema);
 
 /** A text value such as `config/version/`; some units answer a one-element array (matrix form). */
-export const textSchema = v.union([
-  v.string(),
-  v.pipe(
-    v.tuple([v.string()]),
-    v.transform(([text]) => text),
-  ),
-]);
+export const textSchema = v.pipe(
+  v.union([
+    v.string(),
+    v.pipe(
+      v.tuple([v.string()]),
+      v.transform(([text]) => text),
+    ),
+  ]),
+  v.transform((text: string) => neutralise(text, TEXT_LIMITS.unitText)),
+);
 
 export const booleanSchema = v.union([
   v.boolean(),
@@ -34,13 +47,13 @@ export const booleanSchema = v.union([
 ]);
 
 export const credSchema = v.looseObject({
-  name: v.optional(v.nullable(v.string()), null),
+  name: v.optional(v.nullable(unitText(TEXT_LIMITS.unitName)), null),
   is_admin: v.optional(v.boolean(), false),
   outlet_access: v.optional(v.array(v.boolean())),
 });
 
 export const userSchema = v.looseObject({
-  name: v.string(),
+  name: unitText(TEXT_LIMITS.unitName),
   is_admin: v.optional(v.boolean(), false),
   is_allowed: v.optional(v.boolean(), true),
   outlet_access: v.optional(v.array(v.boolean()), []),
@@ -49,18 +62,25 @@ export const userSchema = v.looseObject({
 export const usersSchema = v.array(userSchema);
 
 /** `script/user_functions/`: a map keyed by function name (an array of names is accepted too). */
-export const userFunctionsSchema = v.union([
-  v.pipe(
-    v.record(v.string(), v.unknown()),
-    v.transform((map) => Object.keys(map)),
-  ),
-  v.array(v.string()),
-]);
+export const userFunctionsSchema = v.pipe(
+  v.union([
+    v.pipe(
+      v.record(v.string(), v.unknown()),
+      v.transform((map) => Object.keys(map)),
+    ),
+    v.array(v.string()),
+  ]),
+  v.transform((names: string[]) => names.map((name) => neutralise(name, TEXT_LIMITS.unitName))),
+);
 
 /** `script/threads/`: a map keyed by thread id, e.g. `{"9":{"label":"…"}}`. */
 export const threadsSchema = v.record(
   v.string(),
-  v.union([v.looseObject({ label: v.optional(v.nullable(v.string()), null) }), v.string(), v.null()]),
+  v.union([
+    v.looseObject({ label: v.optional(v.nullable(unitText(TEXT_LIMITS.unitText)), null) }),
+    unitText(TEXT_LIMITS.unitText),
+    v.null(),
+  ]),
 );
 
 /** `script/start/` answers the new thread's id as a JSON string (a number is accepted). */

@@ -63,3 +63,9 @@ export function internalError(
     },
   );
 }
+
+/** Whether a write failed because the disk (or the user's quota) is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}

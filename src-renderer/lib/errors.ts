@@ -82,6 +82,12 @@ export function adviceFor(error: ContractError): ErrorAdvice {
       title: 'Plugboard has no password it may use for this controller, so it sent nothing.',
       next: 'Enter the password where Plugboard asks for it, at the top of the window.',
     };
+  // The settings could not be saved for want of disk space: not a bug, and nothing to report.
+  if (error.detail?.diskFull === true)
+    return {
+      title: 'The disk is full, so Plugboard could not save.',
+      next: 'Free some space on that disk, then try again.',
+    };
   const required = error.detail?.requiredFirmware;
   if (error.code === 'UNSUPPORTED_FIRMWARE' && required) {
     return {

@@ -1,5 +1,5 @@
 import type { MeterReading, Settings } from '../../src-preload/model';
-import { outletLabel as labelOf } from '../../src-preload/words';
+import { isPrintableTime, localDateTime, outletLabel as labelOf } from '../../src-preload/words';
 
 /** °C → the unit of the setting; one decimal place is what a bench thermometer shows. */
 export function convertTemperature(celsius: number, unit: Settings['temperatureUnit']): number {
@@ -29,8 +29,12 @@ export function formatReading(
   return { value: clean.toFixed(DIGITS[reading.quantity]), unit: shownUnit };
 }
 
+/** What a time no Date can hold reads as (never "Invalid Date" or NaN). */
+const UNKNOWN_TIME = localDateTime(Number.NaN);
+
 /** `14:03:27` in the person's locale. */
 export function formatTime(ms: number): string {
+  if (!isPrintableTime(ms)) return UNKNOWN_TIME;
   return new Date(ms).toLocaleTimeString(undefined, {
     hour: '2-digit',
     minute: '2-digit',
@@ -40,6 +44,7 @@ export function formatTime(ms: number): string {
 
 /** `2025-03-04 14:03:27` in the person's locale. */
 export function formatDateTime(ms: number): string {
+  if (!isPrintableTime(ms)) return UNKNOWN_TIME;
   return new Date(ms).toLocaleString(undefined, {
     year: 'numeric',
     month: '2-digit',
@@ -66,6 +71,7 @@ export function outletLabel(outlet: { number: number; name: string }): string {
 
 /** The end of a reservation: "14:30" today, else "25 Nov 14:30", in the person's locale. */
 export function untilWords(ms: number, now = Date.now()): string {
+  if (!isPrintableTime(ms)) return UNKNOWN_TIME;
   const at = new Date(ms);
   const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   if (at.toDateString() === new Date(now).toDateString()) return time;

@@ -188,7 +188,9 @@ it('addresses outlets by controller:number, range, name and group, one request p
     for (const step of Object.values(r)) expect(step.stdout + step.stderr).not.toContain(secret);
   }
   const csv = r.activityCli!.stdout.trim().split('\r\n');
-  expect(csv[0]).toBe('time,controller,outlet,action,door,who,result,error_code,error,outlet_name,batch');
+  expect(csv[0]).toBe(
+    'time,controller,outlet,action,door,who,result,error_code,error,outlet_name,batch,count,last_time',
+  );
   const rows = csv.slice(1);
   expect(rows.filter((row) => /^\d{4}-\d\d-\d\dT[^,]+Z,Rack 7,\d,(on|off),cli,/.test(row))).toHaveLength(7);
   // Adding it through the CLI is the CLI's too.

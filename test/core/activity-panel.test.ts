@@ -50,9 +50,11 @@ it('records an all-on over 8 outlets as one batch of 8 entries, each with the ou
   });
   expect(csv.filename).toMatch(/^plugboard-activity-.+\.csv$/);
   const lines = csv.text.split('\r\n');
-  expect(lines[0]).toBe('time,controller,outlet,action,door,who,result,error_code,error,outlet_name,batch');
-  expect(lines[2]).toMatch(new RegExp(`^[^,]+Z,Rack 7,3,on,window,alice,ok,,,Router,${ons[0]!.batch}$`));
-  expect(lines[3]).toMatch(/,Rack 7,3,off,window,alice,ok,,,Router,\d+$/);
+  expect(lines[0]).toBe(
+    'time,controller,outlet,action,door,who,result,error_code,error,outlet_name,batch,count,last_time',
+  );
+  expect(lines[2]).toMatch(new RegExp(`^[^,]+Z,Rack 7,3,on,window,alice,ok,,,Router,${ons[0]!.batch},,$`));
+  expect(lines[3]).toMatch(/,Rack 7,3,off,window,alice,ok,,,Router,\d+,,$/);
   const jsonl = await h.ok<{ filename: string; text: string }>('activity/export', {
     controllerId: id,
     format: 'jsonl',

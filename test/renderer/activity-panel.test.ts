@@ -75,3 +75,20 @@ test('a failed entry shows its error in words; filters narrow the list', async (
     'entry 291 off by alice, window failed: Outlet 4 is locked.',
   );
 });
+
+test('a refusal repeated by one client shows once, with how many times and when last', () => {
+  const [first] = entries(1);
+  const refused: ActivityEntry = {
+    ...first!,
+    action: 'refused',
+    source: 'pdudaemon-tcp',
+    who: 'pdudaemon client 127.0.0.1',
+    result: 'error',
+    error: { code: 'RESERVED', message: 'Outlet 3 is reserved by alice.' },
+    count: 20_100,
+    lastTime: Date.UTC(2025, 4, 1, 8, 12, 0),
+  };
+  render(ActivityPanel, { entries: [refused], height: 340 });
+  const [row] = within(screen.getByRole('list', { name: 'Activity, newest first' })).getAllByRole('listitem');
+  expect(row).toHaveTextContent(/refused \(×20100, last \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)/);
+});

@@ -123,3 +123,14 @@ test('a standing problem is shown without interrupting the screen reader', () =>
   expect(screen.queryByRole('alert')).toBeNull();
   expect(screen.getByText('Nothing answered at that address.')).toBeVisible();
 });
+
+test('a save refused for want of disk space says the disk is full, not that Plugboard broke', () => {
+  const advice = adviceFor({
+    code: 'INTERNAL',
+    message:
+      'Plugboard could not save its settings: the disk holding /var/lib/plugboard is full, so nothing was changed.',
+    detail: { diskFull: true },
+  });
+  expect(advice.title).toBe('The disk is full, so Plugboard could not save.');
+  expect(advice.next).toMatch(/Free some space/);
+});

@@ -55,6 +55,30 @@ describe('ActivityFeed', () => {
     expect(backend.listening('activity/added')).toBe(0);
   });
 
+  test('a refusal counted again replaces the entry shown, where it is, instead of adding a row', async () => {
+    const backend = new TestBackend();
+    backend.answer('activity/list', () => ({ ok: true, value: [entry(1)] }));
+    const feed = new ActivityFeed(backend.api);
+    let seen: [number, number | undefined][] = [];
+    const stop = $effect.root(() => {
+      $effect(() => {
+        seen = feed.entries.map((e) => [e.id, e.count]);
+      });
+    });
+    await settle();
+    const refused = { ...entry(2), action: 'refused', result: 'error' as const, count: 1 };
+    backend.emit('activity/added', refused);
+    backend.emit('activity/added', entry(3));
+    backend.emit('activity/added', { ...refused, count: 20_100 });
+    flushSync();
+    expect(seen).toEqual([
+      [3, undefined],
+      [2, 20_100],
+      [1, undefined],
+    ]);
+    stop();
+  });
+
   test('coming back after nobody looked shows what happened meanwhile', async () => {
     const backend = new TestBackend();
     let log = [entry(1), entry(2)];

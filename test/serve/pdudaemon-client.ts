@@ -13,10 +13,15 @@ export async function pduGet(
   };
 }
 
-/** Send one line as pduclient does (no newline, no half-close) and read until the listener closes. */
-export function pduTcp(port: number, line: string): Promise<string> {
+/**
+ * Send one line as pduclient does (no newline, no half-close) and read until the listener closes;
+ * `from`: the loopback address to send from (127.0.0.2…), as another client would.
+ */
+export function pduTcp(port: number, line: string, from?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(line));
+    const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) }, () =>
+      socket.write(line),
+    );
     let reply = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (reply += chunk));

@@ -3,7 +3,8 @@ import type { ActivityEntry, ContractError } from '../../../src-preload/contract
 import { settle, type Backend } from '../backend';
 
 /**
- * The activity log, newest first: loaded from `activity/list` and extended by `activity/added`. It listens
+ * The activity log, newest first: loaded from `activity/list` and extended by `activity/added` (an entry
+ * that comes again with the same id, a refusal counted again, replaces the one shown). It listens
  * only while something on screen reads it, and keeps at most `limit` entries.
  */
 export class ActivityFeed {
@@ -19,6 +20,14 @@ export class ActivityFeed {
       /** Events that came while the list loaded, newest first: newer than anything the list holds. */
       const arrived: ActivityEntry[] = [];
       const off = api.on('activity/added', (entry) => {
+        // A refusal counted again comes with its id: it replaces the one shown, where it is.
+        const at = this.#entries.findIndex((e) => e.id === entry.id);
+        if (at >= 0) {
+          this.#entries = this.#entries.with(at, entry);
+          const waiting = arrived.findIndex((e) => e.id === entry.id);
+          if (waiting >= 0) arrived[waiting] = entry;
+          return;
+        }
         if (!listed) arrived.unshift(entry);
         this.#entries = [entry, ...this.#entries].slice(0, limit);
       });
