@@ -3,16 +3,22 @@
  * other loopback addresses, and the fake clock for its deadlines: a line ending in a newline stands for
  * a complete request here.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, request, type Server as HttpsServer } from 'node:https';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadTls } from '../../src-main/serve/tls';
 import {
   createConnectionGuard,
+  guardHttpServer,
   type ConnectionGuard,
   type ConnectionLimits,
 } from '../../src-main/web/connection-guard';
 import { FakeClock } from '../core/fake-clock';
 
-const servers: Server[] = [];
+const servers: (Server | HttpsServer)[] = [];
 const clients: Socket[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) client.destroy();
@@ -185,5 +191,59 @@ describe('closing', () => {
     await busy.closed;
     await empty;
     expect(g.guard.size).toBe(0);
+  });
+});
+
+describe('on HTTPS', () => {
+  it('runs the deadline through the TLS handshake, and stops it for a request in progress', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'plugboard-guard-tls-'));
+    try {
+      const tls = (await loadTls({ kind: 'self-signed' }, dir, ['127.0.0.1']))!;
+      const clock = new FakeClock();
+      const guard = createConnectionGuard({
+        name: 'api',
+        limits: { maxConnections: 10, maxPerAddress: 10, requestDeadlineMs: 10_000 },
+        log: () => undefined,
+        clock,
+      });
+      let answer: (() => void) | null = null;
+      const server = createHttpsServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
+        answer = () => res.end('late but whole\n');
+      });
+      guardHttpServer(server, guard);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+
+      // A TLS client that never starts its handshake is closed at the deadline.
+      const silent = connect({ port, host: '127.0.0.1' });
+      clients.push(silent);
+      silent.on('error', () => undefined);
+      const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+      await vi.waitFor(() => expect(guard.size).toBe(1), { timeout: 15_000, interval: 5 });
+      await clock.advance(10_000);
+      await silentClosed;
+
+      // A request the handler takes its time over keeps its connection past the deadline.
+      const reply = new Promise<string>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: '/', rejectUnauthorized: false, agent: false },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve(body));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      await vi.waitFor(() => expect(answer).not.toBeNull(), { timeout: 15_000, interval: 5 });
+      await clock.advance(60_000);
+      answer!();
+      expect(await reply).toBe('late but whole\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
