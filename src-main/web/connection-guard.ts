@@ -59,7 +59,7 @@ export interface ConnectionGuard {
 }
 
 interface Entry {
-  sockets: Socket[];
+  socket: Socket;
   address: string;
   /** Requests received and not yet answered (HTTP may pipeline). */
   busy: number;
@@ -80,9 +80,7 @@ export function createConnectionGuard(options: ConnectionGuardOptions): Connecti
   const seconds = limits.requestDeadlineMs / 1000;
   const emptied: (() => void)[] = [];
 
-  const destroy = (entry: Entry) => {
-    for (const socket of entry.sockets) socket.destroy();
-  };
+  const destroy = (entry: Entry) => entry.socket.destroy();
   const forget = (entry: Entry) => {
     if (!entries.delete(entry)) return;
     if (entry.deadline) clock.clearTimeout(entry.deadline);
@@ -157,7 +155,7 @@ export function createConnectionGuard(options: ConnectionGuardOptions): Connecti
         socket.destroy();
         return false;
       }
-      const entry: Entry = { sockets: [socket], address, busy: 0, deadline: null };
+      const entry: Entry = { socket, address, busy: 0, deadline: null };
       entries.set(entry, true);
       byAddress.set(address, same.add(entry));
       bySocket.set(socket, entry);

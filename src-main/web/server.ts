@@ -54,8 +54,6 @@ export interface WebShellOptions {
   rendererDir?: string;
   /** This run's token; by default a fresh random one. Tests restart a shell with the same one. */
   token?: string;
-  /** Connection caps and the deadline to a complete request (default WEB_LIMITS). */
-  limits?: ConnectionLimits;
   log?: Logger;
 }
 
@@ -79,11 +77,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
   });
   // Refusals and broken frames are logged, but a flood of them must not fill the log.
   const strangerLog = limitedLog(log);
-  const guard = createConnectionGuard({
-    name: 'web',
-    limits: options.limits ?? WEB_LIMITS,
-    log: strangerLog,
-  });
+  const guard = createConnectionGuard({ name: 'web', limits: WEB_LIMITS, log: strangerLog });
   guardHttpServer(server, guard);
   try {
     await listen(server, options.port ?? 0);
