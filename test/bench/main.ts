@@ -19,13 +19,14 @@ import { measureTlsHandshakes } from './m10-tls-handshakes';
 import { measureSlowUnit } from './m11-slow-unit';
 import { measurePdudaemon } from './m12-pdudaemon';
 import { measureConsole200 } from './m13-console-200';
+import { measureShutdownFlood } from './m14-shutdown-flood';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
   --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s; the rest is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–13, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–14, comma-separated)`;
 
 interface Measurement {
   number: number;
@@ -47,6 +48,7 @@ const MEASUREMENTS: Measurement[] = [
   { number: 11, title: 'slow unit over HTTPS', run: ({ quick }) => measureSlowUnit(quick) },
   { number: 12, title: 'pdudaemon protocol at 20 controllers', run: () => measurePdudaemon() },
   { number: 13, title: 'a console for 200 controllers', run: ({ quick }) => measureConsole200(quick) },
+  { number: 14, title: 'shutdown under a flood', run: () => measureShutdownFlood() },
 ];
 
 async function main(): Promise<number> {
