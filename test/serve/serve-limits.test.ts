@@ -76,7 +76,7 @@ describe('plugboard serve under hostile clients (a real process)', () => {
     'answers a legitimate get-status on pdudaemon and a GET on the API while 300 slow clients hold each',
     { timeout: 120_000 },
     async () => {
-      const { configDir, credentials } = await savedBench();
+      const { configDir, credentials, emu } = await savedBench();
       const service = serve(
         [
           '--listen',
@@ -125,8 +125,18 @@ describe('plugboard serve under hostile clients (a real process)', () => {
       // One address holds no more than its share; the rest of each flood was closed.
       await slowPdu.closedAtLeast(300 - CONNECTION_LIMITS.pdudaemon.maxPerAddress);
       await slowApi.closedAtLeast(300 - CONNECTION_LIMITS.api.maxPerAddress);
+
+      // SIGTERM with the slow clients still there and a reboot under way that outlasts the grace period:
+      // its connection is closed when the grace ends, the Core still switches the outlet back on after
+      // its off-time (bounded by the delay, operations.ts), and the process ends by itself.
+      const reboot = pduGet(pduPort, '/power/control/reboot?hostname=bench-a&port=2&delay=5').catch(
+        (error: unknown) => error,
+      );
+      await vi.waitFor(() => expect(emu.device.outlet(1).state).toBe(false), { timeout: 30_000 });
       service.child.kill('SIGTERM');
       expect((await service.exit).code).toBe(0);
+      expect(emu.device.outlet(1).state).toBe(true);
+      await reboot;
     },
   );
 
