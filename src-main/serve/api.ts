@@ -18,7 +18,7 @@ import type { Caller, ControllerState, ControllerSummary, OutletActionResult } f
 import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { attachRemoteLink } from './api-link';
-import { sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
+import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { bearerToken, tokenCaller } from './tokens';
 
 const MAX_BODY = 4096;
@@ -40,7 +40,8 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
       if (!isPlugboardError(error)) context.log('JSON API: internal error', error);
       context.metrics.error(NAME, failure.code);
       const status = error instanceof ApiError ? error.status : statusOf(failure.code);
-      const headers = error instanceof ApiError ? error.headers : {};
+      // An error ends the connection: a body left unread (too large, malformed) is never waited for.
+      const headers = { ...(error instanceof ApiError ? error.headers : {}), ...CLOSE };
       if (!response.headersSent) sendJson(response, status, { error: failure.toContractError() }, headers);
       else response.destroy();
     });
@@ -51,8 +52,8 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
     name: NAME,
     lines: [`api: ${guarded.origin}/api/v1/controllers${tls}`, `metrics: ${guarded.origin}/metrics`],
     async close(graceMs) {
-      await link.close(graceMs);
-      await guarded.close(graceMs);
+      // Both within the one grace period: the links' calls and the requests under way.
+      await Promise.all([link.close(graceMs), guarded.close(graceMs)]);
       link.terminate();
     },
   };
@@ -63,7 +64,7 @@ async function route(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://api.invalid');
+  const url = requestUrl(request.url ?? '/');
   const token = context.tokens.length > 0 ? bearerToken(request, context.tokens) : null;
   if (context.tokens.length > 0 && token === null) {
     throw new ApiError(
@@ -78,7 +79,7 @@ async function route(
   const parts = url.pathname
     .split('/')
     .filter((p) => p.length > 0)
-    .map(decodeURIComponent);
+    .map((part) => decodePart(part, url.pathname));
   const method = request.method ?? 'GET';
   const handlers = context.core.handlersAs(token ? tokenCaller(token, 'json-api') : ANONYMOUS);
 
@@ -159,6 +160,29 @@ async function route(
     action,
     ...result,
   });
+}
+
+/** The request target as a URL; one no URL parser reads is the client's mistake, not ours. */
+function requestUrl(target: string): URL {
+  try {
+    return new URL(target, 'http://api.invalid');
+  } catch {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The request target ${JSON.stringify(target.slice(0, 80))} is not a path: send /api/v1/controllers.`,
+    );
+  }
+}
+
+function decodePart(part: string, path: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The path ${JSON.stringify(path.slice(0, 80))} has a malformed percent-encoding: write a "%" as %25, and other characters as %XX with two hexadecimal digits.`,
+    );
+  }
 }
 
 function allow(method: string, methods: string[]): void {

@@ -7,7 +7,7 @@ import { startWebShell } from '../web/server';
 import { startApiListener } from './api';
 import type { ListenerContext, ListenerFactory, RunningListener } from './listener';
 import { limitedLog } from '../web/log-limit';
-import { clientAllowed, SERVER_LIMITS } from './network';
+import { clientAllowed } from './network';
 import { createPdudaemonListener } from './pdudaemon-listener';
 import type { ListenerName } from './options';
 
@@ -28,6 +28,7 @@ const webListener: ListenerFactory = async (context: ListenerContext): Promise<R
 const pdudaemonListener: ListenerFactory = async (context: ListenerContext): Promise<RunningListener> => {
   const pdu = createPdudaemonListener(context.core, {
     log: context.log,
+    hostNames: context.hostNames,
     onAnswered: (door, status) => context.metrics.request(`pdudaemon-${door}`, status),
   });
   const refusals = limitedLog(context.log);
@@ -40,16 +41,17 @@ const pdudaemonListener: ListenerFactory = async (context: ListenerContext): Pro
     }
     pdu.handleConnection(socket);
   });
-  server.maxConnections = SERVER_LIMITS.maxConnections;
   server.listen(context.spec.port, context.spec.host);
   await once(server, 'listening');
+  // An accept that fails (out of file descriptors) is told, not thrown: the listener goes on.
+  server.on('error', (error) => refusals(`pdudaemon: ${error.message}`));
   const { port } = server.address() as AddressInfo;
   return {
     name: 'pdudaemon',
     lines: [`pdudaemon: ${context.spec.host}:${port} (HTTP /power/control/… and the TCP line protocol)`],
-    async close() {
+    async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await pdu.close();
+      await pdu.close(graceMs);
       await closed;
       refusals.close();
     },

@@ -5,6 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { Server } from 'node:http';
+import type { ConnectionLimits } from '../web/connection-guard';
 
 export interface ClientNetworks {
   /** The `--allow` networks as given, for messages. */
@@ -68,19 +69,42 @@ export function hostAllowed(host: string | undefined, names: readonly string[]):
   return lower === 'localhost' || names.some((n) => n.toLowerCase() === lower);
 }
 
-/** Server-side limits every HTTP listener gets: slow or idle clients cannot hold it open. */
+/**
+ * Node's own limits on every HTTP listener that listens itself (the JSON API). The connection guard
+ * (web/connection-guard.ts) sets the deadline to a complete request and the caps; Node's timers add the
+ * time to receive a request's body, and are checked every second rather than every 30 s (Node's default).
+ */
 export const SERVER_LIMITS = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
-  maxConnections: 256,
+  connectionsCheckingInterval: 1_000,
   maxHeadersCount: 64,
+} as const;
+
+/**
+ * Each listener's caps and deadline. A client sends its request as soon as it connects, so 10 s from
+ * connect to a complete request is generous even on a slow lab link, and a slow or idle client holds a
+ * place for no longer. Per address: a test-farm dispatcher switches many boards at once from one
+ * address, and a pdudaemon request may hold its connection through a delay of up to 5 minutes or a
+ * `wait=1`, so 128; a CI host's jobs and a Prometheus scrape on the JSON API, 64. In all, 512 and 256:
+ * a few addresses cannot take every place, and with the web window's 128 (web/server.ts) the service
+ * holds under 1,000 client connections, whatever its file descriptor limit (Node raises its soft limit
+ * to the hard one; systemd's default is 524,288).
+ */
+export const CONNECTION_LIMITS = {
+  api: { maxConnections: 256, maxPerAddress: 64, requestDeadlineMs: 10_000 },
+  pdudaemon: { maxConnections: 512, maxPerAddress: 128, requestDeadlineMs: 10_000 },
+} as const satisfies Record<string, ConnectionLimits>;
+
+/** The limits a server takes only when it is made (with `SERVER_LIMITS` as the rest). */
+export const SERVER_OPTIONS = {
+  connectionsCheckingInterval: SERVER_LIMITS.connectionsCheckingInterval,
 } as const;
 
 export function applyServerLimits(server: Server): void {
   server.headersTimeout = SERVER_LIMITS.headersTimeout;
   server.requestTimeout = SERVER_LIMITS.requestTimeout;
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
-  server.maxConnections = SERVER_LIMITS.maxConnections;
   server.maxHeadersCount = SERVER_LIMITS.maxHeadersCount;
 }

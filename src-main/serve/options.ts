@@ -35,8 +35,14 @@ export interface ServeConfig {
   hostNames: string[];
   /** For the JSON API listener: on a lab network TLS is on (self-signed) unless --no-tls. */
   tls: TlsChoice;
+  /** How long requests under way may take to finish once a shutdown starts (--shutdown-grace). */
+  shutdownGraceMs: number;
   help: boolean;
 }
+
+/** The shutdown's grace period without --shutdown-grace, and the longest one it takes. */
+export const DEFAULT_SHUTDOWN_GRACE_S = 10;
+const MAX_SHUTDOWN_GRACE_S = 3600;
 
 export class UsageError extends Error {}
 
@@ -56,6 +62,8 @@ Without --listen all of them start on loopback; with it, only those named.
   --host-name NAME           a DNS name clients use for this machine (Host check); repeatable
   --tls-cert PATH --tls-key PATH   the API's certificate (PEM); else a self-signed one on a lab network
   --no-tls                   serve the API over plain HTTP even on a lab network
+  --shutdown-grace SECONDS   on SIGTERM, how long requests under way may take to finish before
+                             every connection is closed (default ${DEFAULT_SHUTDOWN_GRACE_S})
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
@@ -68,6 +76,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     'tls-cert'?: string;
     'tls-key'?: string;
     'no-tls'?: boolean;
+    'shutdown-grace'?: string;
     'config-dir'?: string;
     help?: boolean;
   };
@@ -84,6 +93,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
         'no-tls': { type: 'boolean' },
+        'shutdown-grace': { type: 'string' },
         'config-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -105,6 +115,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     return name;
   });
   const { tokens, tokenSource } = await readTokens(values['token-file'], env);
+  const shutdownGraceMs = parseGrace(values['shutdown-grace']);
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;
@@ -134,7 +145,27 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       : apiOnNetwork && !values['no-tls']
         ? { kind: 'self-signed' }
         : { kind: 'off' };
-  return { configDir, listeners, allow, tokens, tokenSource, hostNames, tls, help: values.help ?? false };
+  return {
+    configDir,
+    listeners,
+    allow,
+    tokens,
+    tokenSource,
+    hostNames,
+    tls,
+    shutdownGraceMs,
+    help: values.help ?? false,
+  };
+}
+
+function parseGrace(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_SHUTDOWN_GRACE_S * 1000;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d{1,3})?$/.test(text.trim()) || seconds > MAX_SHUTDOWN_GRACE_S)
+    throw new UsageError(
+      `--shutdown-grace ${JSON.stringify(text)}: give seconds from 0 to ${MAX_SHUTDOWN_GRACE_S}, like --shutdown-grace 10.`,
+    );
+  return Math.round(seconds * 1000);
 }
 
 function parseListen(text: string): ListenSpec {

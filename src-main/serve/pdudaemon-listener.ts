@@ -17,6 +17,9 @@ import type { Socket } from 'node:net';
 import type { Actor, Caller } from '../../src-preload/contract';
 import { systemClock, type Clock } from '../core/clock';
 import { consoleLogger, type Logger } from '../shared/logging';
+import { createConnectionGuard, type ConnectionLimits } from '../web/connection-guard';
+import { excerpt, limitedLog } from '../web/log-limit';
+import { CONNECTION_LIMITS, hostAllowed } from './network';
 import { runPduRequest, type PduAnswer, type PduCore } from './pdudaemon-actions';
 import { parseHttpTarget, parseTcpLine, PduRefusal, type PduRequest } from './pdudaemon-request';
 
@@ -24,9 +27,11 @@ export interface PdudaemonListenerOptions {
   log?: Logger;
   /** How long `wait=1` waits for the controller to confirm the physical state, ms (default 60 s). */
   confirmTimeoutMs?: number;
-  /** A connection that sends no complete request within this is closed, ms (default 10 s). */
-  idleTimeoutMs?: number;
-  /** Timers for an on/off `delay` (default: the real clock; tests pass the Core's fake one). */
+  /** Connection caps and the deadline from connect to a complete request (default CONNECTION_LIMITS.pdudaemon). */
+  limits?: Partial<ConnectionLimits>;
+  /** DNS names clients use for this machine (--host-name): an HTTP request naming another Host is refused. */
+  hostNames?: readonly string[];
+  /** Timers for an on/off `delay` and the deadlines (default: the real clock; tests pass the Core's fake one). */
   clock?: Clock;
   /** Told of every answer: the HTTP status, or for TCP 200 (ack or a state) and the refusal's status. */
   onAnswered?: (door: 'http' | 'tcp', status: number) => void;
@@ -36,13 +41,14 @@ export interface PdudaemonListener {
   /** Serve one accepted connection (HTTP or a TCP line). */
   handleConnection(socket: Socket): void;
   /**
-   * Stop: new requests are refused, waits (`wait=1`, an on/off delay) end with 503, open connections
-   * are closed once their answer is written. Resolves when every request in progress has answered.
+   * Stop: new requests are refused, waits (`wait=1`, an on/off delay) end with 503, idle connections
+   * close now and the others once their answer is written. Resolves when every connection is closed;
+   * with `graceMs`, whatever is still open then is destroyed.
    */
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
-/** pdudaemon reads one chunk of at most 16 KiB per TCP request. */
+/** pdudaemon reads one chunk of at most 16 KiB per TCP request; Node's HTTP parser takes as much for headers. */
 const MAX_REQUEST_BYTES = 16_384;
 const HTTP_START = /^(GET|HEAD|POST|PUT|DELETE|OPTIONS|PATCH|TRACE|CONNECT) \//;
 const HTTP_PREFIX = /^[A-Z]{0,7}( \/?)?$/;
@@ -66,22 +72,39 @@ function sniff(data: Buffer): 'http' | 'tcp' | 'more' {
   return HTTP_PREFIX.test(head) && data.length < MAX_REQUEST_BYTES ? 'more' : 'tcp';
 }
 
+/** The TCP request in what was read: up to a newline, or all of it; null when it is over the cap. */
+function tcpRequest(data: Buffer): string | null {
+  const newline = data.indexOf(0x0a);
+  const end = newline < 0 ? data.length : newline;
+  return end >= MAX_REQUEST_BYTES ? null : data.subarray(0, end).toString('utf8');
+}
+
 export function createPdudaemonListener(
   core: PduCore,
   options: PdudaemonListenerOptions = {},
 ): PdudaemonListener {
   const log = options.log ?? consoleLogger('[plugboard pdudaemon]');
+  const clock = options.clock ?? systemClock;
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 60_000;
-  const idleTimeoutMs = options.idleTimeoutMs ?? 10_000;
+  const hostNames = options.hostNames ?? [];
   const stopping = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
-  const sockets = new Set<Socket>();
+  // What strangers can make it say (refusals, connections closed or refused) is escaped and bounded.
+  const refusals = limitedLog(log, { clock });
+  const guard = createConnectionGuard({
+    name: 'pdudaemon',
+    limits: { ...CONNECTION_LIMITS.pdudaemon, ...options.limits },
+    log: refusals,
+    clock,
+  });
 
   // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d: named by its IPv4 address. An
   // operator: it switches and reads outlets, and the Core refuses it anything more.
+  const addressOf = (socket: Socket) =>
+    socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? 'unknown address';
   const actorOf = (door: Actor['door'], socket: Socket): Caller => ({
     door,
-    who: `pdudaemon client ${socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? 'unknown address'}`,
+    who: `pdudaemon client ${addressOf(socket)}`,
     role: 'operator',
   });
 
@@ -94,7 +117,7 @@ export function createPdudaemonListener(
         confirmTimeoutMs,
         signal: stopping.signal,
         log,
-        clock: options.clock ?? systemClock,
+        clock,
       });
       inFlight.add(work);
       try {
@@ -109,53 +132,71 @@ export function createPdudaemonListener(
     }
   }
 
-  const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    // No inactivity limit while the request is carried out (a reboot's wait is silent); idle again after.
-    socket.setTimeout(0);
-    res.once('finish', () => socket.setTimeout(idleTimeoutMs));
-    const send = (status: number, body: string, type = 'text/plain; charset=utf-8', reason?: string) => {
-      options.onAnswered?.('http', status);
-      const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
-      if (reason) res.writeHead(status, reasonPhrase(reason), headers);
-      else res.writeHead(status, headers);
-      res.end(body);
-    };
-    // Only GET (what pdudaemon's clients send): a HEAD from a link checker or proxy must not switch anything.
-    if (req.method !== 'GET') {
-      res.setHeader('Allow', 'GET');
-      return send(405, 'pdudaemon requests are GET /power/control/<command>?hostname=…&port=….\n');
-    }
-    // A web page open in a browser could otherwise switch power with <img src="http://127.0.0.1:16421/…">
-    // (pdudaemon's protocol has no authentication, and GET is its verb). Browsers mark their requests
-    // with Sec-Fetch-Site (and Origin); pduclient, labgrid, curl and Node's fetch never send them.
-    if (req.headers['sec-fetch-site'] ?? req.headers.origin) {
-      const refusal =
-        'Refused: pdudaemon requests come from tools such as pduclient, labgrid or curl, not from a web page.';
-      log(`pdudaemon HTTP ${req.url ?? ''} from ${socket.remoteAddress ?? '?'}: 403 (a browser request)`);
-      return send(403, `${refusal}\n`, undefined, refusal);
-    }
-    void answer(() => parseHttpTarget(req.url ?? '/'), actorOf('pdudaemon-http', socket)).then((result) => {
-      if (result instanceof PduRefusal) {
-        log(
-          `pdudaemon HTTP ${req.url ?? ''} from ${socket.remoteAddress ?? '?'}: ${result.status} ${result.message}`,
-        );
-        return send(result.status, `${result.message}\n`, undefined, result.message);
+  const http = createHttpServer(
+    { maxHeaderSize: MAX_REQUEST_BYTES },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const socket = req.socket;
+      const from = addressOf(socket);
+      guard.requestStarted(socket);
+      res.once('prefinish', () => guard.requestAnswered(socket));
+      // pdudaemon's clients send one request per connection: it closes once the answer is written.
+      res.shouldKeepAlive = false;
+      const send = (status: number, body: string, type = 'text/plain; charset=utf-8', reason?: string) => {
+        options.onAnswered?.('http', status);
+        const headers = { 'Content-Type': type, 'Cache-Control': 'no-store' };
+        if (reason) res.writeHead(status, reasonPhrase(reason), headers);
+        else res.writeHead(status, headers);
+        res.end(body);
+      };
+      const refuse = (status: number, sentence: string) => {
+        refusals(`pdudaemon HTTP ${excerpt(req.url ?? '')} from ${from}: ${status} ${sentence}`);
+        send(status, `${sentence}\n`, undefined, sentence);
+      };
+      // Only GET (what pdudaemon's clients send): a HEAD from a link checker or proxy must not switch anything.
+      if (req.method !== 'GET') {
+        res.setHeader('Allow', 'GET');
+        return send(405, 'pdudaemon requests are GET /power/control/<command>?hostname=…&port=….\n');
       }
-      if (result.kind === 'state')
-        return send(200, `{"state": "${result.on ? 'on' : 'off'}"}\n`, 'application/json');
-      send(200, 'OK - accepted request\n');
-    });
-  });
-  http.keepAliveTimeout = 5_000;
+      // A web page open in a browser could otherwise switch power with <img src="http://127.0.0.1:16421/…">
+      // (pdudaemon's protocol has no authentication, and GET is its verb). Browsers mark their requests
+      // with Sec-Fetch-Site (and Origin); pduclient, labgrid, curl and Node's fetch never send them.
+      if (req.headers['sec-fetch-site'] ?? req.headers.origin)
+        return refuse(
+          403,
+          'Refused: pdudaemon requests come from tools such as pduclient, labgrid or curl, not from a web page.',
+        );
+      // DNS rebinding: a page whose name now resolves to this machine would send its own name as Host.
+      if (!hostAllowed(req.headers.host, hostNames))
+        return refuse(
+          403,
+          `Refused: the Host ${excerpt(req.headers.host ?? '')} is not this machine's address or a name given with --host-name.`,
+        );
+      void answer(() => parseHttpTarget(req.url ?? '/'), actorOf('pdudaemon-http', socket)).then((result) => {
+        if (result instanceof PduRefusal) return refuse(result.status, result.message);
+        if (result.kind === 'state')
+          return send(200, `{"state": "${result.on ? 'on' : 'off'}"}\n`, 'application/json');
+        send(200, 'OK - accepted request\n');
+      });
+    },
+  );
 
-  function serveTcp(socket: Socket, data: string): void {
-    socket.setTimeout(0);
-    void answer(() => parseTcpLine(data), actorOf('pdudaemon-tcp', socket)).then((result) => {
+  function serveTcp(socket: Socket, data: Buffer): void {
+    guard.requestStarted(socket);
+    const line = tcpRequest(data);
+    const request = () => {
+      if (line === null)
+        throw new PduRefusal(
+          413,
+          `The request is over ${MAX_REQUEST_BYTES / 1024} KiB: send one line "<pdu> <port> <command> [delay]".`,
+        );
+      return parseTcpLine(line);
+    };
+    void answer(request, actorOf('pdudaemon-tcp', socket)).then((result) => {
       options.onAnswered?.('tcp', result instanceof PduRefusal ? result.status : 200);
+      // Whatever the answer, the socket is destroyed once it is written (the guard sees to it).
       if (result instanceof PduRefusal) {
-        log(
-          `pdudaemon TCP "${data.trim().slice(0, 80)}" from ${socket.remoteAddress ?? '?'}: ${result.message}`,
+        refusals(
+          `pdudaemon TCP ${excerpt(line ?? data.subarray(0, 200).toString('utf8'))} from ${addressOf(socket)}: ${result.message}`,
         );
         socket.end(`nack: ${result.message}\n`);
       } else if (result.kind === 'state') socket.end(result.on ? 'on\n' : 'off\n');
@@ -165,10 +206,7 @@ export function createPdudaemonListener(
 
   return {
     handleConnection(socket) {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-      socket.setTimeout(idleTimeoutMs, () => socket.destroy());
+      if (!guard.admit(socket)) return;
       let buffered = Buffer.alloc(0);
       const onReadable = () => {
         let chunk: Buffer | null;
@@ -178,26 +216,36 @@ export function createPdudaemonListener(
         socket.off('readable', onReadable);
         socket.off('end', onEnd);
         if (kind === 'http') {
-          // The HTTP server never listens itself, so its header and request timers do not run: the
-          // socket's inactivity limit stands in for them until a request is complete.
+          // The HTTP server never listens itself, so its own header and request timers do not run:
+          // the guard's deadline covers the time to a complete request.
           socket.unshift(buffered);
           http.emit('connection', socket);
-        } else serveTcp(socket, buffered.subarray(0, MAX_REQUEST_BYTES).toString('utf8'));
+        } else serveTcp(socket, buffered);
       };
       // A client that half-closes before we decided: whatever it sent is a TCP line.
       const onEnd = () => {
         socket.off('readable', onReadable);
-        if (buffered.length) serveTcp(socket, buffered.toString('utf8'));
+        if (buffered.length) serveTcp(socket, buffered);
         else socket.destroy();
       };
       socket.on('readable', onReadable);
       socket.once('end', onEnd);
     },
-    async close() {
+    async close(graceMs) {
       stopping.abort();
-      await Promise.allSettled([...inFlight]);
-      http.closeIdleConnections();
-      for (const socket of sockets) socket.end();
+      guard.closeIdle();
+      const drained = guard.whenEmpty();
+      if (graceMs === undefined) await drained;
+      else {
+        let timer: ReturnType<Clock['setTimeout']> | undefined;
+        await Promise.race([
+          drained,
+          new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, graceMs))),
+        ]);
+        if (timer) clock.clearTimeout(timer);
+        guard.closeAll();
+      }
+      refusals.close();
     },
   };
 }

@@ -82,16 +82,38 @@ export function parseTcpLine(data: string): PduRequest {
 
 const WAIT_WORDS = new Set(['1', 'true', 'yes']);
 
+function targetUrl(target: string): URL {
+  try {
+    return new URL(target, 'http://pdudaemon.invalid');
+  } catch {
+    throw new PduRefusal(
+      400,
+      `The request target ${quote(target)} is not a path: send /power/control/<command>?….`,
+    );
+  }
+}
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new PduRefusal(
+      400,
+      `The path has a malformed percent-encoding in ${quote(part)}: write a "%" as %25, and other characters as %XX with two hexadecimal digits.`,
+    );
+  }
+}
+
 /** One HTTP request's target (`/power/control/<command>?…`). */
 export function parseHttpTarget(target: string): PduRequest {
-  const url = new URL(target, 'http://pdudaemon.invalid');
+  const url = targetUrl(target);
   const parts = url.pathname.replace(/^\/+/, '').split('/');
   if (parts.length !== 3 || parts[0] !== 'power' || parts[1] !== 'control')
     throw new PduRefusal(
       404,
       `Unknown path ${quote(url.pathname)}: pdudaemon requests are /power/control/<on|off|reboot|get-status>.`,
     );
-  const command = commandOf(decodeURIComponent(parts[2]!));
+  const command = commandOf(decoded(parts[2]!));
   const query = url.searchParams;
   if (query.get('alias') !== null && !query.get('hostname'))
     throw new PduRefusal(

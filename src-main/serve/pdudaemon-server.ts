@@ -19,8 +19,8 @@ export interface RunningPdudaemon {
   listener: PdudaemonListener;
   /** The port it listens on (16421 unless told otherwise; 0 picks a free one). */
   port: number;
-  /** Stop listening, answer what is in progress, close every connection. */
-  close(): Promise<void>;
+  /** Stop listening, answer what is in progress (for up to `graceMs` when given), close every connection. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function listenPdudaemon(
@@ -35,9 +35,9 @@ export async function listenPdudaemon(
     server,
     listener,
     port: (server.address() as AddressInfo).port,
-    async close() {
+    async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await listener.close();
+      await listener.close(graceMs);
       await closed;
     },
   };

@@ -14,12 +14,12 @@ import { takeCoreLock } from '../link/core-lock';
 import type { RunningListener } from './listener';
 import { LISTENERS } from './listeners';
 import { ServiceMetrics } from './metrics';
-import type { ServeConfig } from './options';
+import { DEFAULT_SHUTDOWN_GRACE_S, type ServeConfig } from './options';
 import { loadTls } from './tls';
 import { tokenLines } from './tokens';
 
-/** How long requests under way may take to finish once a shutdown starts. */
-export const SHUTDOWN_GRACE_MS = 10_000;
+/** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
+export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;
 
 export interface RunningService {
   core: Core;
@@ -43,8 +43,9 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let socket: CoreSocket | null = null;
   const listeners: RunningListener[] = [];
   const close = async (): Promise<void> => {
-    await Promise.allSettled(listeners.map((l) => l.close(SHUTDOWN_GRACE_MS)));
-    await socket?.close(SHUTDOWN_GRACE_MS);
+    // One grace period for all of them: each destroys what is still open when it ends.
+    const grace = config.shutdownGraceMs;
+    await Promise.allSettled([...listeners.map((l) => l.close(grace)), socket?.close(grace)]);
     await core?.dispose().catch((error: unknown) => log('The Core did not stop cleanly', error));
     await lock.release();
   };

@@ -16,6 +16,7 @@ import {
   type Access,
 } from './access';
 import { bridgeCore } from './bridge';
+import { createConnectionGuard, guardHttpServer, type ConnectionLimits } from './connection-guard';
 import { excerpt, limitedLog } from './log-limit';
 import { MAX_MESSAGE, SOCKET_PATH } from './socket-protocol';
 import { findAppRoot, loadRenderer, type StaticFile } from './static-files';
@@ -25,6 +26,16 @@ export { MAX_MESSAGE };
 
 /** Loopback only: the shell has no login beyond the token, so it must never face a network. */
 const HOST = '127.0.0.1';
+/**
+ * One person's browser: about six connections per tab and a WebSocket. A flood of idle connections
+ * (no token is needed to connect) is held to these, the idle ones closed oldest first, so it neither
+ * runs the service out of file descriptors nor locks the window out.
+ */
+export const WEB_LIMITS: ConnectionLimits = {
+  maxConnections: 128,
+  maxPerAddress: 64,
+  requestDeadlineMs: 10_000,
+};
 /** The source tree, or the folder holding out/ and package.json once built or packaged. */
 const appRoot = (): string => findAppRoot(import.meta.dirname);
 
@@ -61,20 +72,30 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
   const files = await loadRenderer(options.rendererDir ?? resolve(appRoot(), 'out', 'renderer'));
   const opened = options.core ? borrowedCore(options.core) : await openWebCore(coreOptions(options), log);
   const { core } = opened;
-  const server = createServer();
+  // Node's timers bound the time to receive a request's body, checked every second (not every 30 s).
+  const server = createServer({
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    connectionsCheckingInterval: 1_000,
+  });
+  // Refusals and broken frames are logged, but a flood of them must not fill the log.
+  const strangerLog = limitedLog(log);
+  const guard = createConnectionGuard({ name: 'web', limits: WEB_LIMITS, log: strangerLog });
+  guardHttpServer(server, guard);
   try {
     await listen(server, options.port ?? 0);
   } catch (error) {
+    strangerLog.close();
     await opened.close();
     throw error;
   }
+  // An accept that fails (out of file descriptors) is told, not thrown: the shell goes on.
+  server.on('error', (error) => strangerLog(`web: ${error.message}`));
   const port = (server.address() as AddressInfo).port;
   const token = options.token ?? newToken();
   const access = createAccess(token, HOST, port);
   // The page connects to nothing but its own socket.
   const csp = contentSecurityPolicy({ connect: [`ws://${access.host}`] });
-  // Refusals and broken frames are logged, but a flood of them must not fill the log.
-  const strangerLog = limitedLog(log);
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) =>
     serve(request, response, access, csp, files),
@@ -120,6 +141,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
+          guard.closeAll();
         });
         strangerLog.close();
         await opened.close();

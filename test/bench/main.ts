@@ -20,6 +20,7 @@ import { measureSlowUnit } from './m11-slow-unit';
 import { measurePdudaemon } from './m12-pdudaemon';
 import { measureConsole200 } from './m13-console-200';
 import { measureRestart } from './m14-restart';
+import { measureShutdownFlood } from './m15-shutdown-flood';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
@@ -49,6 +50,7 @@ const MEASUREMENTS: Measurement[] = [
   { number: 12, title: 'pdudaemon protocol at 20 controllers', run: () => measurePdudaemon() },
   { number: 13, title: 'a console for 200 controllers', run: ({ quick }) => measureConsole200(quick) },
   { number: 14, title: 'restart after kill -9', run: () => measureRestart() },
+  { number: 15, title: 'shutdown under a flood', run: () => measureShutdownFlood() },
 ];
 
 async function main(): Promise<number> {

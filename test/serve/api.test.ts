@@ -56,7 +56,11 @@ function send(
   });
 }
 
-async function started(h: CoreHarness, tokens: Token[] = []) {
+async function started(
+  h: CoreHarness,
+  tokens: Token[] = [],
+  log: (message: string) => void = () => undefined,
+) {
   const listener = await startApiListener({
     core: h.core,
     spec: { name: 'api', host: '127.0.0.1', port: 0 },
@@ -65,7 +69,7 @@ async function started(h: CoreHarness, tokens: Token[] = []) {
     hostNames: ['lab-pdu.example.org'],
     tls: null,
     metrics: new ServiceMetrics(),
-    log: () => undefined,
+    log,
   });
   listeners.push(listener);
   const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
@@ -110,6 +114,23 @@ describe('the JSON status API', () => {
     const missing = await send(origin, '/api/v1/controllers/Rack%207');
     expect(missing.status).toBe(404);
     expect((missing.json() as { error: { message: string } }).error.message).toContain('Rack 7');
+  });
+
+  it('answers a malformed percent-encoding with 400 and a sentence, not 500, and closes the connection', async () => {
+    const h = newCore();
+    const logged: string[] = [];
+    const origin = await started(h, [], (line) => logged.push(line));
+    const answer = await send(origin, '/api/v1/controllers/%zz');
+    expect(answer.status).toBe(400);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.json()).toEqual({
+      error: {
+        code: 'BAD_INPUT',
+        message:
+          'The path "/api/v1/controllers/%zz" has a malformed percent-encoding: write a "%" as %25, and other characters as %XX with two hexadecimal digits.',
+      },
+    });
+    expect(logged).toEqual([]);
   });
 
   it('refuses a Host that is not this machine (DNS rebinding), and accepts a name given with --host-name', async () => {

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ControllerSummary } from '../../src-preload/model';
@@ -44,6 +45,7 @@ const dirs: string[] = [];
 
 /** Kill what a test left running and remove its folders; call from afterEach. */
 export async function cleanUpServe(): Promise<void> {
+  endFloods();
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await cleanUp();
@@ -207,4 +209,87 @@ export async function servedBench(tokenLines: string[]): Promise<ServedBench> {
   const pdudaemon = Number((await service.line(/^pdudaemon: 127\.0\.0\.1:(\d+) /))[1]);
   await service.line(/^Ready\.$/);
   return { ...bench, service, api, pdudaemon };
+}
+
+export interface Flood {
+  sockets: Socket[];
+  /** How many of them are closed so far (by the service, or refused). */
+  closed(): number;
+  /** Resolves once at least `count` of them are closed. */
+  closedAtLeast(count: number): Promise<void>;
+  /** Stop trickling and destroy every socket still open. */
+  end(): void;
+}
+
+export interface FloodOptions {
+  /** The client's own address (127.0.0.2…): the service's per-address caps see another client. */
+  localAddress?: string;
+  /** Sent once connected. */
+  first?: string | Buffer;
+  /** Sent again every second on every open socket: a slow client that is never quite silent. */
+  trickle?: string;
+}
+
+const floods: Flood[] = [];
+
+/**
+ * `count` connections to 127.0.0.1:`port` that never complete a request, opened in batches (each batch
+ * connected before the next, so the service's accept queue never overflows). Resolves once every one
+ * has connected (or been refused).
+ */
+export async function flood(port: number, count: number, options: FloodOptions = {}): Promise<Flood> {
+  const sockets: Socket[] = [];
+  let closed = 0;
+  const waiters = new Set<() => void>();
+  for (let start = 0; start < count; start += 100) {
+    const batch = Array.from({ length: Math.min(100, count - start) }, () => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: options.localAddress });
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      socket.on('data', () => undefined);
+      socket.once('close', () => {
+        closed++;
+        for (const check of waiters) check();
+      });
+      return new Promise<void>((resolve) => {
+        socket.once('connect', () => {
+          if (options.first !== undefined) socket.write(options.first);
+          resolve();
+        });
+        socket.once('close', () => resolve());
+      });
+    });
+    await Promise.all(batch);
+  }
+  const trickle =
+    options.trickle === undefined
+      ? null
+      : setInterval(() => {
+          for (const socket of sockets) if (!socket.destroyed) socket.write(options.trickle!);
+        }, 1000);
+  const handle: Flood = {
+    sockets,
+    closed: () => closed,
+    closedAtLeast: (n) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (closed < n) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      }),
+    end() {
+      if (trickle) clearInterval(trickle);
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+  floods.push(handle);
+  return handle;
+}
+
+/** End every flood a test left open (cleanUpServe does). */
+export function endFloods(): void {
+  for (const f of floods.splice(0)) f.end();
 }

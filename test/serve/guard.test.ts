@@ -3,14 +3,15 @@
  * server sees for the connection set to a lab-network one (tests reach nothing beyond 127.0.0.0/8).
  */
 import { request } from 'node:http';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGuardedServer, sendJson } from '../../src-main/serve/listener';
 import { ServiceMetrics } from '../../src-main/serve/metrics';
-import { parseAllow, SERVER_LIMITS } from '../../src-main/serve/network';
+import { parseAllow } from '../../src-main/serve/network';
 import { newCore, cleanUp } from '../core/harness';
 
-const servers: Server[] = [];
+const servers: (Server | HttpServer)[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
   await cleanUp();
@@ -72,7 +73,7 @@ describe('the client-network allowlist on a listener', () => {
     );
   });
 
-  it('sets server-side timeouts and a connection cap on every listener', () => {
+  it('closes the socket after answering a request it cannot read, even if the client keeps its side open', async () => {
     const { server, refusals } = createGuardedServer(
       {
         core: newCore().core,
@@ -86,16 +87,25 @@ describe('the client-network allowlist on a listener', () => {
       },
       () => undefined,
     );
-    refusals.close();
-    expect({
-      headersTimeout: server.headersTimeout,
-      requestTimeout: server.requestTimeout,
-      keepAliveTimeout: server.keepAliveTimeout,
-      maxConnections: server.maxConnections,
-      maxHeadersCount: server.maxHeadersCount,
-    }).toEqual(SERVER_LIMITS);
-    // Tighter than Node's defaults (60 s for the headers, 300 s for a request, no connection cap).
-    expect(SERVER_LIMITS.headersTimeout).toBeLessThan(60_000);
-    expect(SERVER_LIMITS.requestTimeout).toBeLessThan(300_000);
+    servers.push(server);
+    server.on('close', () => refusals.close());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const socket = connect({
+      port: (server.address() as AddressInfo).port,
+      host: '127.0.0.1',
+      allowHalfOpen: true,
+    });
+    let reply = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (reply += chunk));
+    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    socket.write('NOT HTTP AT ALL\r\n\r\n');
+    await ended;
+    expect(reply).toMatch(
+      /^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close[^]*The request is not well-formed HTTP\/1\.1\.\n$/,
+    );
+    // Not half-closed: the server holds no connection for this client any more.
+    const open = () => new Promise<number>((resolve) => server.getConnections((_e, count) => resolve(count)));
+    await vi.waitFor(async () => expect(await open()).toBe(0), { timeout: 15_000, interval: 10 });
+    socket.destroy();
   });
 });

@@ -88,6 +88,14 @@ describe('plugboard serve flags', () => {
     expect(plain.tls).toEqual({ kind: 'off' });
   });
 
+  it('takes the shutdown grace period in seconds, 10 by default', async () => {
+    expect((await parseServeArgs([], env)).shutdownGraceMs).toBe(10_000);
+    expect((await parseServeArgs(['--shutdown-grace', '2'], env)).shutdownGraceMs).toBe(2_000);
+    expect((await parseServeArgs(['--shutdown-grace', '0.5'], env)).shutdownGraceMs).toBe(500);
+    for (const bad of ['soon', '1e3', '7200', ''])
+      expect(await refused(['--shutdown-grace', bad])).toContain('give seconds from 0 to 3600');
+  });
+
   it('keeps the web window on loopback', async () => {
     expect(await refused(['--listen', 'web=0.0.0.0:8080', '--allow', '10.0.0.0/8'])).toContain('ssh -L');
   });

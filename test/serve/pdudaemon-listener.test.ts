@@ -210,7 +210,7 @@ describe('pdudaemon over HTTP', () => {
 describe('idle connections', () => {
   it('closes a connection whose request never completes (HTTP headers cut short, or nothing sent)', async () => {
     const { h } = await bench();
-    const pdu = await listenPdudaemon(h.core, { port: 0, idleTimeoutMs: 200, log: () => undefined });
+    const pdu = await listenPdudaemon(h.core, { port: 0, limits: { requestDeadlineMs: 200 }, log: () => undefined });
     listeners.push(pdu);
     const replies = await Promise.all(
       ['GET /power/control/on?hostname=bench-a&port=3 HTTP/1.1\r\nHost: x\r\n', ''].map(

@@ -34,6 +34,19 @@ describe('limitedLog', () => {
   });
 });
 
+describe('what a stranger sends, in a log line', () => {
+  it('never starts a line of its own nor reaches the terminal as an escape or a bidi control', () => {
+    const lines: string[] = [];
+    const log = limitedLog((message) => lines.push(message), { clock: new FakeClock() });
+    log('refused "x\n[plugboard serve] Stopped.\r\u001b[2J\u202eevil\u0085"');
+    log.close();
+    expect(lines).toEqual([
+      'refused "x\\u000a[plugboard serve] Stopped.\\u000d\\u001b[2J\\u202eevil\\u0085"',
+    ]);
+    expect(excerpt('\u001b]0;owned\u0007 \u2066x')).toBe('"\\u001b]0;owned\\u0007 \\u2066x"');
+  });
+});
+
 describe('excerpt', () => {
   it('quotes, escapes and cuts what a client sent, saying how long it was', () => {
     expect(excerpt('evil\r\n.example')).toBe('"evil\\r\\n.example"');
