@@ -108,6 +108,11 @@ export interface Core {
   /** Resolves once the saved controllers are being polled (stale demo controllers dropped). */
   ready: Promise<void>;
   dispose(): Promise<void>;
+  /**
+   * A stop that cannot wait any longer: work the Core promised to finish after a wait (a delayed cycle's
+   * switch back on) stops waiting and is done now. `dispose` still finishes it.
+   */
+  hurry(): void;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -295,6 +300,7 @@ export function createCore(options: CoreOptions): Core {
     },
     requestConfirmation: (request) => events.emit('ui/confirm', request),
     ready,
+    hurry: () => ctx.operations.hurry(),
     async dispose() {
       if (disposed) return;
       disposed = true;

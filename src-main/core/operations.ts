@@ -2,7 +2,10 @@
  * Work the Core has promised to finish even if it is told to stop: a delayed cycle's switch back on
  * (issue 15: "a shutdown never leaves an outlet off that a command in progress meant to turn back on").
  * Each operation says by when it will be done; `finish` waits for them, but never past the latest of
- * those times, so a stop is bounded by the longest delay plus one request's deadline.
+ * those times, so a stop is bounded by the longest delay plus one request's deadline. A stop that cannot
+ * wait that long (a service's grace period ended) calls `hurry`: every wait ends at once, so what it was
+ * waiting to do (switch the outlet back on) happens now, the off-time cut short rather than the outlet
+ * left off.
  */
 import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
@@ -18,6 +21,8 @@ export class Operations {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #running = new Set<Tracked>();
+  /** Ends the waits under way; null once `hurry` was called (every later wait ends at once). */
+  #wakers: Set<() => void> | null = new Set();
 
   constructor(clock: Clock, log: Logger) {
     this.#clock = clock;
@@ -41,9 +46,29 @@ export class Operations {
     return done;
   }
 
-  /** Wait `ms` on the Core's clock. */
+  /** Wait `ms` on the Core's clock, or until `hurry` is called. */
   wait(ms: number): Promise<void> {
-    return new Promise((resolve) => this.#clock.setTimeout(resolve, ms));
+    const wakers = this.#wakers;
+    if (wakers === null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.#clock.clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = this.#clock.setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+  }
+
+  /** End every wait now and every later one at once (a stop that cannot wait any longer). */
+  hurry(): void {
+    const wakers = this.#wakers;
+    if (wakers === null) return;
+    this.#wakers = null;
+    if (this.#running.size > 0)
+      this.#log(`stopping now: ${[...this.#running].map((e) => e.what).join('; ')} without waiting the rest`);
+    for (const wake of [...wakers]) wake();
   }
 
   /** Resolves when every operation has settled, or at the latest one's `endsBy` (logging what was left). */

@@ -45,8 +45,12 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
+    // When the grace ends, what the Core promised to do after a wait (a reboot's switch back on) is done
+    // at once: a client's long delay cannot hold the stop past its grace period.
+    const hurry = setTimeout(() => core?.hurry(), grace);
     await Promise.allSettled([...listeners.map((l) => l.close(grace)), socket?.close(grace)]);
     await core?.dispose().catch((error: unknown) => log('The Core did not stop cleanly', error));
+    clearTimeout(hurry);
     await lock.release();
   };
   try {

@@ -94,6 +94,24 @@ describe('a delayed cycle', () => {
     expect(await cycling).toMatchObject({ ok: true });
   });
 
+  it('switches back on at once when a stop cannot wait any longer (hurry), without the clock moving', async () => {
+    const clock = new FakeClock();
+    const emu = await emulator({ initialStates: [true, true, true, true, true, true, true, true] });
+    const h = newCore({ clock });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    const cycling = h.call('outlets/cycle', { controllerId: id, outlet: 3, delay: 300 });
+    await vi.waitFor(() => expect(third(emu).state).toBe(false), LOADED);
+    await waitPlanned(clock, 300_000);
+    const disposing = h.core.dispose();
+    h.core.hurry();
+    await disposing;
+    expect(third(emu).state).toBe(true);
+    expect(await cycling).toMatchObject({ ok: true });
+    expect(h.logged).toContainEqual(
+      'stopping now: switch Bench A outlet 3 back on after 300 s without waiting the rest',
+    );
+  });
+
   it('stops at its bound when the switch back on hangs: the delay plus two request deadlines', async () => {
     const clock = new FakeClock();
     const emu = await emulator({ initialStates: [true, true, true, true, true, true, true, true] });

@@ -126,10 +126,11 @@ describe('plugboard serve under hostile clients (a real process)', () => {
       await slowPdu.closedAtLeast(300 - CONNECTION_LIMITS.pdudaemon.maxPerAddress);
       await slowApi.closedAtLeast(300 - CONNECTION_LIMITS.api.maxPerAddress);
 
-      // SIGTERM with the slow clients still there and a reboot under way that outlasts the grace period:
-      // its connection is closed when the grace ends, the Core still switches the outlet back on after
-      // its off-time (bounded by the delay, operations.ts), and the process ends by itself.
-      const reboot = pduGet(pduPort, '/power/control/reboot?hostname=bench-a&port=2&delay=5').catch(
+      // SIGTERM with the slow clients still there and a reboot under way whose off-time (300 s, the most
+      // pdudaemon allows) far outlasts the grace period: its connection is closed when the grace ends,
+      // the Core then switches the outlet back on at once instead of after the rest of the delay
+      // (operations.ts, hurry), and the process ends by itself.
+      const reboot = pduGet(pduPort, '/power/control/reboot?hostname=bench-a&port=2&delay=300').catch(
         (error: unknown) => error,
       );
       await vi.waitFor(() => expect(emu.device.outlet(1).state).toBe(false), { timeout: 30_000 });
