@@ -101,6 +101,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
       ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
       ...listeners.flatMap((l) => l.lines),
+      ...whoMayReach(config),
     ],
     close: () => (closing ??= close()),
   };
@@ -135,4 +136,21 @@ async function reportMissingSecrets(
       `${controller.name}: its password or token is not available here. Give it as the systemd credential ${credentialName(account)}${env.CREDENTIALS_DIRECTORY ? '' : ' (LoadCredentialEncrypted=, see the README)'} or in the keychain.`,
     );
   }
+}
+
+/**
+ * Who can reach the listeners without a secret, said at every start so an operator is never surprised:
+ * pdudaemon's protocol has no login, and the API without tokens answers reads to anyone who may connect.
+ */
+function whoMayReach(config: ServeConfig): string[] {
+  const names = new Set(config.listeners.map((l) => l.name));
+  const reach = `every account on this machine${config.allow ? ` and the networks ${config.allow.given.join(', ')}` : ''}`;
+  const lines: string[] = [];
+  if (names.has('pdudaemon'))
+    lines.push(`pdudaemon: its protocol has no login: ${reach} may switch power through it (as operators).`);
+  if (names.has('api') && config.tokens.length === 0)
+    lines.push(
+      `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; nobody may switch through it.`,
+    );
+  return lines;
 }

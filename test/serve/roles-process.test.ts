@@ -252,6 +252,10 @@ describe('roles on the built plugboard serve', () => {
     { timeout: 120_000 },
     async () => {
       const bench = await servedBench(TOKENS);
+      // pdudaemon has no login: the service says at start who may switch through it.
+      expect(bench.service.stdout()).toMatch(
+        /^pdudaemon: its protocol has no login: every account on this machine may switch power through it \(as operators\)\.$/m,
+      );
       await online(bench, OPERATOR);
       const id = bench.controller.id;
       const ci = await remote(bench, OPERATOR);

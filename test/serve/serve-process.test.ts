@@ -28,6 +28,11 @@ describe('plugboard serve (a real process)', () => {
         CREDENTIALS_DIRECTORY: credentials,
       });
       const api = (await service.line(/^api: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+      // Without tokens, it says at start who may read the API (anyone who may connect), and that nobody
+      // may switch through it.
+      await service.line(
+        /^api: no tokens .*: every account on this machine may read .*; nobody may switch through it\.$/,
+      );
       await service.line(/^Ready\.$/);
 
       // The password came from the credential: the controller goes online and its outlets show.
