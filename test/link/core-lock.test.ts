@@ -2,9 +2,9 @@
  * The Core lock (src-main/link/core-lock.ts): it records its holder, is taken over as soon as the holder
  * is gone (a PID that no longer runs, or one reused by another process), never while it runs, and by one
  * starter only when several see the same dead holder. The Core's socket is removed by its owner only.
- * Process-level checks against the built `plugboard serve` are in test/serve/core-lock-process.test.ts.
+ * Process-level checks against the built `plugboard serve` are in
+ * test/serve/core-lock-process.system.test.ts.
  */
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -30,6 +30,7 @@ import {
 import { attachOrNone } from '../../src-main/link/core-slot';
 import { processStart, type LockHolder } from '../../src-main/link/lock-holder';
 import { listenCoreSocket } from '../../src-main/serve/core-socket';
+import { DEAD_PID } from '../core/dead-pid';
 import { cleanUp, newCore } from '../core/harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-core-lock-'));
@@ -59,13 +60,6 @@ function plant(dir: string, holder: Partial<LockHolder>): void {
   writeFileSync(path.join(lock, 'a1b2c3d4e5f60718.holder'), JSON.stringify(record), { mode: 0o600 });
 }
 
-/** The PID of a process that ran and has exited (and was reaped). */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid!;
-}
-
 describe.runIf(process.platform === 'linux')('the Core lock', () => {
   it('records its holder: PID, process start time, boot id, host and which Plugboard', async () => {
     const dir = fresh();
@@ -92,7 +86,7 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
 
   it('is taken over at once when its holder no longer runs', async () => {
     const dir = fresh();
-    plant(dir, { pid: await deadPid(), started: '1' });
+    plant(dir, { pid: DEAD_PID, started: '1' });
     const lock = await takeCoreLock(dir, () => undefined);
     expect(lock.held).toBe(true);
     await lock.release();
@@ -122,7 +116,7 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
 
   it('goes to exactly one of several starters that find the same dead holder', async () => {
     const dir = fresh();
-    plant(dir, { pid: await deadPid(), started: '1' });
+    plant(dir, { pid: DEAD_PID, started: '1' });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, () => takeCoreLock(dir, () => undefined)),
     );

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ControllerSummary } from '../../src-preload/model';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
+import { builtNode } from '../built-node';
 import { cleanUp, emulator } from '../core/harness';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,19 +66,25 @@ export function assertBuilt(): void {
     throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
 }
 
-/** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
+/**
+ * Start `node out/main/plugboard.js <args>` (args usually begin with 'serve') on the Node the packaged
+ * command runs on (builtNode: Electron's in test:all).
+ */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return runScript(BUILT_BIN, args, env);
+  return runScript(builtNode(), BUILT_BIN, args, env);
 }
 
-/** The built web shell (`node out/main/web.js <args>`), on the config folder PLUGBOARD_CONFIG_DIR names. */
+/**
+ * The built web shell (`node out/main/web.js <args>`, what `npm run web` runs on the developer's Node), on
+ * the config folder PLUGBOARD_CONFIG_DIR names.
+ */
 export function webBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return runScript(BUILT_WEB, args, env);
+  return runScript(process.execPath, BUILT_WEB, args, env);
 }
 
-function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): ServeProcess {
+function runScript(node: string, script: string, args: string[], env: NodeJS.ProcessEnv): ServeProcess {
   assertBuilt();
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(node, [script, ...args], {
     cwd: ROOT,
     // No desktop session: the child finds no keychain, as a systemd service would.
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', ...env },
