@@ -2,6 +2,9 @@
  * The activity log answers "who did what to the Router" (issue 16 item 12): outlet names and numbers,
  * one batch per action over several outlets, scripts Plugboard started named as the actor, filters
  * (outlet name, person, time span) and the export (CSV, JSON lines).
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for outlet names, switching and a script the
+ * unit runs, read back from its outlets.
  */
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, Group } from '../../src-preload/contract';

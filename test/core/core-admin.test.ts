@@ -1,3 +1,9 @@
+/**
+ * Scripts, users, SSH and the API tree of a controller through the Core, against the emulator.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for scripts (started as a form on real units),
+ * users and the API tree (relative $ref leaves on real units).
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TreeNode } from '../../src-preload/contract';
 import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';

@@ -1,4 +1,8 @@
-/** AutoPing through the contract: list, save (create, edit, disable), remove; recorded in the activity log. */
+/**
+ * AutoPing through the contract: list, save (create, edit, disable), remove; recorded in the activity log.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's AutoPing items.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AutopingItem, ContractError, Result } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore } from './harness';

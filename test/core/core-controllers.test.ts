@@ -1,3 +1,10 @@
+/**
+ * Saved controllers through the Core against emulated ones: add, remove, refresh, the poll schedule,
+ * discovery and unexpected failures.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for what the Core reads from the unit to connect
+ * and poll (its outlets, meters and identity).
+ */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,10 @@
+/**
+ * Groups across controllers through the Core: one matrix request per controller, in parallel, and a locked
+ * outlet reported.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for matrix writes and their errors (real units
+ * answer a refused element without a status).
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Group, GroupRunResult } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore, until } from './harness';

@@ -1,3 +1,10 @@
+/**
+ * Live outlet state and outlet actions through the Core against the emulator: reads, switching, pending until
+ * confirmed, cycles, renames, locks and changes made outside Plugboard.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's outlets, meters, cycles (the
+ * transient state follows the relay on real units) and slow outlet reads.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControllerState, OutletActionResult } from '../../src-preload/contract';
 import { FakeClock } from './fake-clock';

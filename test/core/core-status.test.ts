@@ -1,3 +1,10 @@
+/**
+ * A controller's status through the Core: connecting, adding, wrong passwords, API switched off, offline,
+ * reboots and certificates.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for how the unit answers a connect, a poll and a
+ * reboot.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerState, ControllerSummary, Result } from '../../src-preload/contract';
 import { FakeClock } from './fake-clock';

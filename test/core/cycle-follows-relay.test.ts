@@ -3,6 +3,8 @@
  * it moves). A proxy in front of the emulator reports `transient_state` equal to the relay while the
  * emulator's outlet is in its off-time. The cycle must show its countdown, be recorded once as done, and
  * the relay coming back must not count as a change made outside Plugboard.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for a cycle judged on what the unit reports.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,9 @@
 /**
  * Meter ids that changed (rest.html's `buses.0.voltage` vs the object model's platform ids): saved
  * limits and kept history carry over to the new id, and what cannot be matched is dropped and said.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's meter map (platform ids on real
+ * units).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MeterHistory, MeterReading, Settings } from '../../src-preload/model';

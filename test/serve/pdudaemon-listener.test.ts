@@ -1,8 +1,11 @@
 /**
  * The pdudaemon listener against a real Core driving emulators on 127.0.0.1 (any free port): the URLs
  * labgrid's PDUDaemonDriver builds, get-status and wait=1, every refusal's status and sentence, and the
- * TCP line protocol's answers. pduclient itself runs in pdudaemon-pduclient.test.ts (port 16421, in a
+ * TCP line protocol's answers. pduclient itself runs in pdudaemon-pduclient.system.test.ts (port 16421, in a
  * private network namespace).
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for on, off and reboot carried out and confirmed
+ * by the unit.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -210,7 +213,11 @@ describe('pdudaemon over HTTP', () => {
 describe('idle connections', () => {
   it('closes a connection whose request never completes (HTTP headers cut short, or nothing sent)', async () => {
     const { h } = await bench();
-    const pdu = await listenPdudaemon(h.core, { port: 0, limits: { requestDeadlineMs: 200 }, log: () => undefined });
+    const pdu = await listenPdudaemon(h.core, {
+      port: 0,
+      limits: { requestDeadlineMs: 200 },
+      log: () => undefined,
+    });
     listeners.push(pdu);
     const replies = await Promise.all(
       ['GET /power/control/on?hostname=bench-a&port=3 HTTP/1.1\r\nHost: x\r\n', ''].map(
