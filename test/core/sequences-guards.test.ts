@@ -170,11 +170,16 @@ describe('sequences and what stops them', () => {
   it('a stop during a step lets that step’s request finish, then records the run stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-seq-'));
     const clock = new FakeClock();
-    const { a, h, ca, cb } = await lab({ clock, dataDir, latency: 400 });
+    const { a, h, ca, cb } = await lab({ clock, dataDir });
     const group = await h.ok<Group>('sequences/save', {
       name: 'Rack 7',
       steps: steps(ca, cb, [delay(0), delay(0), delay(0)]),
     });
+    // Once the reads after adding are over, nothing but the step's request reaches A (the clock plans
+    // no poll), and it takes a while: the stop comes while it is in flight.
+    await until(h, ca.id, (s) => s.scripts !== null && s.users !== null && s.sshEnabled !== null);
+    await vi.waitFor(() => expect(a.device.stats.inFlight).toBe(0), LOADED);
+    a.device.latency = 400;
     a.device.stats.reset();
     const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
     await vi.waitFor(() => expect(a.device.stats.inFlight).toBeGreaterThan(0), LOADED);
