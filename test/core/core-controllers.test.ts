@@ -143,7 +143,7 @@ describe('saved controllers', () => {
     emu.device.stats.reset();
     const refreshed = h.ok('controllers/refresh', { id });
     // The refresh does not wait for the planned poll: it runs at once.
-    await vi.waitFor(() => expect(clock.nextIn()).toBe(0));
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(0), LOADED);
     await clock.advance(0);
     await refreshed;
     expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);
