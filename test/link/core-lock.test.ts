@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   coreSocketPath,
   CoreLockHeld,
@@ -27,6 +27,7 @@ import {
   takeCoreLock,
   type CoreLock,
 } from '../../src-main/link';
+import { HEARTBEAT_MS } from '../../src-main/link/core-lock';
 import { attachOrNone } from '../../src-main/link/core-slot';
 import { processStart, type LockHolder } from '../../src-main/link/lock-holder';
 import { listenCoreSocket } from '../../src-main/serve/core-socket';
@@ -95,13 +96,17 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
   it('is taken over when its PID now belongs to another process (started at another time)', async () => {
     const dir = fresh();
     plant(dir, { pid: process.pid, started: String(Number(processStart(process.pid)) - 1) });
-    await (await takeCoreLock(dir, () => undefined)).release();
+    const lock = await takeCoreLock(dir, () => undefined);
+    expect(lock.held).toBe(true);
+    await lock.release();
   });
 
   it('is taken over when the machine restarted since (another boot id on this host)', async () => {
     const dir = fresh();
     plant(dir, { boot: '00000000-0000-4000-8000-000000000000' });
-    await (await takeCoreLock(dir, () => undefined)).release();
+    const lock = await takeCoreLock(dir, () => undefined);
+    expect(lock.held).toBe(true);
+    await lock.release();
   });
 
   it('is kept by a holder on another host until its heartbeat stops', async () => {
@@ -133,11 +138,19 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
     const dir = fresh();
     let lost: (error: Error) => void = () => undefined;
     const told = new Promise<Error>((resolve) => (lost = resolve));
-    const lock = await takeCoreLock(dir, (error) => lost(error));
-    rmSync(path.join(dir, 'core.lock'), { recursive: true });
-    expect((await told).message).toContain('no longer holds this process');
-    expect(lock.held).toBe(false);
-    await lock.release();
+    // The heartbeat's timer is faked: the test brings the next beat instead of waiting 2 s for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const lock = await takeCoreLock(dir, (error) => lost(error));
+      rmSync(path.join(dir, 'core.lock'), { recursive: true });
+      expect(lock.held).toBe(true);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect((await told).message).toContain('no longer holds this process');
+      expect(lock.held).toBe(false);
+      await lock.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
