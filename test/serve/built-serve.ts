@@ -160,8 +160,14 @@ export interface SavedBench {
   emu: Awaited<ReturnType<typeof emulator>>;
 }
 
-/** A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential. */
-export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
+/**
+ * A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential.
+ * With `through`, it is saved at the address `through` gives for the emulator's (a proxy in between).
+ */
+export async function savedBench(
+  name = 'bench-a',
+  through?: (url: string) => Promise<string>,
+): Promise<SavedBench> {
   const scratch = scratchDir();
   const configDir = path.join(scratch, 'config');
   const credentials = path.join(scratch, 'credentials');
@@ -176,7 +182,7 @@ export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
     secrets,
   });
   const controller = await core.handlers['controllers/add']({
-    url: emu.url,
+    url: through ? await through(emu.url) : emu.url,
     name,
     auth: { kind: 'digest', user: 'admin', password: '1234' },
   });
