@@ -108,6 +108,8 @@ describe('the Core carries saved limits over after a meter read', () => {
         { controllerId: id, key: 'board_temperature', min: null, max: 50 },
       ],
     });
+    // The limits move after a meter read: one now instead of at the next poll.
+    await h.ok('controllers/refresh', { id });
     await expect
       .poll(() => h.all('settings/changed').some((s) => s.meterThresholds.length === 2), { timeout: 15_000 })
       .toBe(true);
