@@ -74,7 +74,7 @@ describe('AutoPing through the Core', () => {
   });
 
   it('says the controller has no AutoPing, with what to do', async () => {
-    // Explicitly without: the real-unit profile (node-real-unit project) turns AutoPing on.
+    // Explicitly without: the real-unit profile (the real-unit project) turns AutoPing on.
     const emu = await emulator({ autoping: false });
     const h = newCore();
     const { id } = await addController(h, emu);
