@@ -47,7 +47,8 @@ async function follow(context: CommandContext, core: CoreAccess, id: string, act
     else if (run.runId === runId) show(run);
   });
   const abort = () => void (runId && core.call('sequences/abort', { runId }).catch(() => undefined));
-  process.once('SIGINT', abort);
+  const signals = context.terminal.io.signals ?? process;
+  signals.once('SIGINT', abort);
   try {
     try {
       ({ runId } = await core.call('sequences/run', {
@@ -65,7 +66,7 @@ async function follow(context: CommandContext, core: CoreAccess, id: string, act
     for (const run of seen.filter((r) => r.runId === runId)) show(run);
     return last && (last as SequenceRun).status !== 'running' ? last : await ended;
   } finally {
-    process.off('SIGINT', abort);
+    signals.off('SIGINT', abort);
     stop();
   }
 }

@@ -13,11 +13,11 @@ import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { dispatch } from '../core/dispatch';
 import { osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
-import { plugboardConfigDir } from '../core/config-dir';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
 import { attachOrNone, connectRemoteCore } from '../link';
 import type { CommandContext } from './command-context';
+import { configDirOf } from './io';
 import { serviceTokenWarnings } from './service-warnings';
 
 /** A Core a command can use: in this process, or a running `plugboard serve` (src-main/link/). */
@@ -91,7 +91,7 @@ export function serviceLookup(context: CommandContext): ServiceLookup {
     return typeof value === 'string' ? value : undefined;
   };
   return {
-    configDir: plugboardConfigDir({ env }),
+    configDir: configDirOf(env),
     url: option('service') ?? (env.PLUGBOARD_SERVICE || undefined),
     token: option('serviceToken') ?? (env.PLUGBOARD_SERVICE_TOKEN || undefined),
     tokenFile: option('serviceTokenFile'),

@@ -4,6 +4,7 @@
  */
 import pc from 'picocolors';
 import type { Readable, Writable } from 'node:stream';
+import { plugboardConfigDir } from '../core/config-dir';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 
@@ -38,6 +39,16 @@ export interface CliIo {
   err: Writable & { isTTY?: boolean };
   in: Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: NodeJS.ProcessEnv;
+  /** Where Ctrl+C arrives (`SIGINT`): the process, unless the command runs inside another program. */
+  signals?: Pick<NodeJS.EventEmitter, 'once' | 'off'>;
+}
+
+/**
+ * Plugboard's config folder as this command's environment names it: PLUGBOARD_CONFIG_DIR, else the
+ * app's folder under its HOME (the same as the process's when the environment is the process's).
+ */
+export function configDirOf(env: NodeJS.ProcessEnv): string {
+  return plugboardConfigDir(env.HOME === undefined ? { env } : { env, home: env.HOME });
 }
 
 export class Terminal {

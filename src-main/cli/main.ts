@@ -29,6 +29,7 @@ const code = await runCli(process.argv.slice(2), {
   err: process.stderr,
   in: process.stdin,
   env: process.env,
+  signals: process,
 });
 // The command is finished once runCli resolves: exit as soon as what it printed is flushed, rather than
 // waiting for idle keep-alive sockets and timers to wind down (about 0.1 s a call, most of a short

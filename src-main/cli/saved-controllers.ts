@@ -5,14 +5,13 @@
  * `--url` never loads conf, ajv, proper-lockfile or keytar.
  */
 import { openConfStore } from '../core/conf-store';
-import { plugboardConfigDir } from '../core/config-dir';
 import { ControllerRegistry } from '../core/registry';
 import { KeytarSecretStore } from '../secrets';
-import type { Terminal } from './io';
+import { configDirOf, type Terminal } from './io';
 
 export function openSavedControllers(terminal: Terminal): ControllerRegistry {
   return new ControllerRegistry({
-    store: openConfStore(plugboardConfigDir({ env: terminal.io.env })),
+    store: openConfStore(configDirOf(terminal.io.env)),
     secrets: new KeytarSecretStore(),
     log: (message) => terminal.warn(`plugboard: ${message}`),
   });

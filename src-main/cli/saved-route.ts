@@ -19,12 +19,12 @@ import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { ControllerSummary } from '../../src-preload/model';
-import { plugboardConfigDir } from '../core/config-dir';
 import { CONTROLLERS_KEY, readControllers } from '../core/registry-records';
 import { addressHost, samePortsOfUnit } from '../shared/controller-address';
 import { PlugboardError } from '../shared/errors';
 import type { CommandContext, CoreCaller } from './command-context';
 import { checkedFingerprint, checkedUrl, credentialsFrom, urlSource } from './connect';
+import { configDirOf } from './io';
 
 /** What is dropped from a command sent through the Core: the one-off login and the unit's address. */
 const LOGIN_OPTIONS = [
@@ -82,7 +82,7 @@ async function savedControllers(context: CommandContext): Promise<ControllerSumm
   // Read as it is, without creating the folder or taking its lock: only to tell where the command goes.
   let text: string;
   try {
-    text = await readFile(path.join(plugboardConfigDir({ env }), 'config.json'), 'utf8');
+    text = await readFile(path.join(configDirOf(env), 'config.json'), 'utf8');
   } catch {
     return [];
   }

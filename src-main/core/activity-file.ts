@@ -8,6 +8,7 @@ import { constants, readFileSync, truncateSync } from 'node:fs';
 import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { WRITE_NO_LINK } from '../shared/config-folder';
+import { inTurn } from './file-turns';
 import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
 
 /** A time a Date can hold: anything else would print as NaN. */
@@ -105,15 +106,17 @@ export async function appendWhole(file: string, text: string): Promise<void> {
 }
 
 /** Replace the file with `text`: written beside it, then renamed over it, so it is whole either way. */
-export async function rewriteWhole(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
-    await rename(temporary, file);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
+export function rewriteWhole(file: string, text: string): Promise<void> {
+  return inTurn(file, async () => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+      await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
+      await rename(temporary, file);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /** JSON lines, one entry each, every line ended. */

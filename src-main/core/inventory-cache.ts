@@ -8,6 +8,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { WRITE_NO_LINK } from '../shared/config-folder';
+import { inTurn } from './file-turns';
 import type { KnownFacts } from './inventory-rows';
 
 const text = v.nullable(v.string());
@@ -34,13 +35,12 @@ export function loadInventoryCache(file: string): Map<string, KnownFacts> {
   }
 }
 
-export async function saveInventoryCache(
-  file: string,
-  known: ReadonlyMap<string, KnownFacts>,
-): Promise<void> {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const body = JSON.stringify({ version: 1, controllers: Object.fromEntries(known) });
-  await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
-  await rename(temporary, file);
+export function saveInventoryCache(file: string, known: ReadonlyMap<string, KnownFacts>): Promise<void> {
+  return inTurn(file, async () => {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    const body = JSON.stringify({ version: 1, controllers: Object.fromEntries(known) });
+    await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600, flag: WRITE_NO_LINK });
+    await rename(temporary, file);
+  });
 }

@@ -3,6 +3,7 @@
  * Interactive work (a person clicked) goes ahead of queued background polls; different controllers
  * never wait for each other. Queues are shared by every client of the same origin.
  */
+import { AsyncResource } from 'node:async_hooks';
 import type { Priority } from './types';
 
 interface Waiting {
@@ -29,7 +30,9 @@ export class RequestQueue {
     return new Promise<T>((resolve, reject) => {
       const entry: Waiting = {
         priority,
-        start: () => {
+        // Started by whichever request finished before it: run in the context of the caller who asked
+        // (AsyncLocalStorage), so what the task creates is the caller's, not that other request's.
+        start: AsyncResource.bind(() => {
           signal?.removeEventListener('abort', onAbort);
           this.#busy = true;
           const settle = (): void => {
@@ -52,7 +55,7 @@ export class RequestQueue {
               reject(error);
             },
           );
-        },
+        }),
       };
       const onAbort = (): void => {
         const at = this.#waiting.indexOf(entry);

@@ -103,8 +103,13 @@ export function buildProgram(): Command {
     )
     .option('--latency <ms>', 'delay added before every answer', number(0, 60_000, false, 'milliseconds'), 0)
     .option(
+      '--slow-outlet-list-ms <ms>',
+      'delay added to the answer of GET relay/outlets/, the full list (real units: about 5000; default 0, --real-unit 5000)',
+      number(0, 60_000, false, 'milliseconds'),
+    )
+    .option(
       '--slow-outlets-ms <ms>',
-      'delay added to answers under relay/outlets/, after the change is made (real units: about 5000; default 0, --real-unit 5000)',
+      'delay added to every answer under relay/outlets/, writes included, after the change is made: a unit slow everywhere (default 0)',
       number(0, 60_000, false, 'milliseconds'),
     )
     .addOption(
@@ -134,6 +139,7 @@ interface CliValues {
   sequenceDelay: number;
   rebootSeconds: number;
   latency: number;
+  slowOutletListMs?: number;
   slowOutletsMs?: number;
   nonceLifetime: number;
   realUnit?: boolean;
@@ -204,6 +210,7 @@ export function parseCli(args: string[]): CliResult {
     nonceLifetime: values.nonceLifetime,
     tlsResumption: values.tlsResumption,
     ...definedOnly({
+      slowOutletListMs: values.slowOutletListMs,
       slowOutletsMs: values.slowOutletsMs,
       realUnit: values.realUnit,
       connectionClose: values.connectionClose,

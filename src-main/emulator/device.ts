@@ -90,7 +90,9 @@ export interface Device extends RealUnitDevice {
   readonly faults: { add(plan: FaultPlan): void; clear(): void; list(): FaultPlan[] };
   /** Milliseconds added before every answer. */
   latency: number;
-  /** Milliseconds added to answers under `relay/outlets/`, after the request was carried out. */
+  /** Milliseconds added to the answer of `GET relay/outlets/` (the full list). */
+  slowOutletListMs: number;
+  /** Milliseconds added to every answer under `relay/outlets/`, after the request was carried out. */
   slowOutletsMs: number;
   /** Close the listening socket and cut every connection (unplugged). */
   goOffline(): Promise<void>;
@@ -124,6 +126,7 @@ export interface DeviceParts {
   lifecycle: Lifecycle;
   releaseHanging: () => void;
   latency: { value: number };
+  slowOutletList: { value: number };
   slowOutlets: { value: number };
   front: { handshakes: { full: number; resumed: number }; resumption: boolean };
 }
@@ -236,6 +239,13 @@ export function createDevice(parts: DeviceParts): Device {
     set latency(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('latency is milliseconds ≥ 0');
       parts.latency.value = ms;
+    },
+    get slowOutletListMs() {
+      return parts.slowOutletList.value;
+    },
+    set slowOutletListMs(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('slowOutletListMs is milliseconds ≥ 0');
+      parts.slowOutletList.value = ms;
     },
     get slowOutletsMs() {
       return parts.slowOutlets.value;

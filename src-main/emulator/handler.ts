@@ -10,7 +10,7 @@ import { type ApiResponse, answerApiRequest } from './methods';
 import { API_DISABLED_PAGE, loginPage, resourcePage } from './pages';
 import type { StatsRecorder } from './stats';
 import type { Container } from './tree';
-import { API_PREFIX, parseApiPath } from './uri';
+import { API_PREFIX, parseApiPath, type Step } from './uri';
 
 export interface HandlerDeps {
   controller: Controller;
@@ -19,7 +19,9 @@ export interface HandlerDeps {
   stats: StatsRecorder;
   root: Container;
   latency: () => number;
-  /** Milliseconds added to answers under `relay/outlets/` once carried out. */
+  /** Milliseconds added to the answer of `GET relay/outlets/` (the full list). */
+  slowOutletList: () => number;
+  /** Milliseconds added to every answer under `relay/outlets/` once carried out. */
   slowOutlets: () => number;
   hang: (res: ServerResponse) => void;
 }
@@ -114,6 +116,35 @@ function hasCsrfHeader(req: IncomingMessage): boolean {
   );
 }
 
+/**
+ * How late a slow unit answers: the full list (`GET relay/outlets/`, every field of every outlet) waits
+ * `slowOutletList`; every answer under `relay/outlets/` waits `slowOutlets`; the longer of the two.
+ */
+function outletDelay(deps: HandlerDeps, steps: readonly Step[], reading: boolean): number {
+  const [first, second] = steps;
+  const underOutlets =
+    first?.kind === 'key' && first.key === 'relay' && second?.kind === 'key' && second.key === 'outlets';
+  if (!underOutlets) return 0;
+  const fullList = reading && steps.length === 2 ? deps.slowOutletList() : 0;
+  return Math.max(fullList, deps.slowOutlets());
+}
+
+/** Waits `ms`, or less if the client goes away (or the controller cuts it); says whether it is still there. */
+async function waitUnlessGone(res: ServerResponse, ms: number): Promise<boolean> {
+  if (res.destroyed) return false;
+  const gone = new AbortController();
+  const onClose = (): void => gone.abort();
+  res.once('close', onClose);
+  try {
+    await sleep(ms, undefined, { signal: gone.signal });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
 async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { controller } = deps;
   const latency = deps.latency();
@@ -192,8 +223,8 @@ async function run(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     representation: /return\s*=\s*representation/i.test(prefer),
   });
   // A slow unit: the outlets answer late, after the change was made (a client that gave up missed it).
-  const slowOutlets = deps.slowOutlets();
-  if (slowOutlets > 0 && pathname.startsWith(`${API_PREFIX}relay/outlets/`)) await sleep(slowOutlets);
+  const slow = outletDelay(deps, steps, reading);
+  if (slow > 0 && !(await waitUnlessGone(res, slow))) return;
   if (response.after) res.once('finish', () => setImmediate(response.after as () => void));
   const headers = response.headers ?? {};
   if (response.body === undefined) {

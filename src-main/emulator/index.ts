@@ -57,6 +57,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     nonceLifetimeMs: resolved.nonceLifetime * 1000,
   });
   const latency = { value: resolved.latency };
+  const slowOutletList = { value: resolved.slowOutletListMs };
   const slowOutlets = { value: resolved.slowOutletsMs };
   // The reboot call needs the lifecycle, which needs the server, which needs the handler: close the loop late.
   let lifecycle: Lifecycle | null = null;
@@ -72,6 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     root,
     latency: () => latency.value,
+    slowOutletList: () => slowOutletList.value,
     slowOutlets: () => slowOutlets.value,
     hang: (res) => front?.hang(res),
   });
@@ -94,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     lifecycle,
     latency,
+    slowOutletList,
     slowOutlets,
     releaseHanging: () => running.releaseHanging(),
     front: running,

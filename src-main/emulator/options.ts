@@ -30,9 +30,14 @@ export interface EmulatorOptions {
   /** Milliseconds added before every answer, default 0. */
   latency?: number;
   /**
-   * Milliseconds added to every answer under `relay/outlets/`, after the request was carried out (a
-   * switch happens at once, its answer comes late), default 0. Real units take about 5 s to answer
-   * `GET relay/outlets/`.
+   * Milliseconds added to the answer of `GET relay/outlets/` (the full list, every field of every
+   * outlet), default 0. Real units take about 5 s to answer it; the real-unit profile uses 5000.
+   */
+  slowOutletListMs?: number;
+  /**
+   * Milliseconds added to every answer under `relay/outlets/` (single-outlet reads, matrix reads and
+   * writes included), after the request was carried out (a switch happens at once, its answer comes
+   * late), default 0: a unit that is slow everywhere. Not part of the real-unit profile.
    */
   slowOutletsMs?: number;
   /** HTTPS with a self-signed certificate generated at start. */
@@ -114,7 +119,7 @@ export const UNGRANTED_STATUS: readonly UngrantedStatus[] = [401, 403, 404];
 
 /** What `realUnit: true` turns on (an option given explicitly still wins). */
 export const REAL_UNIT = {
-  slowOutletsMs: 5000,
+  slowOutletListMs: 5000,
   connectionClose: 'chunked',
   depthRefs: 'relative',
   meterMap: 'object-model',
@@ -161,7 +166,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     sequenceDelay: options.sequenceDelay ?? 0.5,
     rebootSeconds: options.rebootSeconds ?? 5,
     latency: options.latency ?? 0,
-    slowOutletsMs: pick('slowOutletsMs', 0) ?? 0,
+    slowOutletListMs: pick('slowOutletListMs', 0) ?? 0,
+    slowOutletsMs: options.slowOutletsMs ?? 0,
     tls: options.tls ?? false,
     qop: options.qop ?? false,
     mdns: options.mdns ?? false,
@@ -218,6 +224,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   check(isNumberIn(resolved.sequenceDelay, 0, 60), 'sequence delay must be between 0 and 60 seconds');
   check(isNumberIn(resolved.rebootSeconds, 0, 600), 'reboot seconds must be between 0 and 600');
   check(isNumberIn(resolved.latency, 0, 60_000), 'latency must be between 0 and 60000 milliseconds');
+  check(
+    isNumberIn(resolved.slowOutletListMs, 0, 60_000),
+    'slow outlet list must be between 0 and 60000 milliseconds',
+  );
   check(
     isNumberIn(resolved.slowOutletsMs, 0, 60_000),
     'slow outlets must be between 0 and 60000 milliseconds',

@@ -1,33 +1,11 @@
 import type { Controller } from './controller';
-import type { Json } from './http-error';
-import type { Meters } from './meters';
 import { autopingNode } from './tree-autoping';
+import { meterNode } from './tree-meter';
 import { authNode } from './tree-auth';
 import { configNode, credNode } from './tree-config';
 import { relayNode } from './tree-relay';
 import { scriptNode } from './tree-script';
-import { type Call, type Container, map, object, readOnly } from './tree';
-
-/** Each entry an object of read-only fields, in the order the entry lists them. */
-function entriesNode(values: () => Record<string, object>): Container {
-  return map(() =>
-    Object.entries(values()).map(([key, entry]) => [
-      key,
-      object(() =>
-        Object.fromEntries(
-          Object.entries(entry).map(([field, value]) => [field, readOnly(() => value as Json)]),
-        ),
-      ),
-    ]),
-  );
-}
-
-function meterNode(c: Controller, meters: Meters): Container {
-  const objectMeters = c.objectMeters;
-  return object(() => ({
-    values: entriesNode(() => (objectMeters ? objectMeters.values() : meters.values())),
-  }));
-}
+import { type Call, type Container, object } from './tree';
 
 /** The whole object tree under `/restapi/`, gated by firmware and hardware. */
 export function rootNode(c: Controller, reboot: () => void): Container {

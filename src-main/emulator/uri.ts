@@ -1,4 +1,4 @@
-import { badRequest } from './http-error';
+import { badRequest, HttpError } from './http-error';
 
 /**
  * One path segment after `/restapi/`. Plain keys address one child; the matrix forms select several:
@@ -27,8 +27,32 @@ function decodeKey(raw: string): string {
   return decode(raw, raw);
 }
 
+const SELECTORS =
+  'all; (every element), =0,4 (the listed keys) or field=value (the elements whose field has that value)';
+
+/**
+ * A segment in matrix syntax that is none of the known selectors: 400 with a sentence naming it, what
+ * is wrong with it and the forms that exist (what a real unit answers is not known; clients in the
+ * wild look at the status only).
+ */
+function unknownSelector(raw: string): HttpError {
+  const after = raw.startsWith('all;') ? raw.slice(4) : '';
+  const problem = !after
+    ? ''
+    : /^[^=;,]+=[^=;]*$/.test(after)
+      ? ` all; takes nothing after it; to select by a field, write the filter alone: ${after}.`
+      : ' all; takes nothing after it.';
+  return new HttpError(
+    400,
+    'unknown_selector',
+    `The selector "${raw}" is not one this controller knows.${problem} A segment selects with ${SELECTORS}, one at a time.`,
+    { selector: raw },
+  );
+}
+
 export function parseSegment(raw: string): Step {
   if (raw === 'all;') return { kind: 'all' };
+  if (raw.includes(';')) throw unknownSelector(raw);
   if (raw.startsWith('=')) {
     const keys = raw.slice(1).split(',');
     if (keys.some((key) => key.length === 0)) {
@@ -40,7 +64,7 @@ export function parseSegment(raw: string): Step {
   if (equals >= 0) {
     const field = raw.slice(0, equals);
     const value = raw.slice(equals + 1);
-    if (field.length === 0 || value.includes('=') || value.includes(';') || field.includes(';')) {
+    if (field.length === 0 || value.includes('=')) {
       throw badRequest(
         `The filter "${raw}" is not of the form field=value (percent-encode = and ;).`,
         'bad_uri',
@@ -48,9 +72,7 @@ export function parseSegment(raw: string): Step {
     }
     return { kind: 'filter', field: decode(field, raw), value: decode(value.replace(/,/g, '%2C'), raw) };
   }
-  if (raw.includes(';') || raw.includes(',')) {
-    throw badRequest(`The segment "${raw}" uses matrix syntax this controller does not know.`, 'bad_uri');
-  }
+  if (raw.includes(',')) throw unknownSelector(raw);
   return { kind: 'key', key: decodeKey(raw) };
 }
 

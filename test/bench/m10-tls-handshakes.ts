@@ -1,7 +1,7 @@
 /**
  * 10. Full TLS handshakes per 100 HTTPS requests against a unit that closes every connection: the
  * emulator's real-unit profile with `tls: true` (`Connection: close` on every answer, reference §13;
- * outlet answers not slowed here), which counts each TLS handshake server-side as full or resumed
+ * its slow outlet list off here), which counts each TLS handshake server-side as full or resumed
  * (`device.tlsHandshakes()`). Baseline: the same profile refusing resumption (`tlsResumption: false`,
  * ticket keys rotated per connection), which costs what Plugboard paid before it resumed sessions: one
  * full handshake per connection.
@@ -36,7 +36,7 @@ async function count(unit: RunningEmulator): Promise<Count> {
 }
 
 export async function measureTlsHandshakes(): Promise<Row[]> {
-  const profile = { realUnit: true, tls: true, slowOutletsMs: 0 };
+  const profile = { realUnit: true, tls: true, slowOutletListMs: 0 };
   const resuming = await startLocal(1, profile);
   const refusing = await startLocal(1, { ...profile, tlsResumption: false });
   try {

@@ -1,12 +1,13 @@
 /**
  * 11. A slow unit: the emulator's real-unit profile (src-main/emulator/README.md) over HTTPS, with its
- * 5 s `relay/outlets/` answers and `Connection: close` on every answer, polled by the Core at its
- * default 3 s. For 10 minutes (1 with --quick) the Core switches outlet 1 every 15 s while it polls:
- * (a) time from the switch call to the Core's state showing it confirmed (physical state as asked, no
- * pending change), against the physical floor measured in the same run with a bare client: one outlet
- * read plus one round trip (a write of that outlet's state, also slow on this profile); (b) every
- * false TIMEOUT or offline state: a status other than online, a switch answered unconfirmed or failed,
- * or an activity entry with an error. The unit is never slow beyond its 5 s, so each is false.
+ * 5 s answer to the full outlet list (`GET relay/outlets/`, which every poll reads; writes answer at
+ * once) and `Connection: close` on every answer, polled by the Core at its default 3 s. For 10 minutes
+ * (1 with --quick) the Core switches outlet 1 every 15 s while it polls: (a) time from the switch call to
+ * the Core's state showing it confirmed (physical state as asked, no pending change), against the
+ * physical floor measured in the same run with a bare client: one outlet list read plus one round trip
+ * (a write of that outlet's state); (b) every false TIMEOUT or offline state: a status other than
+ * online, a switch answered unconfirmed or failed, or an activity entry with an error. The unit is never
+ * slow beyond its 5 s, so each is false.
  */
 import type { ActivityEntry, ControllerState, OutletActionResult } from '../../src-preload/contract';
 import { DliClient } from '../../src-main/dli/client';
@@ -19,7 +20,7 @@ import { row, type Row } from './results';
 const SWITCH_EVERY_MS = 15_000;
 const FLOOR_SAMPLES = 3;
 
-/** One outlet read plus one round trip, with a bare client over the same HTTPS (median of a few). */
+/** A full outlet list read plus a write round trip, bare client, same HTTPS (median of a few). */
 async function physicalFloor(url: string, fingerprint: string): Promise<{ read: number; trip: number }> {
   const client = new DliClient({
     url,
@@ -107,9 +108,12 @@ export async function measureSlowUnit(quick: boolean): Promise<Row[]> {
         target: '',
         met: null,
         baselines: [
-          { name: 'physical floor: one outlet read + one round trip (bare client)', value: floorMs },
+          {
+            name: 'physical floor: one outlet list read + one write round trip (bare client)',
+            value: floorMs,
+          },
         ],
-        note: `${confirmed.length} switches over HTTPS with 5 s relay/outlets/ answers and Connection: close, polled every 3 s; worst ${Math.round(Math.max(...confirmed))} ms; floor = read ${Math.round(floor.read)} ms + write ${Math.round(floor.trip)} ms.`,
+        note: `${confirmed.length} switches over HTTPS with a 5 s answer to GET relay/outlets/ (writes at once) and Connection: close, polled every 3 s; worst ${Math.round(Math.max(...confirmed))} ms; floor = list read ${Math.round(floor.read)} ms + write ${Math.round(floor.trip)} ms.`,
       }),
       row({
         measurement: 11,

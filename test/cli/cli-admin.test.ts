@@ -1,15 +1,15 @@
-/** The real `plugboard` command: scripts, users, SSH, reboot, environment, exit codes and errors. */
-import { describe, expect, it, vi } from 'vitest';
+/**
+ * The `plugboard` command: scripts, users, SSH, reboot, environment, exit codes and errors. @real-unit:
+ * script calls, user logins and error answers follow the unit's profile.
+ */
+import { describe, expect, it } from 'vitest';
 import { normalizeFingerprint } from '../../src-main/dli/tls-pin';
 import { cleanEnv, cli, errorLines } from './run-cli';
-import { PASSWORD, expectNoPassword, login, unit } from './cli-fixtures';
-
-// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+import { PASSWORD, expectNoPassword, login, emulator } from './cli-fixtures';
 
 describe('scripts, users, ssh, reboot', () => {
   it('starts a script with typed arguments and stops it', async () => {
-    const e = await unit();
+    const e = await emulator();
     const started = await cli([
       ...login(e),
       'script',
@@ -28,7 +28,7 @@ describe('scripts, users, ssh, reboot', () => {
   });
 
   it('user add reads the new password from stdin (after the login one) and never prints it', async () => {
-    const e = await unit();
+    const e = await emulator();
     const result = await cli(
       ['--url', e.url, '--password-stdin', 'user', 'add', 'erin', '--password-stdin', '--outlets', '1,2'],
       {
@@ -63,7 +63,7 @@ describe('scripts, users, ssh, reboot', () => {
 
   it('ssh on|off and reboot --yes', async () => {
     // Down until the test ends: the reboot cannot be over before a busy machine gets to look.
-    const e = await unit({ rebootSeconds: 600 });
+    const e = await emulator({ rebootSeconds: 600 });
     expect((await cli([...login(e), 'ssh', 'on'])).code).toBe(0);
     expect(e.device.config().sshEnabled).toBe(true);
     expect((await cli([...login(e), 'ssh', '--json'])).json()).toEqual({ ssh_enabled: true });
@@ -79,7 +79,7 @@ describe('scripts, users, ssh, reboot', () => {
 
 describe('options, environment and exit codes', () => {
   it('takes PLUGBOARD_URL, PLUGBOARD_USER and PLUGBOARD_PASSWORD as fallbacks', async () => {
-    const e = await unit({ user: 'boss' });
+    const e = await emulator({ user: 'boss' });
     const env = cleanEnv({ PLUGBOARD_URL: e.url, PLUGBOARD_USER: 'boss', PLUGBOARD_PASSWORD: PASSWORD });
     const result = await cli(['--json', 'info'], { env });
     expect(result.code).toBe(0);
@@ -91,7 +91,7 @@ describe('options, environment and exit codes', () => {
   });
 
   it('usage errors exit 2 with one line', async () => {
-    const e = await unit();
+    const e = await emulator();
     for (const args of [
       ['frobnicate'],
       ['on'],
@@ -111,14 +111,14 @@ describe('options, environment and exit codes', () => {
   });
 
   it('controller errors exit by the exit-code table with one clear line, never showing the password', async () => {
-    const e = await unit();
+    const e = await emulator();
     const wrong = await cli(['--url', e.url, '--password', 'not-the-pw-123', 'outlets']);
     expect(wrong.code).toBe(4);
     expect(errorLines(wrong)).toEqual([expect.stringContaining('Wrong user name or password')]);
     expect(wrong.stderr).not.toContain('not-the-pw-123');
     const json = await cli(['--url', e.url, '--password', 'not-the-pw-123', '--json', 'outlets']);
     expect(JSON.parse(errorLines(json)[0]!)).toMatchObject({ error: { code: 'AUTH_FAILED' } });
-    const gone = await unit();
+    const gone = await emulator();
     await gone.device.goOffline();
     const offline = await cli([...login(gone), 'outlets']);
     expect(offline.code).toBe(3);
@@ -127,14 +127,14 @@ describe('options, environment and exit codes', () => {
     const disabled = await cli([...login(e), 'outlets']);
     expect(disabled.code).toBe(1);
     expect(errorLines(disabled)).toEqual([expect.stringContaining('Allow REST-style API')]);
-    const old = await unit({ firmware: '1.10.15.0' });
+    const old = await emulator({ firmware: '1.10.15.0' });
     const reboot = await cli([...login(old), 'reboot', '--yes']);
     expect(reboot.code).toBe(1);
     expect(errorLines(reboot)).toEqual([expect.stringContaining('1.11.6.0 or newer')]);
   });
 
   it('HTTPS: first use names the fingerprint to accept; --accept-fingerprint connects', async () => {
-    const e = await unit({ tls: true });
+    const e = await emulator({ tls: true });
     const fingerprint = normalizeFingerprint(e.device.certificate!.fingerprint256);
     const first = await cli([...login(e), 'outlets']);
     expect(first.code).toBe(4);

@@ -1,14 +1,14 @@
-/** `plugboard autoping …` as a child process against the emulator's simulated AutoPing. */
-import { describe, expect, it, vi } from 'vitest';
+/**
+ * `plugboard autoping …` against the emulator's simulated AutoPing. @real-unit: the profile has AutoPing
+ * on by default, and its own answers.
+ */
+import { describe, expect, it } from 'vitest';
 import { cli, errorLines } from './run-cli';
-import { login, unit } from './cli-fixtures';
-
-// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+import { login, emulator } from './cli-fixtures';
 
 describe('plugboard autoping', () => {
   it('adds, lists, edits, disables, enables and deletes items with 1-based outlets', async () => {
-    const e = await unit({ autoping: true });
+    const e = await emulator({ autoping: true });
     const added = await cli([
       ...login(e),
       'autoping',
@@ -63,7 +63,7 @@ describe('plugboard autoping', () => {
   });
 
   it('names what is wrong: usage mistakes exit 2, a missing item or a unit without AutoPing exit 1', async () => {
-    const e = await unit({ autoping: true });
+    const e = await emulator({ autoping: true });
     const noOutlets = await cli([...login(e), 'autoping', 'add', '10.0.0.5']);
     expect(noOutlets.code).toBe(2);
     expect(errorLines(noOutlets).join('\n')).toContain('--outlets');
@@ -76,7 +76,7 @@ describe('plugboard autoping', () => {
     expect(e.device.autoping().items).toEqual([]);
 
     // Explicitly without: the real-unit profile (node-real-unit project) turns AutoPing on.
-    const plain = await unit({ autoping: false });
+    const plain = await emulator({ autoping: false });
     const none = await cli([...login(plain), 'autoping']);
     expect(none.code).toBe(1);
     expect(errorLines(none).join('\n')).toContain('has no AutoPing');

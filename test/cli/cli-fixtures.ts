@@ -1,7 +1,9 @@
-/** An emulator per test for the CLI tests, and the login options for it. */
+/**
+ * An emulator per test for the CLI tests, and the login options for it. In the real-unit profile when
+ * the file runs in the `real-unit` project (its opening comment says so: test/projects.ts).
+ */
 import { afterEach, expect } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
-// The `node-real-unit` project (vitest.config.ts) runs these tests against the real-unit profile.
 import { profileOptions } from '../core/harness';
 
 export const PASSWORD = 'pw-4711';
@@ -10,7 +12,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
 });
 
-export async function unit(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const started = await startEmulator({
     password: PASSWORD,
     cycleDelay: 0.2,
@@ -36,3 +38,12 @@ export const login = (e: RunningEmulator): string[] => [
 export function expectNoPassword(...texts: string[]): void {
   for (const text of texts) expect(text).not.toContain(PASSWORD);
 }
+
+/**
+ * The emulator's profiles, for a system file to run its scenarios in each: the real-unit project reruns
+ * only fast files. The real-unit one is test/core/harness.ts's `profileOptions()` in that project.
+ */
+export const PROFILES: [string, EmulatorOptions][] = [
+  ['fast profile', {}],
+  ['real-unit profile', { realUnit: true, slowOutletsMs: 300 }],
+];

@@ -1,18 +1,17 @@
 /**
  * What the command line does with what was typed: usage errors found before anything is sent exit with 2
  * (and nothing reaches the address), an outlet beyond the unit's count is exit 1 naming the count, an
- * error echoes at most a short excerpt, and --password warns that the process list shows it.
+ * error echoes at most a short excerpt, and --password warns that the process list shows it. @real-unit:
+ * what the unit says is said by the profile's unit.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PASSWORD, login, unit } from './cli-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, login, emulator } from './cli-fixtures';
 import { PASSWORD_WARNING, cleanEnv, cli, errorLines, type CliResult } from './run-cli';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 /** A raw listener that counts every request: a usage error must leave it at 0. */
 let listener: Server;
@@ -46,7 +45,7 @@ describe('usage errors exit with 2 before anything is sent', () => {
       ['--url', listenerUrl.replace('//', '//admin:Inline-Secret-31@'), 'outlets'],
       ['--url', 'file:///tmp/x', 'controllers', 'add', 'Bench'],
     ];
-    // One child process each, started together (each is mostly Node start-up).
+    // Run together, as separate commands would be.
     const results = await Promise.all(cases.map(run));
     for (const [i, args] of cases.entries()) {
       const result = results[i]!;
@@ -96,7 +95,7 @@ describe('usage errors exit with 2 before anything is sent', () => {
 
 describe('what the unit says', () => {
   it('an outlet beyond the unit’s count is found after asking: exit 1, naming the count', async () => {
-    const e = await unit({ outlets: 8 });
+    const e = await emulator({ outlets: 8 });
     const result = await run(['--url', e.url, 'on', '2,9']);
     expect(result.code, result.stderr).toBe(1);
     expect(errorLines(result)).toEqual([expect.stringMatching(/Outlet 9 .*it has outlets 1 to 8/)]);
@@ -126,7 +125,7 @@ describe('what the unit says', () => {
 
 describe('echoes and warnings', () => {
   it('an error shows at most 40 characters of anything typed', async () => {
-    const e = await unit();
+    const e = await emulator();
     const long = 'q'.repeat(500);
     const cases = [
       [long],
@@ -148,7 +147,7 @@ describe('echoes and warnings', () => {
   });
 
   it('--password warns that the process list shows it and names the alternatives; --password-stdin does not', async () => {
-    const e = await unit();
+    const e = await emulator();
     const visible = await cli([...login(e), 'outlets', '--json'], { env });
     expect(visible.code, visible.stderr).toBe(0);
     const warning = visible.stderr.split('\n').filter((line) => line.startsWith(PASSWORD_WARNING));

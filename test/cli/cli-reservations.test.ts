@@ -1,12 +1,12 @@
 /**
- * `plugboard reservations | reserve | release` as a child process, whose Core shares the config folder
- * with a Core in this test process (the window's, acting for "alice"): a reservation taken there
- * refuses the command line (exit 5, naming the holder), and one taken on the command line refuses alice.
+ * `plugboard reservations | reserve | release`, whose own Core shares the config folder with another Core
+ * (the window's, acting for "alice"): a reservation taken there refuses the command line (exit 5, naming
+ * the holder), and one taken on the command line refuses alice.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/conf-store';
 import { dispatch } from '../../src-main/core/dispatch';
@@ -14,7 +14,6 @@ import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from '../core/harness';
 import { cleanEnv, cli, type CliResult } from './run-cli';
 
-vi.setConfig({ testTimeout: 180_000 });
 afterEach(cleanUp);
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-cli-reservations-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

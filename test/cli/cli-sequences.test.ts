@@ -1,8 +1,8 @@
 /**
- * `plugboard sequence run | abort` and `plugboard sequences` (issue 16 item 10) as a child process
- * through a running service's Core (the real Core socket): the timeline printed as it goes, logged as the
- * sequence for this OS user, a critical outlet refused without --yes (exit 7), and a reserved step
- * refused whole (exit 5).
+ * `plugboard sequence run | abort` and `plugboard sequences` through a running service's Core (the real
+ * Core socket): the timeline printed as it goes, logged as the sequence for this OS user, a critical
+ * outlet refused without --yes (exit 7), and a reserved step refused whole (exit 5). @real-unit: a step
+ * waits for the profile's unit to confirm it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -16,7 +16,6 @@ import { listenCoreSocket } from '../../src-main/serve/core-socket';
 import { emulator } from '../core/harness';
 import { cleanEnv, cli } from './run-cli';
 
-vi.setConfig({ testTimeout: 180_000 });
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const clean of cleanups.splice(0).reverse()) await clean();

@@ -1,14 +1,14 @@
 /**
- * One Core per machine (issue 15): when a Core serves the config folder's socket (as `plugboard serve`
- * does), the CLI acts through it instead of opening the units itself. The service here holds the only
- * copy of the password (in memory), and the CLI child has no keychain: a CLI that opened its own Core
- * could not log in. Its actions land in the service's activity log as the CLI's, `--wait` follows the
- * service's events, and the service's reservations refuse it.
+ * One Core per machine: when a Core serves the config folder's socket (as `plugboard serve` does), the
+ * CLI acts through it instead of opening the units itself. The service here holds the only copy of the
+ * password (in memory), and the command has no keychain: a CLI that opened its own Core could not log
+ * in. Its actions land in the service's activity log as the CLI's, `--wait` follows the service's
+ * events, and the service's reservations refuse it. `--service URL` names a service that must answer.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import type { Core } from '../../src-main/core/index';
 import { openSavedCore } from '../../src-main/core/saved-core';
@@ -17,8 +17,6 @@ import { coreSocketPath } from '../../src-main/link';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-socket';
 import { cleanEnv, cli } from './run-cli';
-
-vi.setConfig({ testTimeout: 120_000 });
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -55,7 +53,7 @@ it('acts through the running Core: logged there as the CLI by this OS user, --wa
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
   });
-  // No keychain for the child: only the service can log in to the unit.
+  // No keychain for the command: only the service can log in to the unit.
   const env = cleanEnv({
     PLUGBOARD_CONFIG_DIR: configDir,
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
@@ -79,4 +77,15 @@ it('acts through the running Core: logged there as the CLI by this OS user, --wa
   expect(off.code).toBe(5);
   expect(off.stderr).toMatch(/reserved by alice until .*: soak test/);
   expect(emu.device.outlet(2).physicalState).toBe(true);
+});
+
+it('--service names a service that must answer (exit 3), and the Core-only options are refused with --url', async () => {
+  const env = cleanEnv({ PLUGBOARD_SERVICE_TOKEN: 'svc-token-77' });
+  const service = await cli(['--service', 'http://127.0.0.1:9', 'on', 'Bench A:1'], { env });
+  expect(service.code, service.stderr).toBe(3);
+  expect(service.stderr).toContain('No Plugboard service answered at http://127.0.0.1:9');
+  expect(service.stderr).not.toContain('svc-token-77');
+  const direct = await cli(['--url', 'http://127.0.0.1:9', '--password', 'x', 'on', '1', '--wait']);
+  expect(direct.code, direct.stderr).toBe(2);
+  expect(direct.stderr).toContain('--wait works on saved controllers');
 });

@@ -1,14 +1,14 @@
-/** The real `plugboard` command: `outlet-config` and `relay` show and change outlet and relay settings. */
-import { describe, expect, it, vi } from 'vitest';
+/**
+ * The `plugboard` command: `outlet-config` and `relay` show and change outlet and relay settings.
+ * @real-unit: a user who is not an administrator is answered as the profile's unit answers.
+ */
+import { describe, expect, it } from 'vitest';
 import { cli } from './run-cli';
-import { login, unit } from './cli-fixtures';
-
-// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+import { login, emulator } from './cli-fixtures';
 
 describe('outlet-config', () => {
   it("changes an outlet's cycle delay and critical flag and shows them", async () => {
-    const e = await unit();
+    const e = await emulator();
     const set = await cli([...login(e), 'outlet-config', '3', '--cycle-delay', '10', '--critical', 'on']);
     expect(set.stderr).not.toMatch(/\[[A-Z_]+\]/);
     expect(set.code).toBe(0);
@@ -28,7 +28,7 @@ describe('outlet-config', () => {
   });
 
   it('refuses a bad value as a usage error (exit 2) without changing anything', async () => {
-    const e = await unit();
+    const e = await emulator();
     for (const args of [
       ['--cycle-delay', '-3'],
       ['--cycle-delay', '2.5'],
@@ -44,7 +44,7 @@ describe('outlet-config', () => {
   });
 
   it('explains FORBIDDEN to a user who is not an administrator (exit 4, authentication)', async () => {
-    const e = await unit();
+    const e = await emulator();
     e.device.addUser({ name: 'bob', password: 'bob-pw', outletAccess: new Array<boolean>(8).fill(true) });
     const result = await cli([
       '--url',
@@ -68,7 +68,7 @@ describe('outlet-config', () => {
 
 describe('relay', () => {
   it('shows the relay timing, and changes it', async () => {
-    const e = await unit();
+    const e = await emulator();
     const shown = await cli([...login(e), '--json', 'relay']);
     expect(shown.code).toBe(0);
     expect(shown.json()).toEqual({ cycle_delay: 0.2, sequence_delay: 0 });

@@ -1,13 +1,13 @@
-/** `plugboard user edit` and `user delete --yes` (issue 16 items 5 and 13), the real command. */
-import { expect, it, vi } from 'vitest';
+/**
+ * `plugboard user edit` and `user delete --yes`. @real-unit: the edited user logs in to the profile's
+ * unit.
+ */
+import { expect, it } from 'vitest';
 import { cli } from './run-cli';
-import { PASSWORD, expectNoPassword, login, unit } from './cli-fixtures';
-
-// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+import { PASSWORD, expectNoPassword, login, emulator } from './cli-fixtures';
 
 it("user edit changes a user's outlets, admin, enabled and password in place", async () => {
-  const e = await unit();
+  const e = await emulator();
   e.device.addUser({ name: 'bob', password: 'bobs-pw', isAdmin: false, outletAccess: Array(8).fill(true) });
   const edited = await cli(
     [
@@ -57,7 +57,7 @@ it("user edit changes a user's outlets, admin, enabled and password in place", a
 });
 
 it('user delete refuses the login user without --yes and says what breaks', async () => {
-  const e = await unit();
+  const e = await emulator();
   e.device.addUser({ name: 'root2', password: 'root2-pw', isAdmin: true, outletAccess: Array(8).fill(true) });
   const refused = await cli([...login(e), 'user', 'delete', 'admin']);
   expect(refused.code).toBe(2);

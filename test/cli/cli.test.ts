@@ -1,15 +1,15 @@
-/** The real `plugboard` command against the emulator: reading and switching, output shapes. */
-import { describe, expect, it, vi } from 'vitest';
-import { cli, errorLines, npmCli } from './run-cli';
-import { expectNoPassword, login, unit } from './cli-fixtures';
-
-// Each case spawns the CLI as a child process (Node + tsx start-up); allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+/**
+ * The `plugboard` command against the emulator: reading and switching, output shapes. @real-unit: the
+ * meters and tree answers follow the unit's profile.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli, errorLines } from './run-cli';
+import { emulator, expectNoPassword, login } from './cli-fixtures';
 
 describe('reading', () => {
-  it('npm run --silent cli -- info --json prints exactly model, serial, firmware, relay_firmware', async () => {
-    const e = await unit({ model: 'LPC9', serial: 'LPC92712030336' });
-    const result = await npmCli([...login(e), 'info', '--json']);
+  it('info --json prints exactly model, serial, firmware, relay_firmware', async () => {
+    const e = await emulator({ model: 'LPC9', serial: 'LPC92712030336' });
+    const result = await cli([...login(e), 'info', '--json']);
     expect(result.code).toBe(0);
     expect(result.json()).toEqual({
       model: 'LPC9',
@@ -21,7 +21,7 @@ describe('reading', () => {
   });
 
   it('outlets: --json shape and an aligned table without colours when not a TTY', async () => {
-    const e = await unit({ outlets: 4 });
+    const e = await emulator({ outlets: 4 });
     e.device.setOutlet(1, { name: 'Lab PSU', state: true });
     e.device.lock(3);
     const json = await cli([...login(e), '--json', 'outlets']);
@@ -65,7 +65,7 @@ describe('reading', () => {
   });
 
   it('meters: --json shape, °F by the controller formula, and a clear "no meters"', async () => {
-    const e = await unit();
+    const e = await emulator();
     // The object-model map of a real unit names it `cpu_temperature` and keeps its other fields.
     const objectModel = e.device.behaviours.meterMap === 'object-model';
     const key = objectModel ? 'cpu_temperature' : 'environment.temperature';
@@ -79,7 +79,7 @@ describe('reading', () => {
     const temperature = rows.find((r) => r.key === key)!;
     expect(temperature.unit).toBe('°F');
     expect(temperature.value).toBeCloseTo((9 / 5) * (300 - 273.16) + 32, 9);
-    const bare = await unit({ meters: false });
+    const bare = await emulator({ meters: false });
     const none = await cli([...login(bare), 'meters']);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('has no meters');
@@ -87,7 +87,7 @@ describe('reading', () => {
   });
 
   it('scripts and users --json shapes', async () => {
-    const e = await unit();
+    const e = await emulator();
     e.device.addUser({
       name: 'bob',
       password: 'x',
@@ -103,7 +103,7 @@ describe('reading', () => {
   });
 
   it('tree with a path and --depth', async () => {
-    const e = await unit();
+    const e = await emulator();
     const result = await cli([...login(e), 'tree', 'relay/outlets/2', '--depth', '1']);
     expect(result.code).toBe(0);
     // A real unit answers `$ref` leaves at the depth limit (made absolute by the client: dli/tree-refs.ts).
@@ -115,7 +115,7 @@ describe('reading', () => {
 
 describe('switching', () => {
   it('on/off by number, list, all and name; --transient; JSON result', async () => {
-    const e = await unit();
+    const e = await emulator();
     e.device.setOutlet(5, { name: 'Lamp' });
     expect((await cli([...login(e), 'on', '3'])).code).toBe(0);
     expect((await cli([...login(e), 'on', '1,4,7', '--transient'])).code).toBe(0);
@@ -131,7 +131,7 @@ describe('switching', () => {
   });
 
   it('a locked outlet: the others switch, one line on stderr per refusal, exit 6 (locked)', async () => {
-    const e = await unit();
+    const e = await emulator();
     e.device.lock(1);
     const result = await cli([...login(e), 'on', '1,2,3']);
     expect(result.code).toBe(6);
@@ -146,7 +146,7 @@ describe('switching', () => {
   });
 
   it('cycle and switch (simultaneous)', async () => {
-    const e = await unit();
+    const e = await emulator();
     e.device.setOutlet(1, { state: true });
     const cycled = await cli([...login(e), 'cycle', '2', '--json']);
     expect(cycled.json()).toEqual({ outlet: 2, cycled: true });

@@ -1,7 +1,7 @@
-/** Parsing what people type, and colours only on a terminal. */
+/** Parsing what people type, colours only on a terminal, and the config folder of the command's environment. */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Terminal, UsageError } from '../../src-main/cli/io';
+import { Terminal, UsageError, configDirOf } from '../../src-main/cli/io';
 import { parseOutletSpec, parseSwitchPairs, resolveOutletSpec } from '../../src-main/cli/outlet-spec';
 import { parseScriptArgs } from '../../src-main/cli/script-args';
 import { renderTable } from '../../src-main/cli/table';
@@ -94,5 +94,16 @@ describe('terminal output', () => {
     await expect(terminal.readLine('the password')).rejects.toThrow('before the password was read');
     terminal.warn('one\ntwo');
     expect(err.text).toBe('one two\n');
+  });
+});
+
+describe("the command's environment", () => {
+  it('finds the config folder from the environment it was given, its HOME too, not the process’s', () => {
+    expect(configDirOf({ HOME: '/home/ana', PLUGBOARD_CONFIG_DIR: '/srv/plugboard' })).toBe('/srv/plugboard');
+    expect(configDirOf({ HOME: '/home/ana', XDG_CONFIG_HOME: '/home/ana/conf' })).toBe(
+      '/home/ana/conf/Plugboard',
+    );
+    expect(configDirOf({ HOME: '/home/ana' })).toBe('/home/ana/.config/Plugboard');
+    expect(process.env.HOME).not.toBe('/home/ana');
   });
 });

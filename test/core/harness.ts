@@ -50,7 +50,7 @@ const running: { emulators: RunningEmulator[]; cores: Core[] } = { emulators: []
 export const REAL_UNIT = process.env.PLUGBOARD_TEST_REAL_UNIT === '1';
 /** The real-unit profile's options (empty in the fast run); a test's own options still win. */
 export const profileOptions = (): EmulatorOptions =>
-  REAL_UNIT ? { realUnit: true, slowOutletsMs: 300 } : {};
+  REAL_UNIT ? { realUnit: true, slowOutletListMs: 300 } : {};
 
 /**
  * The key of a controller's meter as the emulator names it: the simple `buses.0.voltage` form, or, with

@@ -14,9 +14,9 @@ import { addController, cleanUp, emulator, meterKey, newCore } from './harness';
 afterEach(cleanUp);
 
 /** rest.html's simple meter ids (`buses.0.voltage`), whichever Vitest project runs the file. */
-const FAST = { realUnit: false, slowOutletsMs: 0 } as const;
+const FAST = { realUnit: false, slowOutletListMs: 0 } as const;
 /** The real-unit profile's object-model meter map (`mains_voltage`), in both projects too. */
-const REAL = { realUnit: true, slowOutletsMs: 300 } as const;
+const REAL = { realUnit: true, slowOutletListMs: 300 } as const;
 
 const reading = (
   key: string,

@@ -1,7 +1,9 @@
 /**
  * The Core against slow units (real ones take about 5 s to answer `GET relay/outlets/`), scaled down: the
- * emulator's `slowOutletsMs` and `latency` against a shorter request budget, with the poll schedule on a
- * fake clock (time moves only when the test fires the next planned poll; the HTTP underneath is real).
+ * emulator's `slowOutletListMs` (the full list only, as real units), `slowOutletsMs` (every outlet answer,
+ * writes included: a unit slow everywhere, the harder case) and `latency` against a shorter request
+ * budget, with the poll schedule on a fake clock (time moves only when the test fires the next planned
+ * poll; the HTTP underneath is real).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, ControllerState, OutletActionResult } from '../../src-preload/model';
@@ -19,8 +21,10 @@ const POLL_MS = 60_000;
 /** A Core on a fake clock, hidden (a poll is one request: the outlets), with a slow controller added. */
 async function slowSetUp(options: { slowOutletsMs?: number; requestTimeoutMs?: number }) {
   const clock = new FakeClock();
+  // Both delays pinned (0 unless asked for), whichever profile runs the file: each test sets its own.
   const emu = await emulator({
     initialStates: Array(8).fill(false),
+    slowOutletListMs: 0,
     slowOutletsMs: options.slowOutletsMs ?? 0,
   });
   const h = newCore({
@@ -84,7 +88,8 @@ function expectNoOutsideChange(h: CoreHarness, emu: RunningEmulator): void {
 
 describe('switching a slow unit', () => {
   it('is not followed by "offline TIMEOUT" when a poll and the switch wait for each other', async () => {
-    // Each answer under relay/outlets/ takes 600 ms of a 1 s budget; queued behind another, 1.2 s.
+    // A unit slow everywhere: each answer under relay/outlets/ (the write too) takes 600 ms of a 1 s
+    // budget; queued behind another, 1.2 s.
     const { clock, emu, h, id } = await slowSetUp({ slowOutletsMs: 600, requestTimeoutMs: 1000 });
     const from = h.events.length;
     const poll = clock.advance(POLL_MS);
@@ -122,7 +127,7 @@ describe('a write whose answer never came', () => {
     const { clock, emu, h, id } = await slowSetUp({ requestTimeoutMs: 1000 });
     await nextPoll(clock);
     await idle(clock);
-    // The unit switches at once but answers after 1.6 s: Plugboard stops waiting at 1 s.
+    // A unit slow everywhere switches at once but answers after 1.6 s: Plugboard stops waiting at 1 s.
     emu.device.slowOutletsMs = 1600;
     const result = await h.call('outlets/set', { controllerId: id, outlets: [3], on: true });
     expect(result).toEqual({ ok: true, value: { requested: [3], failed: [], unconfirmed: [3] } });
@@ -192,8 +197,9 @@ describe('rebooting a slow unit', () => {
     await h.ok('system/reboot', { controllerId: id });
     await vi.waitFor(() => expect(emu.device.rebooting).toBe(true));
     await vi.waitFor(() => expect(emu.device.rebooting).toBe(false), { timeout: 10_000 });
-    // Back, but as slow as a real unit: the outlets take 5.5 s (a probe used to give up after 5 s).
-    emu.device.slowOutletsMs = 5500;
+    // Back, but as slow as a real unit: the full outlet list, which the probe reads, takes 5.5 s (a probe
+    // used to give up after 5 s).
+    emu.device.slowOutletListMs = 5500;
     const unauthorized = emu.device.stats.unauthorized;
     await nextPoll(clock);
     // The probe's first request meets the forgotten nonce (401); its answer is then under way and
@@ -202,7 +208,7 @@ describe('rebooting a slow unit', () => {
       expect(emu.device.stats.unauthorized).toBeGreaterThan(unauthorized);
       expect(emu.device.stats.inFlight).toBe(1);
     }, LOADED);
-    emu.device.slowOutletsMs = 0;
+    emu.device.slowOutletListMs = 0;
     await idle(clock, 20_000);
     expect(h.state(id)?.status).toBe('online');
     expect(h.activity().map((e) => e.action)).toContain('back online after the reboot');

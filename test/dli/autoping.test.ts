@@ -78,8 +78,8 @@ describe('AutoPing', () => {
 });
 
 describe('AutoPing on the real-unit profile', () => {
-  it('works over Connection: close with chunked bodies and slow outlet reads', async () => {
-    const unit = await emulator({ realUnit: true, slowOutletsMs: 300 });
+  it('works over Connection: close with chunked bodies and a slow outlet list', async () => {
+    const unit = await emulator({ realUnit: true, slowOutletListMs: 300 });
     const c = client(unit.url);
     const created = await c.autoping.create({ ...ITEM, outlets: [1] });
     expect(created).toEqual([{ number: 1, ...ITEM, outlets: [1], status: 'waiting' }]);

@@ -1,4 +1,5 @@
 /** The per-controller queue: one task at a time, interactive ahead of background, cancellable while waiting. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { RequestQueue, queueFor } from '../../src-main/dli/request-queue';
 
@@ -51,6 +52,24 @@ describe('RequestQueue', () => {
     await running;
     expect(ranCancelled).toBe(false);
     expect(queue.busy).toBe(false);
+  });
+
+  it('runs a queued task in the async context of its caller, not of the task that let it start', async () => {
+    const queue = new RequestQueue();
+    const caller = new AsyncLocalStorage<string>();
+    const first = gate();
+    const seen: (string | undefined)[] = [];
+    const task = (wait?: Promise<void>) => async () => {
+      seen.push(caller.getStore());
+      await wait;
+    };
+    const runs = [
+      caller.run('window', () => queue.run(task(first.promise), 'background')),
+      caller.run('command line', () => queue.run(task(), 'interactive')),
+    ];
+    first.open();
+    await Promise.all(runs);
+    expect(seen).toEqual(['window', 'command line']);
   });
 
   it('gives every client of one origin the same queue', () => {

@@ -77,7 +77,8 @@ describe.sequential('The Activity panel in Chromium', () => {
     expect(csv.name).toMatch(/^plugboard-activity-.+\.csv$/);
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^[\d-]+T[\d:.]+Z,Bench A,1,off,json-api,carol,ok,,,Router,\d+$/);
+    // An action, not a counted refusal: the last two columns (count, last_time) are empty.
+    expect(lines[1]).toMatch(/^[\d-]+T[\d:.]+Z,Bench A,1,off,json-api,carol,ok,,,Router,\d+,,$/);
 
     await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'bob, CLI' });
     const jsonl = await download(page, 'Export JSONL');

@@ -9,7 +9,7 @@ const csrf = { 'X-CSRF': 'x' };
 const outlets = Array(8).fill(true) as boolean[];
 
 beforeAll(async () => {
-  real = await startEmulator({ realUnit: true, slowOutletsMs: 0, cycleDelay: 0.4, sequenceDelay: 0 });
+  real = await startEmulator({ realUnit: true, slowOutletListMs: 0, cycleDelay: 0.4, sequenceDelay: 0 });
   api = `${real.url}/restapi`;
 });
 afterAll(() => real.close());

@@ -181,4 +181,32 @@ describe('matrix URIs', () => {
     expect((await curl(`${api}/relay/outlets/=0,,1/state/`)).status).toBe(400);
     expect((await curl(`${api}/relay/outlets/some;thing/state/`)).status).toBe(400);
   });
+
+  it('names an unknown selector, says what is wrong with it, and changes nothing', async () => {
+    const before = emu.device.outlets().map((o) => o.state);
+    const combined = await curl(`${api}/relay/outlets/all;locked=false/state/`, {
+      method: 'PUT',
+      headers: csrf,
+      data: 'value=true',
+    });
+    expect(combined.status).toBe(400);
+    const body = json(combined) as { error: string; message: string; selector: string };
+    expect(body).toMatchObject({ error: 'unknown_selector', selector: 'all;locked=false' });
+    expect(body.message).toContain('The selector "all;locked=false" is not one this controller knows');
+    expect(body.message).toContain('all; takes nothing after it');
+    expect(body.message).toContain('write the filter alone: locked=false');
+    expect(emu.device.outlets().map((o) => o.state)).toEqual(before);
+    // The filter alone is what the controller knows.
+    expect((await curl(`${api}/relay/outlets/locked=false/state/`)).status).toBe(207);
+
+    for (const selector of ['some;thing', 'all;;', '0,4']) {
+      const answer = await curl(`${api}/relay/outlets/${selector}/state/`);
+      expect(answer.status).toBe(400);
+      expect(json(answer)).toMatchObject({
+        error: 'unknown_selector',
+        selector,
+        message: expect.stringMatching(/all; \(every element\), =0,4 .* or field=value/),
+      });
+    }
+  });
 });

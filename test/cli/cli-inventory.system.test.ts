@@ -1,17 +1,15 @@
 /**
- * `plugboard inventory` (issue 16 item 9) through the Core, against emulators with the real keychain:
- * every saved controller's identity, firmware drift, SSH and users, as a table, JSON and CSV; a unit that
- * does not answer is listed with what is not known.
+ * `plugboard inventory` through the Core, against emulators with the real keychain: every saved
+ * controller's identity, firmware drift, SSH and users, as a table, JSON and CSV; a unit that does not
+ * answer is listed with what is not known.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { INVENTORY_FILE } from '../../src-main/core/fleet-handlers';
 import type { InventoryRow } from '../../src-preload/model';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { inKeychainSession } from './keychain-session';
-
-vi.setConfig({ testTimeout: 180_000 });
 
 const password = 'lab-pw-3302';
 const running: RunningEmulator[] = [];

@@ -1,21 +1,18 @@
 /**
- * The CLI through the Core (issue 15), against emulators with the real keychain: the new addressing
- * with one request per controller, --wait, the exit-code table, and the activity log showing the CLI's
- * actions as the CLI's (door cli, this OS user).
+ * The CLI through the Core, against emulators with the real keychain: the addressing with one request
+ * per controller, --wait, the exit-code table, and the activity log showing the CLI's actions as the
+ * CLI's (door cli, this OS user).
  */
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, ControllerSummary, Group } from '../../src-preload/model';
 import { dispatch } from '../../src-main/core/dispatch';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { inKeychainSession, type StepResult } from './keychain-session';
-import { cleanEnv, cli } from './run-cli';
-
-vi.setConfig({ testTimeout: 180_000 });
 
 const password = 'lab-pw-3301';
 const running: RunningEmulator[] = [];
@@ -276,15 +273,4 @@ it('follows the exit-code table: usage, unreachable, locked, critical refused, p
   expect(waited.results.tooShort!.stderr).toMatch(
     /Rack 7: outlets? [\d, ]*4 not confirmed by the unit within 0\.5 s/,
   );
-});
-
-it('--service names a service that must answer (exit 3), and the Core-only options are refused with --url', async () => {
-  const env = cleanEnv({ PLUGBOARD_SERVICE_TOKEN: 'svc-token-77' });
-  const service = await cli(['--service', 'http://127.0.0.1:9', 'on', 'Bench A:1'], { env });
-  expect(service.code, service.stderr).toBe(3);
-  expect(service.stderr).toContain('No Plugboard service answered at http://127.0.0.1:9');
-  expect(service.stderr).not.toContain('svc-token-77');
-  const direct = await cli(['--url', 'http://127.0.0.1:9', '--password', 'x', 'on', '1', '--wait']);
-  expect(direct.code, direct.stderr).toBe(2);
-  expect(direct.stderr).toContain('--wait works on saved controllers');
 });

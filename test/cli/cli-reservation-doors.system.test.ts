@@ -3,21 +3,20 @@
  * `--reuse-secret`, `--user` or a typed password, and `--url` at the saved controller's address (by IP or
  * by name), go through the Core like `--controller NAME` alone. Someone else's reservation refuses them
  * with its sentence and exit 5, nothing reaches the unit, and a free outlet switched that way is in the
- * activity log as the command line's.
+ * activity log as the command line's. With the real keychain (keychain-session.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, Reservation } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/conf-store';
 import { dispatch } from '../../src-main/core/dispatch';
 import { osUserName } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { cleanUp, newCore } from '../core/harness';
-import { PASSWORD, unit } from './cli-fixtures';
+import { PASSWORD, emulator } from './cli-fixtures';
 import { inKeychainSession, type StepResult } from './keychain-session';
 
-vi.setConfig({ testTimeout: 240_000 });
 afterEach(cleanUp);
 
 /** The lines on stderr, without the notes about a login the Core did not use. */
@@ -25,7 +24,7 @@ const problems = (r: StepResult) =>
   r.stderr.split('\n').filter((line) => line.trim() && !line.includes('is a saved controller'));
 
 it('refuses every one-off login form on a reserved outlet of a saved controller, as the saved path does', async () => {
-  const e = await unit({ autoping: true });
+  const e = await emulator({ autoping: true });
   e.device.setOutlet(2, { state: true });
   const typed = ['--user', 'admin', '--password-stdin'];
   const first = await inKeychainSession([

@@ -1,25 +1,14 @@
 /**
- * `plugboard password USER --password-stdin` (issue 16 item 4) with the real Secret Service: a saved
- * controller whose keychain entry is gone (a new keychain, the same saved list) is refused with
- * "password needed" and nothing sent; the command checks the password, saves it, and the next command
- * works again.
+ * `plugboard password USER --password-stdin` with the real Secret Service: a saved controller whose
+ * keychain entry is gone (the same saved list, a keychain without it) is refused with "password needed"
+ * and nothing sent; the command checks the password, saves it, and the next command works again.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it, vi } from 'vitest';
-import { PASSWORD, unit } from './cli-fixtures';
-import { inKeychainSession } from './keychain-session';
-
-vi.setConfig({ testTimeout: 180_000 });
-
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+import { expect, it } from 'vitest';
+import { PASSWORD, emulator } from './cli-fixtures';
+import { forgetSecrets, inKeychainSession } from './keychain-session';
 
 it('gives the password back to a saved controller whose keychain entry is gone', async () => {
-  const e = await unit();
+  const e = await emulator();
   const first = await inKeychainSession([
     {
       name: 'add',
@@ -28,10 +17,8 @@ it('gives the password back to a saved controller whose keychain entry is gone',
     },
   ]);
   expect(first.results.add!.code).toBe(0);
-  // The same saved list with an empty keychain.
-  const home = mkdtempSync(join(tmpdir(), 'plugboard-cli-password-'));
-  homes.push(home);
-  cpSync(first.configDir, join(home, 'plugboard'), { recursive: true });
+  // The same saved list with a keychain that does not have its password.
+  expect(await forgetSecrets(first.configDir)).toBe(1);
   e.device.stats.reset();
   const { results } = await inKeychainSession(
     [
@@ -40,7 +27,7 @@ it('gives the password back to a saved controller whose keychain entry is gone',
       { name: 'right', args: ['password', 'admin', '--password-stdin'], stdin: PASSWORD },
       { name: 'after', args: ['--controller', 'Bench A', 'off', '2'] },
     ],
-    home,
+    first.home,
   );
   expect(results.before!.code).toBe(4);
   expect(results.before!.stderr).toMatch(/needs the password of admin for Bench A.*Nothing was sent/);
