@@ -52,6 +52,7 @@ export default defineConfig({
           name: 'system',
           environment: 'node',
           include: files.system,
+          globalSetup: ['test/secrets/keychain-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },

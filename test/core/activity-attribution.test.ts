@@ -1,4 +1,9 @@
-/** Every activity entry says who asked and through which door (issue 15's attributed log). */
+/**
+ * Every activity entry says who asked and through which door (issue 15's attributed log).
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for switches through every door and changes made
+ * at the unit, read back by polling the unit's outlets.
+ */
 import { afterEach, expect, it } from 'vitest';
 import type { Group } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore, until } from './harness';

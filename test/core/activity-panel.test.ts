@@ -2,10 +2,16 @@
  * The activity log answers "who did what to the Router" (issue 16 item 12): outlet names and numbers,
  * one batch per action over several outlets, scripts Plugboard started named as the actor, filters
  * (outlet name, person, time span) and the export (CSV, JSON lines).
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for outlet names, switching and a script the
+ * unit runs, read back from its outlets.
  */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { ActivityEntry, Group } from '../../src-preload/contract';
+import { FakeClock } from './fake-clock';
 import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { LOADED } from './loaded';
+import { nextPoll, planned } from './poll-steps';
 
 afterEach(cleanUp);
 
@@ -81,31 +87,34 @@ it('keeps a formula typed as an outlet name as text in the CSV', async () => {
 });
 
 it('attributes what a script Plugboard started switches to that script and who started it, and not after it ended', async () => {
+  const clock = new FakeClock();
   const emu = await emulator({ initialStates: Array<boolean>(8).fill(true) });
-  const h = newCore({ user: 'alice' });
+  const h = newCore({ user: 'alice', clock });
   await h.ok('settings/set', { pollIntervalMs: 500 });
   const { id } = await addController(h, emu);
   await until(h, id, (s) => s.scripts !== null);
+  await planned(clock);
   await h.ok('scripts/start', { controllerId: id, function: 'cycle_an_outlet', args: [2, 1] });
   const byScript = { source: 'script', who: 'cycle_an_outlet (started by alice)', result: 'observed' };
-  await expect
-    .poll(() => h.activity().find((e) => e.outlet === 2 && e.action === 'off (temporary)'), {
-      timeout: 15_000,
-    })
-    .toMatchObject(byScript);
-  await expect
-    .poll(() => h.activity().find((e) => e.outlet === 2 && e.action === 'on (temporary)'), {
-      timeout: 15_000,
-    })
-    .toMatchObject(byScript);
-  // Once the thread is gone (and one more poll has passed), a change at the keypad is the outside's again.
-  await until(h, id, (s) => s.scripts!.threads.length === 0);
-  const seen = h.all('state/changed').filter((s) => s.id === id).length;
-  await until(h, id, () => h.all('state/changed').filter((s) => s.id === id).length > seen + 2);
+  const seen = (action: string) => h.activity().find((e) => e.outlet === 2 && e.action === action);
+  // The script switches outlet 2 off for a second of real time; a poll right after each change sees it.
+  await vi.waitFor(() => expect(emu.device.outlet(1).transientState).toBe(false), LOADED);
+  await nextPoll(clock);
+  expect(seen('off (temporary)')).toMatchObject(byScript);
+  await vi.waitFor(() => expect(emu.device.outlet(1).transientState).toBe(true), LOADED);
+  await nextPoll(clock);
+  expect(seen('on (temporary)')).toMatchObject(byScript);
+  // Once a poll finds the thread gone, and one more poll has passed, a change at the keypad is the outside's.
+  await vi.waitFor(() => expect(emu.device.threads()).toEqual([]), LOADED);
+  await nextPoll(clock);
+  expect(h.state(id)!.scripts!.threads).toEqual([]);
+  await nextPoll(clock);
   emu.device.setOutlet(4, { state: false }); // index 4: outlet 5
-  await expect
-    .poll(() => h.activity().find((e) => e.outlet === 5), { timeout: 15_000 })
-    .toMatchObject({ source: 'outside', who: 'outside Plugboard' });
+  await nextPoll(clock);
+  expect(h.activity().find((e) => e.outlet === 5)).toMatchObject({
+    source: 'outside',
+    who: 'outside Plugboard',
+  });
   expect(
     (await h.ok<ActivityEntry[]>('activity/list', { who: 'cycle_an_outlet (started by alice)' })).every(
       (e) => e.outlet === 2,

@@ -1,106 +1,18 @@
 /**
- * Bulk add (issue 16 item 7): 30 emulated controllers on 127.0.0.10–39 (real digest logins) added with
- * one call and one password, their secrets in a real Secret Service (a private gnome-keyring); one unit
- * with another password refused alone; the password offered to the selected units only.
+ * Bulk add (issue 16 item 7) of HTTPS units and the refusals per unit: every certificate to accept comes
+ * back together, then the units are added pinned; a unit listed twice, already saved, not a controller or
+ * named with a user without a password is refused alone. The 30-unit add with the real keychain is in
+ * controllers-bulk-keychain.system.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
-import { openSecret } from '../../src-main/core/registry-envelope';
-import { KeytarSecretStore, controllerAccount } from '../../src-main/secrets';
+import { cleanUp, emulator, newCore } from './harness';
 
-import type { RunningEmulator } from '../../src-main/emulator';
-import { cleanUp, emulator, newCore, until } from './harness';
-import { startKeyring, type Keyring } from './process-harness';
-import { recordingProxy, type RecordingProxy } from './recording-proxy';
-
-// Up to 32 emulators and self-signed certificates each: allow for a busy machine.
-vi.setConfig({ testTimeout: 90_000 });
-
-const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-bulk-'));
-let keyring: Keyring;
-const proxies: RecordingProxy[] = [];
-
-beforeAll(async () => {
-  keyring = await startKeyring(scratch);
-  // keytar (libsecret) finds the Secret Service on this bus: the private keyring, not the machine's.
-  process.env.DBUS_SESSION_BUS_ADDRESS = keyring.env.DBUS_SESSION_BUS_ADDRESS;
-});
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-  await cleanUp();
-});
-afterAll(async () => {
-  await keyring.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-function keychain(): KeytarSecretStore {
-  return new KeytarSecretStore({ service: `Plugboard bulk test ${process.pid}` });
-}
-
-it('adds 30 controllers with one password; the one with another password is refused alone', async () => {
-  const units: RunningEmulator[] = [];
-  for (let i = 10; i < 40; i++) {
-    units.push(
-      await emulator({
-        host: `127.0.0.${i}`,
-        name: `Rack ${i}`,
-        ...(i === 23 ? { password: 'not-the-same' } : {}),
-      }),
-    );
-  }
-  // Two controllers that were found but not selected: nothing may reach them.
-  for (let i = 0; i < 2; i++)
-    proxies.push(await recordingProxy((await emulator({ name: `Spare ${i}` })).url));
-  const secrets = keychain();
-  const h = newCore({ secrets });
-
-  const results = await h.ok<BulkAddResult[]>('controllers/addMany', {
-    units: units.map((u) => ({ url: u.url, tags: ['rack 7'] })),
-    auth: { kind: 'digest', user: 'admin', password: '1234' },
-  });
-
-  expect(results.map((r) => r.url)).toEqual(units.map((u) => u.url));
-  const refused = results.filter((r) => r.error);
-  expect(refused.map((r) => r.url)).toEqual([units[13]!.url]);
-  expect(refused[0]!.added).toBeNull();
-  expect(refused[0]!.error!.code).toBe('AUTH_FAILED');
-  expect(refused[0]!.error!.message).toContain('"admin"');
-  expect(refused[0]!.error!.message).not.toContain('1234');
-
-  const saved = await h.ok<ControllerSummary[]>('controllers/list', {});
-  expect(saved).toHaveLength(29);
-  // Saved in the order selected (the tab order), whichever answered first.
-  expect(saved.map((c) => c.url)).toEqual(units.filter((_, i) => i !== 13).map((u) => u.url));
-  for (const result of results.filter((r) => r.added)) {
-    const summary = result.added!;
-    expect(summary.name).toBe(`Rack ${new URL(summary.url).hostname.split('.')[3]}`);
-    expect(summary.tags).toEqual(['rack 7']);
-    expect(summary.hasSecret).toBe(true);
-    // In the real keychain, bound to its own address and login.
-    const stored = openSecret((await secrets.get(controllerAccount(summary.id)))!);
-    expect(stored.secret).toBe('1234');
-    expect(stored.place).toEqual({ url: summary.url, auth: 'digest', user: 'admin', fingerprint: null });
-  }
-  // The refused unit was offered the login once (a challenge, then one refused answer) and nothing was
-  // stored for it; the units nobody selected were never asked.
-  expect(units[13]!.device.stats.unauthorized).toBe(2);
-  expect((await secrets.accounts()).length).toBe(29);
-  for (const spare of proxies) {
-    expect(spare.requests).toBe(0);
-    expect(spare.authorizations).toEqual([]);
-  }
-  expect(h.activity().filter((e) => e.action === 'added to Plugboard')).toHaveLength(29);
-  const last = results.at(-1)!.added!;
-  await until(h, last.id, (s) => s.status === 'online', 20_000);
-});
+afterEach(cleanUp);
 
 it('returns every HTTPS certificate to accept together, then adds them pinned', async () => {
   const units = await Promise.all([10, 11, 12].map((i) => emulator({ host: `127.0.0.${i}`, tls: true })));
-  const h = newCore({ secrets: keychain() });
+  const h = newCore();
   const auth = { kind: 'digest', user: 'admin', password: '1234' };
   const first = await h.ok<BulkAddResult[]>('controllers/addMany', {
     units: units.map((u) => ({ url: u.url })),
@@ -131,7 +43,7 @@ it('returns every HTTPS certificate to accept together, then adds them pinned', 
 it('refuses per unit: listed twice, already saved, not a controller, a user without a password', async () => {
   const [a, b, c] = await Promise.all([10, 11, 12].map((i) => emulator({ host: `127.0.0.${i}` })));
   c!.device.addUser({ name: 'bob', password: 'bobs-pw', isAdmin: true });
-  const h = newCore({ secrets: keychain() });
+  const h = newCore();
   const auth = { kind: 'digest', user: 'admin', password: '1234' };
   await h.ok('controllers/addMany', { units: [{ url: a!.url, name: 'Bench A' }], auth });
   const { createServer } = await import('node:http');

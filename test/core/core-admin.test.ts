@@ -1,6 +1,15 @@
+/**
+ * Scripts, users, SSH and the API tree of a controller through the Core, against the emulator.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for scripts (started as a form on real units),
+ * users and the API tree (relative $ref leaves on real units).
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TreeNode } from '../../src-preload/contract';
+import { FakeClock } from './fake-clock';
 import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
+import { LOADED } from './loaded';
+import { nextPoll, planned } from './poll-steps';
 
 afterEach(cleanUp);
 
@@ -28,20 +37,26 @@ describe('as an administrator', () => {
   });
 
   it('drops a thread that ends by itself at the next poll, long before the slow re-read', async () => {
+    const clock = new FakeClock();
     const emu = await emulator();
-    const h = newCore();
+    const h = newCore({ clock });
     await h.ok('settings/set', { pollIntervalMs: 500 });
     const { id } = await addController(h, emu);
     await until(h, id, (s) => s.scripts !== null);
+    await planned(clock);
     const { threadId } = await h.ok<{ threadId: string }>('scripts/start', {
       controllerId: id,
       function: 'flash_a_light',
       args: [1, 1, 0.3],
     });
     await until(h, id, (s) => s.scripts!.threads.some((t) => t.id === threadId));
-    await vi.waitFor(() => expect(emu.device.threads()).toEqual([]), { timeout: 10_000 });
+    await vi.waitFor(() => expect(emu.device.threads()).toEqual([]), LOADED);
     // The slow schedule re-reads scripts every 30 s; the running thread is followed on every poll instead.
-    const gone = await until(h, id, (s) => s.scripts!.threads.length === 0, 8_000);
+    const before = clock.now();
+    await nextPoll(clock);
+    expect(clock.now() - before).toBeLessThan(30_000);
+    const gone = h.state(id)!;
+    expect(gone.scripts!.threads).toEqual([]);
     expect(gone.scripts!.functions).toContain('flash_a_light');
   });
 

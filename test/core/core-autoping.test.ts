@@ -1,4 +1,8 @@
-/** AutoPing through the contract: list, save (create, edit, disable), remove; recorded in the activity log. */
+/**
+ * AutoPing through the contract: list, save (create, edit, disable), remove; recorded in the activity log.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's AutoPing items.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AutopingItem, ContractError, Result } from '../../src-preload/contract';
 import { addController, cleanUp, emulator, newCore } from './harness';
@@ -70,7 +74,7 @@ describe('AutoPing through the Core', () => {
   });
 
   it('says the controller has no AutoPing, with what to do', async () => {
-    // Explicitly without: the real-unit profile (node-real-unit project) turns AutoPing on.
+    // Explicitly without: the real-unit profile (the real-unit project) turns AutoPing on.
     const emu = await emulator({ autoping: false });
     const h = newCore();
     const { id } = await addController(h, emu);

@@ -1,3 +1,10 @@
+/**
+ * Saved controllers through the Core against emulated ones: add, remove, refresh, the poll schedule,
+ * discovery and unexpected failures.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for what the Core reads from the unit to connect
+ * and poll (its outlets, meters and identity).
+ */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +143,7 @@ describe('saved controllers', () => {
     emu.device.stats.reset();
     const refreshed = h.ok('controllers/refresh', { id });
     // The refresh does not wait for the planned poll: it runs at once.
-    await vi.waitFor(() => expect(clock.nextIn()).toBe(0));
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(0), LOADED);
     await clock.advance(0);
     await refreshed;
     expect(h.state(id)!.outlets[0]!.physicalState).toBe(false);

@@ -1,4 +1,8 @@
-/** Outlet settings (cycle delay, critical) and the relay's timing through the contract, against the emulator. */
+/**
+ * Outlet settings (cycle delay, critical) and the relay's timing through the contract, against the emulator.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's outlet and relay settings.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
 

@@ -1,6 +1,9 @@
 /**
  * `outlets/cycle` with `delay` (pdudaemon's reboot, issue 15): Plugboard switches the outlet off, waits on
  * the Core's clock, and switches it on; a Core told to stop during the wait still switches it back on.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's relay while Plugboard holds it
+ * off.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OutletActionResult, Result } from '../../src-preload/contract';

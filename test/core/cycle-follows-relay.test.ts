@@ -3,13 +3,17 @@
  * it moves). A proxy in front of the emulator reports `transient_state` equal to the relay while the
  * emulator's outlet is in its off-time. The cycle must show its countdown, be recorded once as done, and
  * the relay coming back must not count as a change made outside Plugboard.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for a cycle judged on what the unit reports.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutletActionResult } from '../../src-preload/contract';
 import type { RunningEmulator } from '../../src-main/emulator';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import { FakeClock } from './fake-clock';
+import { addController, cleanUp, emulator, newCore } from './harness';
+import { nextPoll, planned } from './poll-steps';
 
 afterEach(cleanUp);
 
@@ -59,21 +63,29 @@ async function followingProxy(emu: RunningEmulator): Promise<string> {
 
 describe('a cycle whose transient state follows the relay', () => {
   it('shows the countdown, is recorded once as done, and the re-on is not an outside change', async () => {
-    const emu = await emulator({ cycleDelay: 0.8 });
+    // Polls on the Core's fake clock, each run when the test says; an off-time long enough that the poll
+    // the answer asks for finds the relay off, however busy the machine.
+    const clock = new FakeClock();
+    const emu = await emulator({ cycleDelay: 1.5 });
     const url = await followingProxy(emu);
-    const h = newCore();
+    const h = newCore({ clock });
+    await h.ok('settings/set', { pollIntervalMs: 1000 });
     const { id } = await addController(h, { ...emu, url }, { name: 'Follower' });
+    await planned(clock);
     const result = await h.ok<OutletActionResult>('outlets/cycle', { controllerId: id, outlet: 1 });
     expect(result).toEqual({ requested: [1], failed: [] });
     // A poll during the off-time reads the outlet wholly off, and it stays a cycle with its countdown.
-    const off = await until(h, id, (s) => !s.outlets[0]!.transientState && !s.outlets[0]!.physicalState);
+    await nextPoll(clock);
+    const off = h.state(id)!;
+    expect(off.outlets[0]).toMatchObject({ transientState: false, physicalState: false });
     expect(off.outlets[0]!.pending).toMatchObject({ kind: 'cycle', target: true });
     expect(off.outlets[0]!.cycleEndsAt).not.toBeNull();
-    const back = await until(h, id, (s) => s.outlets[0]!.pending === null);
-    expect(back.outlets[0]).toMatchObject({ physicalState: true, transientState: true });
+    await emu.device.whenSettled(10_000);
+    await nextPoll(clock);
+    const back = h.state(id)!;
+    expect(back.outlets[0]).toMatchObject({ physicalState: true, transientState: true, pending: null });
     // One more poll after the cycle settled, so a late outside-change entry would have shown up.
-    const settled = back.lastUpdate ?? 0;
-    await until(h, id, (s) => (s.lastUpdate ?? 0) > settled);
+    await nextPoll(clock);
     const entries = h.activity().filter((e) => e.outlet === 1);
     expect(entries.map((e) => `${e.action} ${e.result} ${e.source}`)).toEqual([
       expect.stringMatching(/^cycle ok /),

@@ -1,4 +1,9 @@
-/** The fleet inventory (issue 16 item 9) against emulated controllers: contents, drift, last known values. */
+/**
+ * The fleet inventory (issue 16 item 9) against emulated controllers: contents, drift, last known values.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for identity, SSH, users and outlets as the unit
+ * reports them.
+ */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

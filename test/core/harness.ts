@@ -44,7 +44,7 @@ export interface CoreHarness {
 const running: { emulators: RunningEmulator[]; cores: Core[] } = { emulators: [], cores: [] };
 
 /**
- * Set by the `node-real-unit` Vitest project (vitest.config.ts): the same tests then run against the
+ * Set by the `real-unit` Vitest project (vitest.config.ts): the marked files then run against the
  * emulator's real-unit profile (src-main/emulator/README.md), slow `relay/outlets/` scaled down to 300 ms.
  */
 export const REAL_UNIT = process.env.PLUGBOARD_TEST_REAL_UNIT === '1';

@@ -1,6 +1,9 @@
 /**
  * Meter ids that changed (rest.html's `buses.0.voltage` vs the object model's platform ids): saved
  * limits and kept history carry over to the new id, and what cannot be matched is dropped and said.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's meter map (platform ids on real
+ * units).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MeterHistory, MeterReading, Settings } from '../../src-preload/model';
@@ -105,6 +108,8 @@ describe('the Core carries saved limits over after a meter read', () => {
         { controllerId: id, key: 'board_temperature', min: null, max: 50 },
       ],
     });
+    // The limits move after a meter read: one now instead of at the next poll.
+    await h.ok('controllers/refresh', { id });
     await expect
       .poll(() => h.all('settings/changed').some((s) => s.meterThresholds.length === 2), { timeout: 15_000 })
       .toBe(true);

@@ -2,6 +2,9 @@
  * Meter limit breaches (issue 16 item 11) through the real Core against the emulator: a reading crosses
  * its limit → the Core publishes the breach (event and call) and the tray menu shows it; back inside →
  * it clears. Polls run on the fake clock. The CSV follows the °C/°F setting.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's meter map (platform ids on real
+ * units).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LimitBreach, Settings } from '../../src-preload/contract';

@@ -1,11 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import { keychainService, sharedKeychainEnv } from '../secrets/shared-keychain';
 
 /**
  * Real Plugboard processes for tests: each runs fixtures/config-child.ts (the registry over the conf
- * store, as the CLI and the web shell run it). A keyring is a private `dbus-run-session` with an
- * unlocked gnome-keyring whose files live in a temporary HOME, as in test/secrets.
+ * store, as the CLI and the web shell run it). With a keyring, they use the run's shared keychain
+ * (test/secrets/shared-keychain.ts) under a service name of the keyring's own, so what they find there
+ * is only what processes given the same keyring stored.
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -22,43 +24,14 @@ export interface Child {
 export interface Keyring {
   /** Environment for children that use this keyring. */
   env: NodeJS.ProcessEnv;
-  /** End the session (its bus and gnome-keyring go with it). */
-  stop(): Promise<void>;
 }
 
-/** Start a private bus with an unlocked keyring in a new HOME under `scratch`. */
-export function startKeyring(scratch: string): Promise<Keyring> {
+/** A keychain of its own for a test's children: the shared Secret Service, a new service name and HOME. */
+export function keyring(scratch: string): Keyring {
   const home = mkdtempSync(path.join(scratch, 'home-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_DATA_HOME: path.join(home, 'data'),
-    DISPLAY: '',
+  return {
+    env: { ...sharedKeychainEnv(home), PLUGBOARD_TEST_KEYCHAIN_SERVICE: keychainService('processes') },
   };
-  // `cat` keeps the session open until stop() closes its stdin.
-  const script =
-    'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; echo "BUS $DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null';
-  const session: ChildProcessWithoutNullStreams = spawn('dbus-run-session', ['--', 'sh', '-c', script], {
-    env,
-  });
-  const closed = new Promise<void>((resolve) => session.once('close', () => resolve()));
-  const stop = async () => {
-    if (session.exitCode === null && session.signalCode === null) session.stdin.end();
-    await closed;
-  };
-  return new Promise((resolve, reject) => {
-    let out = '';
-    session.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out
-        .split('\n')
-        .slice(0, -1)
-        .find((l) => l.startsWith('BUS '));
-      if (line) resolve({ env: { ...env, DBUS_SESSION_BUS_ADDRESS: line.slice(4).trim() }, stop });
-    });
-    session.on('error', reject);
-    void closed.then(() => reject(new Error(`the keyring session ended early: ${out}`)));
-  });
 }
 
 /** Start one child: `add <dir> <prefix> <count>`, `remove <dir> <ids>` or `inspect <dir>`. */

@@ -2,7 +2,9 @@
  * A raw listener on 127.0.0.1 that records every Authorization header it receives and passes the request
  * on to a real (emulated) controller, so it answers like one: a place a stored secret must not reach
  * unless the person confirmed it. With `tls`, it serves its own self-signed certificate, which
- * `changeCertificate` replaces (as a reset controller, or someone in between, would).
+ * `changeCertificate` replaces (as a reset controller, or someone in between, would). With `hold`, a
+ * request is passed on only once the promise `hold` returns for it resolves, and with `holdAnswer` the
+ * controller's answer is passed back only then (a test's gates).
  */
 import {
   createServer as createHttpServer,
@@ -27,22 +29,37 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function recordingProxy(
-  target: string,
-  options: { tls?: boolean } = {},
-): Promise<RecordingProxy> {
+export interface ProxyOptions {
+  tls?: boolean;
+  /** Called as each request arrives; the request is passed on when what it returns resolves. */
+  hold?: (req: IncomingMessage) => Promise<void> | undefined;
+  /** Called when the controller's answer to a request is in; it is passed back when what it returns resolves. */
+  holdAnswer?: (req: IncomingMessage) => Promise<void> | undefined;
+}
+
+export async function recordingProxy(target: string, options: ProxyOptions = {}): Promise<RecordingProxy> {
   const authorizations: string[] = [];
   let requests = 0;
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
     requests++;
     if (req.headers.authorization) authorizations.push(req.headers.authorization);
+    const held = options.hold?.(req);
+    if (held) void held.then(() => pass(req, res));
+    else pass(req, res);
+  };
+  const pass = (req: IncomingMessage, res: ServerResponse): void => {
     const upstream = new URL(req.url ?? '/', target);
     const outgoing = request(
       upstream,
       { method: req.method, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const reply = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        const held = options.holdAnswer?.(req);
+        if (held) void held.then(reply);
+        else reply();
       },
     );
     outgoing.on('error', () => res.destroy());

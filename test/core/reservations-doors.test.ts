@@ -114,8 +114,12 @@ describe('what a reservation covers', () => {
       { controllerId: cb.id, outlet: 2 },
     ];
     expect(listed.map((r) => r.covers)).toEqual([covers]);
+    // Written back in the background: a backstop well above the moment it takes.
     await expect
-      .poll(() => (h.store.get<{ covers?: unknown }[]>(RESERVATIONS_KEY, [])[0] ?? {}).covers)
+      .poll(() => (h.store.get<{ covers?: unknown }[]>(RESERVATIONS_KEY, [])[0] ?? {}).covers, {
+        timeout: 15_000,
+        interval: 10,
+      })
       .toEqual(covers);
     await okAs(h, bob, 'groups/save', {
       id: group.id,

@@ -1,10 +1,11 @@
 /**
  * The keychain keeps each secret bound to the place it was saved (or last confirmed) for, so the rule
  * holds whatever happens to the shared config.json: a hand edit that moves a saved controller to a
- * recording listener on another 127.0.0.1 port makes neither the running Core (which follows the file)
- * nor a CLI `--controller` run send it a secret, until the person confirms or types it again.
+ * recording listener on another 127.0.0.1 port makes the running Core (which follows the file) send it
+ * no secret, until the person confirms or types it again. The same for the CLI, with the real keychain:
+ * secret-envelope-cli.system.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -12,19 +13,16 @@ import type { ControllerState, ControllerSummary } from '../../src-preload/contr
 import { openConfStore } from '../../src-main/core/conf-store';
 import { openSecret } from '../../src-main/core/registry-envelope';
 import { MemorySecretStore } from '../../src-main/secrets';
-import { cli, cleanEnv } from '../cli/run-cli';
 import { cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
-import { startKeyring, type Keyring } from './process-harness';
+import { digestAs, editByHand } from './hand-edit';
 import { recordingProxy, type RecordingProxy } from './recording-proxy';
 
 const PASSWORD = 'Bound-Pw-4471';
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-envelope-'));
 const proxies: RecordingProxy[] = [];
-const keyrings: Keyring[] = [];
 afterEach(async () => {
   await cleanUp();
   await Promise.all(proxies.splice(0).map((p) => p.close()));
-  await Promise.all(keyrings.splice(0).map((k) => k.stop()));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -34,19 +32,9 @@ async function proxyTo(target: string): Promise<RecordingProxy> {
   return proxy;
 }
 
-/** Change config.json as a person with an editor (or a writer that skips Plugboard's checks) would. */
-function editByHand(dir: string, change: (controller: Record<string, unknown>) => void): void {
-  const file = path.join(dir, 'config.json');
-  const config = JSON.parse(readFileSync(file, 'utf8')) as { controllers: Record<string, unknown>[] };
-  change(config.controllers[0]!);
-  writeFileSync(file, JSON.stringify(config, null, 2));
-}
-
 /** Polling stopped because the stored secret is bound elsewhere (nothing was sent). */
 const refusedElsewhere = (s: ControllerState) =>
   s.status === 'auth_failed' && s.problem?.detail?.confirmSecret === true;
-
-const digestAs = (user: string) => (a: string) => a.startsWith('Digest ') && a.includes(`username="${user}"`);
 
 /** A Core with its own config folder and a memory keychain, and "Bench" added and online at `url`. */
 async function coreWithBench(url: string, folder: string) {
@@ -135,40 +123,4 @@ describe('a secret bound to its place in the keychain', () => {
     // Polls before the edit was noticed went as before (digest, admin); nothing went as Basic or as guest.
     expect(home.authorizations.filter((a) => !digestAs('admin')(a))).toEqual([]);
   }, 60_000);
-
-  it('a CLI --controller run sends nothing to an address config.json was changed to by hand, until --reuse-secret', async () => {
-    const emu = await emulator({ password: PASSWORD });
-    const home = await proxyTo(emu.url);
-    const elsewhere = await proxyTo(emu.url);
-    const keyring = await startKeyring(scratch);
-    keyrings.push(keyring);
-    const dir = mkdtempSync(path.join(scratch, 'cli-'));
-    const env = cleanEnv({ ...keyring.env, PLUGBOARD_CONFIG_DIR: dir });
-    const run = (args: string[], stdin?: string) => cli(args, { env, ...(stdin ? { stdin } : {}) });
-
-    const added = await run(
-      ['--url', home.url, '--user', 'admin', '--password-stdin', 'controllers', 'add', 'Bench'],
-      PASSWORD,
-    );
-    expect(added.code, added.stderr).toBe(0);
-    editByHand(dir, (c) => (c.url = elsewhere.url));
-
-    const refused = await run(['--controller', 'Bench', 'outlets']);
-    // Through the Core (issue 15): refused as an authentication problem (exit 4), in the CLI's words.
-    expect(refused.code, refused.stderr).toBe(4);
-    expect(refused.stderr).toMatch(
-      /address .* changed\): Plugboard sent it nowhere\. .*--reuse-secret.*--password-stdin/,
-    );
-    expect(elsewhere.authorizations).toEqual([]);
-
-    const confirmed = await run(['--controller', 'Bench', '--reuse-secret', '--json', 'outlets']);
-    expect(confirmed.code, confirmed.stderr).toBe(0);
-    expect(elsewhere.authorizations.some(digestAs('admin'))).toBe(true);
-    // Confirmed once: bound to the new address from now on.
-    const again = await run(['--controller', 'Bench', '--json', 'outlets']);
-    expect(again.code, again.stderr).toBe(0);
-    for (const result of [added, refused, confirmed, again])
-      expect(result.stdout + result.stderr).not.toContain(PASSWORD);
-    expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).not.toContain(PASSWORD);
-  }, 120_000);
 });

@@ -3,7 +3,6 @@
  * confirmation, reservations (checked up front for every step, and again per step), a stop when Plugboard
  * quits, and a killed run that the next start reports.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Group, SequenceRun } from '../../src-preload/contract';
 import { SEQUENCE_RUNS_DIR } from '../../src-main/core/sequence-file';
 import { clockWords } from '../../src-main/core/sequence-words';
+import { DEAD_PID } from './dead-pid';
 import { FakeClock } from './fake-clock';
 import { cleanUp, newCore, until } from './harness';
 import { delay, ended, lab, LOADED, planned, states, steps } from './sequence-lab';
@@ -124,11 +124,10 @@ describe('sequences and what stops them', () => {
     expect(written.run).toMatchObject({ status: 'running', current: 1 });
 
     // Killed: the file as the run left it, its process gone. A new Core on the same folder says where it stopped.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
     const killedId = 's0123456789ab';
     writeFileSync(
       join(dir, `${killedId}.json`),
-      JSON.stringify({ ...written, pid: dead, run: { ...written.run, runId: killedId } }),
+      JSON.stringify({ ...written, pid: DEAD_PID, run: { ...written.run, runId: killedId } }),
     );
     const next = newCore({ dataDir, clock });
     const [killed] = await next.ok<SequenceRun[]>('sequences/runs', {});
@@ -171,11 +170,16 @@ describe('sequences and what stops them', () => {
   it('a stop during a step lets that step’s request finish, then records the run stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-seq-'));
     const clock = new FakeClock();
-    const { a, h, ca, cb } = await lab({ clock, dataDir, latency: 400 });
+    const { a, h, ca, cb } = await lab({ clock, dataDir });
     const group = await h.ok<Group>('sequences/save', {
       name: 'Rack 7',
       steps: steps(ca, cb, [delay(0), delay(0), delay(0)]),
     });
+    // Once the reads after adding are over, nothing but the step's request reaches A (the clock plans
+    // no poll), and it takes a while: the stop comes while it is in flight.
+    await until(h, ca.id, (s) => s.scripts !== null && s.users !== null && s.sshEnabled !== null);
+    await vi.waitFor(() => expect(a.device.stats.inFlight).toBe(0), LOADED);
+    a.device.latency = 400;
     a.device.stats.reset();
     const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
     await vi.waitFor(() => expect(a.device.stats.inFlight).toBeGreaterThan(0), LOADED);

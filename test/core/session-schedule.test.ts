@@ -1,3 +1,10 @@
+/**
+ * A controller's poll schedule on the Core's fake clock while the HTTP underneath runs for real: back-off
+ * while offline, fast polls until the relay confirms.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for fast polls until the unit's relay confirms
+ * an action (slow outlet reads on real units).
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addController, cleanUp, emulator, newCore, until } from './harness';
 import { FakeClock } from './fake-clock';

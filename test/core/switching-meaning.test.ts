@@ -1,7 +1,10 @@
 /**
  * Issue 16 item 1: one meaning for "on". A saved change to several outlets is one matrix PUT of `state`
  * and survives a controller restart; a temporary one is one `set_outlet_transient_states` call and
- * reverts. Runs in the fast and the real-unit profile (vitest project node-real-unit).
+ * reverts.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for matrix writes of state and transient state
+ * and their errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutletActionResult } from '../../src-preload/contract';

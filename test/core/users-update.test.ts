@@ -2,6 +2,9 @@
  * Issue 16 items 5 and 13: a user's fields change in place (one request, all or nothing); a new password
  * for Plugboard's own user replaces the saved one only after the controller accepted it; deleting that
  * user needs an explicit confirmation in the Core itself.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's users (the External APIs grant on
+ * real units).
  */
 import { afterEach, expect, it } from 'vitest';
 import { DliClient } from '../../src-main/dli/client';

@@ -1,6 +1,6 @@
 /** Every error code the client can raise, provoked for real (emulator fault hooks, a foreign server, TLS). */
 import { createServer, type Server } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DliClient } from '../../src-main/dli/client';
 import { access, client, emulator, failure } from './helpers';
 
@@ -142,12 +142,16 @@ describe('an unhealthy or wrong controller', () => {
   });
 
   it('CANCELLED when the caller aborts, queued or in flight', async () => {
-    const unit = await emulator({ latency: 300 });
+    const unit = await emulator();
     const c = client(unit.url);
+    await c.outlets.list();
+    // The first request is never answered: it is in flight, the second queued behind it, when the caller aborts.
+    unit.device.faults.add({ kind: 'hang', times: 1 });
     const controller = new AbortController();
     const inFlight = c.outlets.list({ signal: controller.signal });
     const queued = c.outlets.list({ signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await vi.waitFor(() => expect(unit.device.stats.inFlight).toBe(1), { timeout: 15_000, interval: 5 });
+    controller.abort();
     expect((await failure(inFlight)).code).toBe('CANCELLED');
     expect((await failure(queued)).code).toBe('CANCELLED');
   });

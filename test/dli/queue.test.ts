@@ -2,8 +2,14 @@
  * One request in flight per controller, many controllers in parallel, interactive ahead of background,
  * and the read path's cost: requests per full refresh and the share of 401s (the emulator counts them).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
 import { client, emulator } from './helpers';
+
+const proxies: RecordingProxy[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
 
 describe('the per-controller queue', () => {
   it('never has more than one request in flight per controller, even across clients', async () => {
@@ -22,17 +28,23 @@ describe('the per-controller queue', () => {
   });
 
   it('serves several controllers in parallel', async () => {
-    const units = await Promise.all([1, 2, 3].map(() => emulator({ latency: 150 })));
-    const clients = units.map((unit) => client(unit.url));
-    await Promise.all(clients.map((c) => c.outlets.list()));
-    units.forEach((unit) => unit.device.stats.reset());
-    await Promise.all(clients.map((c) => c.outlets.list()));
-    const spans = units.map((unit) => {
-      const entry = unit.device.stats.log[0]!;
-      return { start: entry.time, end: entry.time + entry.durationMs };
-    });
-    // Each answer takes ≥ 150 ms; in parallel, every request starts before the others have finished.
-    for (const span of spans) for (const other of spans) expect(span.start).toBeLessThan(other.end);
+    const units = await Promise.all([1, 2, 3].map(() => emulator()));
+    // Every request is held until one has arrived from each client: served one controller after
+    // another, the first would wait for ever (and the test end at its timeout).
+    let arrived = 0;
+    let allArrived!: () => void;
+    const gate = new Promise<void>((resolve) => (allArrived = resolve));
+    for (const unit of units)
+      proxies.push(
+        await recordingProxy(unit.url, {
+          hold: () => {
+            if (++arrived === units.length) allArrived();
+            return gate;
+          },
+        }),
+      );
+    const lists = await Promise.all(proxies.map((proxy) => client(proxy.url).outlets.list()));
+    expect(lists.map((outlets) => outlets.length)).toEqual([8, 8, 8]);
     units.forEach((unit) => expect(unit.device.stats.maxInFlight).toBe(1));
   });
 

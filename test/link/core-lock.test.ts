@@ -2,9 +2,9 @@
  * The Core lock (src-main/link/core-lock.ts): it records its holder, is taken over as soon as the holder
  * is gone (a PID that no longer runs, or one reused by another process), never while it runs, and by one
  * starter only when several see the same dead holder. The Core's socket is removed by its owner only.
- * Process-level checks against the built `plugboard serve` are in test/serve/core-lock-process.test.ts.
+ * Process-level checks against the built `plugboard serve` are in
+ * test/serve/core-lock-process.system.test.ts.
  */
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   coreSocketPath,
   CoreLockHeld,
@@ -27,9 +27,11 @@ import {
   takeCoreLock,
   type CoreLock,
 } from '../../src-main/link';
+import { HEARTBEAT_MS } from '../../src-main/link/core-lock';
 import { attachOrNone } from '../../src-main/link/core-slot';
 import { processStart, type LockHolder } from '../../src-main/link/lock-holder';
 import { listenCoreSocket } from '../../src-main/serve/core-socket';
+import { DEAD_PID } from '../core/dead-pid';
 import { cleanUp, newCore } from '../core/harness';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-core-lock-'));
@@ -59,13 +61,6 @@ function plant(dir: string, holder: Partial<LockHolder>): void {
   writeFileSync(path.join(lock, 'a1b2c3d4e5f60718.holder'), JSON.stringify(record), { mode: 0o600 });
 }
 
-/** The PID of a process that ran and has exited (and was reaped). */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid!;
-}
-
 describe.runIf(process.platform === 'linux')('the Core lock', () => {
   it('records its holder: PID, process start time, boot id, host and which Plugboard', async () => {
     const dir = fresh();
@@ -92,7 +87,7 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
 
   it('is taken over at once when its holder no longer runs', async () => {
     const dir = fresh();
-    plant(dir, { pid: await deadPid(), started: '1' });
+    plant(dir, { pid: DEAD_PID, started: '1' });
     const lock = await takeCoreLock(dir, () => undefined);
     expect(lock.held).toBe(true);
     await lock.release();
@@ -101,13 +96,17 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
   it('is taken over when its PID now belongs to another process (started at another time)', async () => {
     const dir = fresh();
     plant(dir, { pid: process.pid, started: String(Number(processStart(process.pid)) - 1) });
-    await (await takeCoreLock(dir, () => undefined)).release();
+    const lock = await takeCoreLock(dir, () => undefined);
+    expect(lock.held).toBe(true);
+    await lock.release();
   });
 
   it('is taken over when the machine restarted since (another boot id on this host)', async () => {
     const dir = fresh();
     plant(dir, { boot: '00000000-0000-4000-8000-000000000000' });
-    await (await takeCoreLock(dir, () => undefined)).release();
+    const lock = await takeCoreLock(dir, () => undefined);
+    expect(lock.held).toBe(true);
+    await lock.release();
   });
 
   it('is kept by a holder on another host until its heartbeat stops', async () => {
@@ -122,7 +121,7 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
 
   it('goes to exactly one of several starters that find the same dead holder', async () => {
     const dir = fresh();
-    plant(dir, { pid: await deadPid(), started: '1' });
+    plant(dir, { pid: DEAD_PID, started: '1' });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, () => takeCoreLock(dir, () => undefined)),
     );
@@ -139,11 +138,19 @@ describe.runIf(process.platform === 'linux')('the Core lock', () => {
     const dir = fresh();
     let lost: (error: Error) => void = () => undefined;
     const told = new Promise<Error>((resolve) => (lost = resolve));
-    const lock = await takeCoreLock(dir, (error) => lost(error));
-    rmSync(path.join(dir, 'core.lock'), { recursive: true });
-    expect((await told).message).toContain('no longer holds this process');
-    expect(lock.held).toBe(false);
-    await lock.release();
+    // The heartbeat's timer is faked: the test brings the next beat instead of waiting 2 s for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const lock = await takeCoreLock(dir, (error) => lost(error));
+      rmSync(path.join(dir, 'core.lock'), { recursive: true });
+      expect(lock.held).toBe(true);
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect((await told).message).toContain('no longer holds this process');
+      expect(lock.held).toBe(false);
+      await lock.release();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -2,8 +2,8 @@
  * The Core's socket, both ends for real: a Core with an emulated controller behind
  * listenCoreSocket (what `plugboard serve` runs), and the link the desktop app and the CLI use.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -62,13 +62,13 @@ describe.skipIf(process.platform === 'win32')('the Core socket', () => {
     await served.close(1_000);
     expect(await findRunningCore(dir)).toBeNull();
     // A service that was killed leaves its socket file behind: nothing answers there, so no Core runs.
-    const killed = spawn(process.execPath, [
-      '-e',
-      `require('net').createServer().listen(${JSON.stringify(coreSocketPath(dir))}, () => console.log('up'))`,
-    ]);
-    await new Promise((resolve) => killed.stdout.once('data', resolve));
-    killed.kill('SIGKILL');
-    await new Promise((resolve) => killed.once('exit', resolve));
+    // Left behind here without killing anything: a listener's socket file moved to the Core's place
+    // stays when the listener closes (it removes only the name it listened on).
+    const listening = `${coreSocketPath(dir)}.old`;
+    const killed = createServer();
+    await new Promise<void>((resolve) => killed.listen(listening, resolve));
+    renameSync(listening, coreSocketPath(dir));
+    await new Promise((resolve) => killed.close(resolve));
     expect(statSync(coreSocketPath(dir)).isSocket()).toBe(true);
     expect(await findRunningCore(dir)).toBeNull();
     // The next service (holding the Core lock) replaces the stale socket.

@@ -1,6 +1,9 @@
 /**
  * The JSON status API and /metrics of `plugboard serve`, over a real Core driving an emulated
  * controller on 127.0.0.1, through real HTTP.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for outlets, meters and switching as the unit
+ * answers them.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';

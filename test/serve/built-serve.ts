@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ControllerSummary } from '../../src-preload/model';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
+import { builtNode } from '../built-node';
 import { cleanUp, emulator } from '../core/harness';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,19 +66,25 @@ export function assertBuilt(): void {
     throw new Error(`${BUILT_BIN} is missing: build first (npx electron-vite build).`);
 }
 
-/** Start `node out/main/plugboard.js <args>` (args usually begin with 'serve'). */
+/**
+ * Start `node out/main/plugboard.js <args>` (args usually begin with 'serve') on the Node the packaged
+ * command runs on (builtNode: Electron's in test:all).
+ */
 export function runBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return runScript(BUILT_BIN, args, env);
+  return runScript(builtNode(), BUILT_BIN, args, env);
 }
 
-/** The built web shell (`node out/main/web.js <args>`), on the config folder PLUGBOARD_CONFIG_DIR names. */
+/**
+ * The built web shell (`node out/main/web.js <args>`, what `npm run web` runs on the developer's Node), on
+ * the config folder PLUGBOARD_CONFIG_DIR names.
+ */
 export function webBuilt(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
-  return runScript(BUILT_WEB, args, env);
+  return runScript(process.execPath, BUILT_WEB, args, env);
 }
 
-function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): ServeProcess {
+function runScript(node: string, script: string, args: string[], env: NodeJS.ProcessEnv): ServeProcess {
   assertBuilt();
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(node, [script, ...args], {
     cwd: ROOT,
     // No desktop session: the child finds no keychain, as a systemd service would.
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: '', DISPLAY: '', ...env },
@@ -153,8 +160,14 @@ export interface SavedBench {
   emu: Awaited<ReturnType<typeof emulator>>;
 }
 
-/** A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential. */
-export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
+/**
+ * A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential.
+ * With `through`, it is saved at the address `through` gives for the emulator's (a proxy in between).
+ */
+export async function savedBench(
+  name = 'bench-a',
+  through?: (url: string) => Promise<string>,
+): Promise<SavedBench> {
   const scratch = scratchDir();
   const configDir = path.join(scratch, 'config');
   const credentials = path.join(scratch, 'credentials');
@@ -169,7 +182,7 @@ export async function savedBench(name = 'bench-a'): Promise<SavedBench> {
     secrets,
   });
   const controller = await core.handlers['controllers/add']({
-    url: emu.url,
+    url: through ? await through(emu.url) : emu.url,
     name,
     auth: { kind: 'digest', user: 'admin', password: '1234' },
   });

@@ -1,8 +1,11 @@
 /**
  * The pdudaemon listener against a real Core driving emulators on 127.0.0.1 (any free port): the URLs
  * labgrid's PDUDaemonDriver builds, get-status and wait=1, every refusal's status and sentence, and the
- * TCP line protocol's answers. pduclient itself runs in pdudaemon-pduclient.test.ts (port 16421, in a
+ * TCP line protocol's answers. pduclient itself runs in pdudaemon-pduclient.system.test.ts (port 16421, in a
  * private network namespace).
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for on, off and reboot carried out and confirmed
+ * by the unit.
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -176,6 +179,8 @@ describe('pdudaemon over HTTP', () => {
     const offline = await get('off?hostname=bench-a&port=3');
     expect(offline.status).toBe(502);
     expect(offline.body).toMatch(/\.\n$/);
+    // A reading now (it fails) instead of at the next poll.
+    await h.call('controllers/refresh', { id });
     await until(h, id, (s) => s.status === 'offline');
     expect(await get('get-status?hostname=bench-a&port=3')).toMatchObject({
       status: 502,
@@ -184,8 +189,10 @@ describe('pdudaemon over HTTP', () => {
   });
 
   it('get-status right after a switch answers the state the controller confirmed, not the last reading', async () => {
-    // Every answer takes 300 ms: the read confirming "off" comes well after "off" was accepted.
-    const { emu, port } = await bench({ emu: { latency: 300 } });
+    // Every answer takes 300 ms (once the controller is added): the read confirming "off" comes well
+    // after "off" was accepted.
+    const { emu, port } = await bench();
+    emu.device.latency = 300;
     expect(await pduTcp(port, 'bench-a 3 off')).toBe('ack\n');
     expect(await pduTcp(port, 'bench-a 3 get-status')).toBe('off\n');
     expect(await pduGet(port, '/power/control/on?hostname=bench-a&port=3')).toMatchObject({ status: 200 });
@@ -196,13 +203,11 @@ describe('pdudaemon over HTTP', () => {
   });
 
   it('finds outlets by name', async () => {
-    const { emu, port } = await bench();
+    const { emu, h, id, port } = await bench();
     emu.device.setOutlet(5, { name: 'Router' });
-    await vi.waitFor(
-      async () =>
-        expect((await pduGet(port, '/power/control/off?hostname=BENCH-A&port=router')).status).toBe(200),
-      LOADED,
-    );
+    // The Core learns the new name from its next reading of the outlets: asked for now.
+    await h.ok('controllers/refresh', { id });
+    expect((await pduGet(port, '/power/control/off?hostname=BENCH-A&port=router')).status).toBe(200);
     expect(emu.device.outlet(5).state).toBe(false);
   });
 });
@@ -210,7 +215,11 @@ describe('pdudaemon over HTTP', () => {
 describe('idle connections', () => {
   it('closes a connection whose request never completes (HTTP headers cut short, or nothing sent)', async () => {
     const { h } = await bench();
-    const pdu = await listenPdudaemon(h.core, { port: 0, limits: { requestDeadlineMs: 200 }, log: () => undefined });
+    const pdu = await listenPdudaemon(h.core, {
+      port: 0,
+      limits: { requestDeadlineMs: 200 },
+      log: () => undefined,
+    });
     listeners.push(pdu);
     const replies = await Promise.all(
       ['GET /power/control/on?hostname=bench-a&port=3 HTTP/1.1\r\nHost: x\r\n', ''].map(

@@ -17,6 +17,7 @@ import {
   syncStartAtLogin,
   type LoginItems,
 } from '../../src-main/shell/autostart';
+import { LOADED } from '../core/loaded';
 
 let home = '';
 const noLoginItems: LoginItems = {
@@ -114,9 +115,9 @@ describe('kept in step with the setting', () => {
       value: { startAtLogin: false },
     });
     await expect(set(true)).resolves.toMatchObject({ ok: true });
-    await vi.waitFor(() => expect(existsSync(file)).toBe(true));
+    await vi.waitFor(() => expect(existsSync(file)).toBe(true), LOADED);
     await expect(set(false)).resolves.toMatchObject({ ok: true });
-    await vi.waitFor(() => expect(existsSync(file)).toBe(false));
+    await vi.waitFor(() => expect(existsSync(file)).toBe(false), LOADED);
     // Bad input changes nothing.
     await expect(set('yes')).resolves.toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
     stop();

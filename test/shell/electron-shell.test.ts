@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callNames } from '../../src-preload/contract';
+import { LOADED } from '../core/loaded';
 
 const fake = await vi.hoisted(async () => {
   const { EventEmitter } = await import('node:events');
@@ -232,7 +233,7 @@ beforeAll(async () => {
   vi.stubEnv('ELECTRON_RENDERER_URL', '');
   const { startElectronShell } = await import('../../src-main/shell/lifecycle');
   startElectronShell({ mainDir, log: (message) => logged.push(message) });
-  await vi.waitFor(() => expect(fake.BrowserWindow.all).toHaveLength(1));
+  await vi.waitFor(() => expect(fake.BrowserWindow.all).toHaveLength(1), LOADED);
 });
 
 afterAll(async () => {
@@ -331,7 +332,7 @@ describe('navigation, new windows and links', () => {
       'not a url',
     ];
     for (const url of urls) expect(open({ url })).toEqual({ action: 'deny' });
-    await vi.waitFor(() => expect(fake.opened).toHaveLength(2));
+    await vi.waitFor(() => expect(fake.opened).toHaveLength(2), LOADED);
     expect(fake.opened).toEqual(['https://www.digital-loggers.com/rest.html', 'http://192.168.0.100/']);
   });
 });
@@ -456,7 +457,7 @@ describe('the Core behind the shell', () => {
         status: 'password_needed',
         problem: { message: expect.stringMatching(/keychain/) },
       });
-    });
+    }, LOADED);
   });
 });
 
@@ -464,7 +465,7 @@ describe('the tray', () => {
   it('shows the overall state icon and a menu built from the Core', async () => {
     expect(fake.Tray.all).toHaveLength(1);
     expect(tray().images[0]).toBe(resolve('resources', 'tray', 'tray-light-off.png'));
-    await vi.waitFor(() => expect(tray().menus.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(tray().menus.length).toBeGreaterThan(0), LOADED);
     const labels = latestMenu().map((item) => item.label);
     expect(labels).toEqual(expect.arrayContaining(['Seeded', 'Quit']));
     expect(labels.some((label) => label === 'Open Plugboard' || label === 'Hide Plugboard')).toBe(true);
@@ -519,7 +520,10 @@ describe('the tray', () => {
   it('follows the desktop theme', async () => {
     fake.theme.shouldUseDarkColors = true;
     fake.theme.emit('updated');
-    await vi.waitFor(() => expect(tray().images.at(-1)).toMatch(/tray-dark-(mixed|on|off|offline)\.png$/));
+    await vi.waitFor(
+      () => expect(tray().images.at(-1)).toMatch(/tray-dark-(mixed|on|off|offline)\.png$/),
+      LOADED,
+    );
   });
 
   it('delivers the Core’s notifications as native ones', async () => {
@@ -546,10 +550,11 @@ describe('the tray', () => {
     await vi.waitFor(async () => {
       const text = await readFile(join(configDir, 'activity.jsonl'), 'utf8');
       expect(text).toContain('removed from Plugboard');
-    });
+    }, LOADED);
     // Only the demo is left, some outlets on and some off (dark theme since the test before).
-    await vi.waitFor(() =>
-      expect(tray().images.at(-1)).toBe(resolve('resources', 'tray', 'tray-dark-mixed.png')),
+    await vi.waitFor(
+      () => expect(tray().images.at(-1)).toBe(resolve('resources', 'tray', 'tray-dark-mixed.png')),
+      LOADED,
     );
   });
 
@@ -566,7 +571,7 @@ describe('quitting', () => {
     const first = event({});
     fake.app.emit('will-quit', first);
     expect(first.defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalledTimes(1), LOADED);
     const second = event({});
     fake.app.emit('will-quit', second);
     expect(second.defaultPrevented).toBe(false);

@@ -1,6 +1,9 @@
 /**
  * The Electron tray with the real Core and an emulated controller (issue 16 item 11): a meter over its
  * limit puts a breach line in the menu, the attention icon and a tooltip saying so; back inside, they go.
+ *
+ * @real-unit: rerun against the emulator's real-unit profile for the unit's meter map (platform ids on real
+ * units).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PlugboardTray, type TrayElectron } from '../../src-main/shell/tray';

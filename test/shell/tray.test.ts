@@ -6,6 +6,7 @@ import { electronNotifier, type NotificationClass } from '../../src-main/shell/n
 import { PlugboardTray, menuTemplate, type TrayElectron } from '../../src-main/shell/tray';
 import { watchVisibility } from '../../src-main/shell/visibility';
 import { controllerSummary, testCore, type TestCore } from '../web/test-core';
+import { LOADED } from '../core/loaded';
 
 /** The tray class with a stand-in Electron Tray and the real Core behind it. */
 function fakeElectron() {
@@ -66,18 +67,18 @@ describe('PlugboardTray', () => {
       log: () => undefined,
       coalesceMs: 20,
     });
-    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(1));
+    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(1), LOADED);
     expect(rebuilds).toBe(1);
     expect(trays[0]!.tooltip).toBe('Plugboard: all outlets off');
     const state = { id: 'x' } as ControllerState;
     for (let i = 0; i < 20; i++) core.emit('state/changed', state);
-    await vi.waitFor(() => expect(rebuilds).toBe(2));
+    await vi.waitFor(() => expect(rebuilds).toBe(2), LOADED);
     expect(trays[0]!.menus).toHaveLength(1);
     // A real change: the window is now visible, so the menu offers "Hide".
     window.visible = true;
     const settings = (await core.handlers['settings/get']({}))!;
     for (let i = 0; i < 5; i++) core.emit('settings/changed', settings);
-    await vi.waitFor(() => expect(rebuilds).toBe(3));
+    await vi.waitFor(() => expect(rebuilds).toBe(3), LOADED);
     expect(trays[0]!.menus).toHaveLength(2);
     const labels = (trays[0]!.menus[1] as { label: string }[]).map((item) => item.label);
     expect(labels).toContain('Hide Plugboard');
@@ -118,7 +119,7 @@ describe('PlugboardTray', () => {
       notify: (notice) => notices.push(notice),
     });
     tray.run({ kind: 'set', controllerId: 'c1', outlet: 1, on: true });
-    await vi.waitFor(() => expect(notices).toHaveLength(1));
+    await vi.waitFor(() => expect(notices).toHaveLength(1), LOADED);
     expect(notices[0]!.body).toMatch(
       /Plugboard needs the password of admin for Bench A.*Nothing was sent to it/,
     );

@@ -1,58 +1,46 @@
+/**
+ * keytar against a real Secret Service (gnome-keyring, files in a temporary HOME; nothing touches the
+ * machine's keyring). Each case runs a child process: against the run's shared unlocked keychain under a
+ * service name of its own, or, where the keychain's condition is the point (locked, no login keyring, no
+ * Secret Service, no bus), against a session of its own in that condition.
+ */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-
-/**
- * keytar against a real Secret Service: each case runs a child process inside its own
- * `dbus-run-session` with a freshly unlocked gnome-keyring whose files live in a temporary HOME,
- * so nothing touches the machine's keyring.
- */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  keyringHome,
+  startKeychainSession,
+  type KeychainSession,
+  type KeychainSessionOptions,
+} from './keychain-session';
+import { keychainService, sharedKeychainBus } from './shared-keychain';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const child = path.join(import.meta.dirname, 'fixtures', 'keytar-child.ts');
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-keytar-'));
+const sessions: KeychainSession[] = [];
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.stop()));
+});
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface RunOptions {
-  /** Start gnome-keyring (unlocked) inside the session. */
-  keyring?: 'unlocked' | 'locked' | 'none';
-  /** A dbus-daemon config without service directories: no Secret Service can be activated. */
-  bareBus?: boolean;
-  /** Skip dbus-run-session and point at a bus that does not exist. */
-  noBus?: boolean;
-  /** Reuse a HOME (and so its keyrings) from an earlier run. */
-  home?: string;
+const newHome = () => mkdtempSync(path.join(scratch, 'home-'));
+
+/** A keychain session of this test's own, in the condition the test is about. */
+async function ownSession(home: string, options: KeychainSessionOptions): Promise<string> {
+  const session = await startKeychainSession(home, options);
+  sessions.push(session);
+  return session.bus;
 }
 
-function runChild(mode: string, options: RunOptions = {}): Promise<Record<string, unknown>> {
-  const home = options.home ?? mkdtempSync(path.join(scratch, 'home-'));
-  const node = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(child)} ${mode} ${JSON.stringify(path.join(home, 'config'))}`;
-  const keyring = options.keyring ?? 'unlocked';
-  const start =
-    keyring === 'unlocked'
-      ? 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; '
-      : keyring === 'locked'
-        ? 'gnome-keyring-daemon --components=secrets >/dev/null; '
-        : '';
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: home,
-    XDG_DATA_HOME: path.join(home, 'data'),
-    DISPLAY: '',
-  };
-  let command: string;
-  let args: string[];
-  if (options.noBus) {
-    env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path.join(home, 'no-such-bus')}`;
-    [command, args] = ['sh', ['-c', node]];
-  } else {
-    const config = options.bareBus ? [`--config-file=${bareBusConfig(home)}`] : [];
-    [command, args] = ['dbus-run-session', [...config, '--', 'sh', '-c', start + node]];
-  }
+/** Run keytar-child.ts `mode` with its config folder under `home`, talking to the keychain on `bus`. */
+function runChild(mode: string, bus: string, home = newHome()): Promise<Record<string, unknown>> {
+  const args = ['--import', 'tsx', child, mode, path.join(home, 'config'), keychainService(mode)];
+  const env = { ...process.env, ...keyringHome(home), DBUS_SESSION_BUS_ADDRESS: bus };
   return new Promise((resolve, reject) => {
-    const proc = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -66,6 +54,7 @@ function runChild(mode: string, options: RunOptions = {}): Promise<Record<string
   });
 }
 
+/** A dbus-daemon config without service directories: no Secret Service can be activated on it. */
 function bareBusConfig(dir: string): string {
   const file = path.join(dir, 'bare-bus.conf');
   writeFileSync(
@@ -79,7 +68,7 @@ function bareBusConfig(dir: string): string {
 
 describe('KeytarSecretStore under a real Secret Service', () => {
   it('stores, reads, overwrites and deletes secrets', async () => {
-    const result = await runChild('roundtrip');
+    const result = await runChild('roundtrip', sharedKeychainBus());
     expect(result).toEqual({
       missing: null,
       afterSet: 'first secret',
@@ -93,7 +82,7 @@ describe('KeytarSecretStore under a real Secret Service', () => {
   });
 
   it('keeps controller secrets in the keychain and never in the settings file', async () => {
-    const result = await runChild('registry');
+    const result = await runChild('registry', sharedKeychainBus());
     expect(result.secretAfterAdd).toBe('correct horse battery staple');
     // The real keychain holds the secret bound to the place it was saved for (registry-envelope.ts).
     expect(JSON.parse(result.inKeychain as string)).toEqual({
@@ -115,7 +104,12 @@ describe('KeytarSecretStore under a real Secret Service', () => {
   });
 
   it('explains how to get a Secret Service when none is running', async () => {
-    const result = await runChild('error', { bareBus: true, keyring: 'none' });
+    const home = newHome();
+    const result = await runChild(
+      'error',
+      await ownSession(home, { keyring: 'none', busConfig: bareBusConfig(home) }),
+      home,
+    );
     expect(result).toMatchObject({ threw: true, plugboard: true });
     expect(result.message).toMatch(/No Secret Service is running/);
     expect(result.message).toMatch(/gnome-keyring/);
@@ -123,22 +117,29 @@ describe('KeytarSecretStore under a real Secret Service', () => {
   });
 
   it('explains that a D-Bus session is needed when there is none', async () => {
-    const result = await runChild('error', { noBus: true });
+    const home = newHome();
+    const result = await runChild('error', `unix:path=${path.join(home, 'no-such-bus')}`, home);
     expect(result).toMatchObject({ threw: true, plugboard: true });
     expect(result.message).toMatch(/D-Bus session/);
   });
 
   it('says the keychain is locked when it is', async () => {
-    const home = mkdtempSync(path.join(scratch, 'home-'));
-    expect((await runChild('roundtrip', { home })).afterSet).toBe('first secret');
+    const home = newHome();
+    const first = await startKeychainSession(home);
+    try {
+      expect((await runChild('roundtrip', first.bus, home)).afterSet).toBe('first secret');
+    } finally {
+      await first.stop();
+    }
     // A second session finds the login keyring on disk but nobody unlocks it.
-    const result = await runChild('error', { keyring: 'locked', home });
+    const result = await runChild('error', await ownSession(home, { keyring: 'locked' }), home);
     expect(result).toMatchObject({ threw: true, plugboard: true });
     expect(result.message).toMatch(/keychain is locked/);
   });
 
   it('says when there is no login keyring to store into', async () => {
-    const result = await runChild('error', { keyring: 'locked' });
+    const home = newHome();
+    const result = await runChild('error', await ownSession(home, { keyring: 'locked' }), home);
     expect(result).toMatchObject({ threw: true, plugboard: true });
     expect(result.message).toMatch(/no login keyring yet/);
   });

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { child as spawnChild, startKeyring, together, type Keyring } from './process-harness';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { child as spawnChild, keyring as ownKeyring, together, type Keyring } from './process-harness';
 
 /**
  * Several real Plugboard processes (the registry over conf, as the CLI and the web shell run it) share
@@ -14,11 +14,10 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-processes-'));
 let keyring: Keyring;
 const child = (args: string[]) => spawnChild(args, keyring.env);
 
-// Each test has a keychain of its own, so it sees only the secrets its processes stored.
-beforeEach(async () => {
-  keyring = await startKeyring(scratch);
-}, 30_000);
-afterEach(() => keyring.stop());
+// Each test has a keychain service of its own, so it sees only the secrets its processes stored.
+beforeEach(() => {
+  keyring = ownKeyring(scratch);
+});
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface Inspection {

@@ -1,35 +1,27 @@
 /**
- * Issue 16 items 4 and 13 against a real Secret Service (gnome-keyring in a private dbus-run-session,
- * files in a temporary HOME): a new password for Plugboard's own user reaches the keychain only after
- * the controller accepted it, and a locked keychain means "password needed" with nothing sent.
+ * Issue 16 items 4 and 13 against a real Secret Service (gnome-keyring, files in a temporary HOME): a new
+ * password for Plugboard's own user reaches the keychain only after the controller accepted it, and a
+ * locked keychain means "password needed" with nothing sent. The first runs against the run's shared
+ * keychain (Plugboard's service, under an account named after the controller's random id); the second
+ * needs a keyring of its own that it can find locked.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it, vi } from 'vitest';
-
-// Each case starts a D-Bus session, a keyring and a Node child; allow for a busy machine.
-vi.setConfig({ testTimeout: 120_000 });
+import { afterAll, expect, it } from 'vitest';
+import { keyringHome, startKeychainSession, type KeychainSessionOptions } from './keychain-session';
+import { sharedKeychainBus } from './shared-keychain';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const child = path.join(import.meta.dirname, 'fixtures', 'credentials-child.ts');
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-credentials-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function runChild(
-  mode: string,
-  keyring: 'unlocked' | 'locked',
-  home: string,
-): Promise<Record<string, unknown>> {
-  const node = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(child)} ${mode}`;
-  const start =
-    keyring === 'unlocked'
-      ? 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; '
-      : 'gnome-keyring-daemon --components=secrets >/dev/null; ';
-  const env = { ...process.env, HOME: home, XDG_DATA_HOME: path.join(home, 'data'), DISPLAY: '' };
+function runChild(mode: string, bus: string, home: string): Promise<Record<string, unknown>> {
+  const env = { ...process.env, ...keyringHome(home), DBUS_SESSION_BUS_ADDRESS: bus };
   return new Promise((resolve, reject) => {
-    const proc = spawn('dbus-run-session', ['--', 'sh', '-c', start + node], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, mode], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,8 +39,19 @@ function runChild(
   });
 }
 
+/** Run `mode` against a keychain session of its own on `home`, in the given condition. */
+async function inOwnSession(mode: string, home: string, options: KeychainSessionOptions) {
+  const session = await startKeychainSession(home, options);
+  try {
+    return await runChild(mode, session.bus, home);
+  } finally {
+    await session.stop();
+  }
+}
+
 it("a new password for Plugboard's own user goes to the real keychain after the unit took it, and a refusal leaves it", async () => {
-  const result = await runChild('own-password', 'unlocked', mkdtempSync(path.join(scratch, 'home-')));
+  const home = mkdtempSync(path.join(scratch, 'home-'));
+  const result = await runChild('own-password', sharedKeychainBus(), home);
   expect(result).toEqual({
     warning: null,
     afterChange: 'n3w-admin-pw',
@@ -62,8 +65,8 @@ it("a new password for Plugboard's own user goes to the real keychain after the 
 it('a locked keychain is password-needed with nothing sent; a remembered password is kept for this run and says why', async () => {
   const home = mkdtempSync(path.join(scratch, 'home-'));
   // A first session creates the login keyring on disk; the second finds it locked.
-  await runChild('own-password', 'unlocked', home);
-  const result = await runChild('locked', 'locked', home);
+  await inOwnSession('own-password', home, { keyring: 'unlocked' });
+  const result = await inOwnSession('locked', home, { keyring: 'locked' });
   expect(result.problem).toMatch(
     /needs the password of admin for Bench A: it is not available here \(no keychain, a locked one/,
   );

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src-main/emulator/index';
 import { curl, json, python, until } from './clients';
 
@@ -196,12 +196,27 @@ describe('the simulated state machine', () => {
   });
 
   it('pings on its own every ping_interval seconds', async () => {
-    await curl(`${api}/autoping/ping_interval/`, { method: 'PUT', headers: csrf, data: 'value=1' });
-    await create({ addresses: ['10.0.0.1'], outlets: [0], enabled: true, pings_before_enabling: 1 });
-    await until(
-      () => emu.device.autoping().items[0]?.status,
-      (status) => status === 'ok',
-      10_000,
-    );
+    // The rounds run on the emulator's interval timer: faked here, so the test moves time itself and
+    // sees each round fall due exactly ping_interval seconds after the last.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldClearNativeTimers: true });
+    const status = () => emu.device.autoping().items[0]?.status;
+    try {
+      await curl(`${api}/autoping/ping_interval/`, { method: 'PUT', headers: csrf, data: 'value=1' });
+      await create({ addresses: ['10.0.0.1'], outlets: [0], enabled: true, pings_before_enabling: 1 });
+      vi.advanceTimersByTime(999);
+      expect(status()).toBe('waiting');
+      vi.advanceTimersByTime(1);
+      expect(status()).toBe('ok');
+      // A new interval counts from when it was set; the next round finds the target silent.
+      await curl(`${api}/autoping/ping_interval/`, { method: 'PUT', headers: csrf, data: 'value=3' });
+      emu.device.autopingAnswers('10.0.0.1', false);
+      vi.advanceTimersByTime(2999);
+      expect(status()).toBe('ok');
+      vi.advanceTimersByTime(1);
+      expect(status()).toBe('failing');
+    } finally {
+      emu.device.autopingAnswers('10.0.0.1', true);
+      vi.useRealTimers();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { parseCli } from '../../src-main/emulator/cli';
 import { curl, header, json, python } from './clients';
 
 // The real-unit profile on the wire (sources in src-main/emulator/README.md). The 5 s delay of the full
-// outlet list is scaled down here; the slow answers themselves are checked in real-unit-slow.test.ts.
+// outlet list is scaled down here; the slow answers themselves are checked in real-unit-slow.system.test.ts.
 let real: RunningEmulator;
 let fast: RunningEmulator;
 const csrf = { 'X-CSRF': 'x' };

@@ -9,9 +9,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import { coreSocketPath, findRunningCore } from '../../src-main/link';
+import { recordingProxy, type RecordingProxy } from '../core/recording-proxy';
 import { cleanUpServe, savedBench, scratchDir, serveBuilt as serve } from './built-serve';
 
-afterEach(cleanUpServe);
+const proxies: RecordingProxy[] = [];
+afterEach(async () => {
+  await cleanUpServe();
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
 
 async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url);
@@ -83,8 +88,18 @@ describe('plugboard serve (a real process)', () => {
     },
   );
 
-  it('lets a switch under way finish when SIGTERM comes, then exits 0', { timeout: 120_000 }, async () => {
-    const { configDir, credentials, emu } = await savedBench();
+  it('lets a switch under way finish when SIGTERM comes, then exits 0', async () => {
+    // The unit carries the switch out at once, but its answer is held (by a proxy in between) until the
+    // service has said it is stopping: the request is under way at SIGTERM, however long anything takes.
+    let stopping!: () => void;
+    const stopped = new Promise<void>((resolve) => (stopping = resolve));
+    const { configDir, credentials, emu } = await savedBench('bench-a', async (url) => {
+      const proxy = await recordingProxy(url, {
+        holdAnswer: (req) => (req.method === 'PUT' ? stopped : undefined),
+      });
+      proxies.push(proxy);
+      return proxy.url;
+    });
     const secret = 'ci-secret-0123456789abcdef';
     writeFileSync(path.join(credentials, 'plugboard.tokens'), `ci-runner[operator]:${secret}\n`);
     const service = serve(['--listen', 'api=127.0.0.1:0', '--config-dir', configDir], {
@@ -102,8 +117,6 @@ describe('plugboard serve (a real process)', () => {
         { timeout: 30_000 },
       )
       .toBe('online');
-    // The unit carries the switch out at once but answers late: the request is under way at SIGTERM.
-    emu.device.slowOutletsMs = 1_500;
     const answer = fetch(`${api}/api/v1/controllers/bench-a/outlets/2`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${secret}` },
@@ -111,6 +124,8 @@ describe('plugboard serve (a real process)', () => {
     });
     await vi.waitFor(() => expect(emu.device.outlet(1).state).toBe(false), { timeout: 30_000 });
     service.child.kill('SIGTERM');
+    await service.line(/: stopping \(requests under way may finish\)\.$/);
+    stopping();
     const response = await answer;
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ outlet: 2, action: 'off', failed: [] });

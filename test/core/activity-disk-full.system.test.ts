@@ -1,11 +1,9 @@
 /**
  * A full disk, for real (a 64 KiB tmpfs, test/core/full-disk.ts): the activity log loses nothing it
  * acknowledged and leaves no part of a line, ids stay unique across a restart, and a save says the disk
- * is full instead of "internal error". Also a line cut short by a crash is removed before anything is
- * appended after it.
+ * is full instead of "internal error". (Mounting takes root and the `mount` command: a system test.)
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
@@ -16,11 +14,9 @@ import { canMountTmpfs, fullDisk, type FullDisk } from './full-disk';
 import { cleanUp, newCore } from './harness';
 
 const disks: FullDisk[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   await cleanUp();
   for (const disk of disks.splice(0)) disk.unmount();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 function disk(): FullDisk {
   const made = fullDisk();
@@ -130,27 +126,5 @@ describe.runIf(canMountTmpfs)('the activity log on a full disk (a real tmpfs)', 
     expect(result.error.detail).toMatchObject({ diskFull: true });
     full.free();
     await h.ok('settings/set', { theme: 'dark' });
-  });
-});
-
-describe('the activity log after a crash mid-write', () => {
-  it('removes a line cut short before appending, so the next entry is read back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plugboard-torn-'));
-    dirs.push(dir);
-    const file = join(dir, 'activity.jsonl');
-    const clock = new FakeClock();
-    const first = new ActivityLog({ clock, log: () => undefined, file });
-    first.add(entry(1));
-    await first.flush();
-    writeFileSync(file, '{"id":17000000000', { flag: 'a' });
-    const logged: string[] = [];
-    const second = new ActivityLog({ clock, log: (message) => logged.push(message), file });
-    expect(logged).toContain('the activity log ended in part of a line (a write cut short); removed it');
-    second.add(entry(2));
-    await second.flush();
-    expect(lines(file).map((e) => e.outlet)).toEqual([1, 2]);
-    expect(new ActivityLog({ clock, log: () => undefined, file }).list().map((e) => e.outlet)).toEqual([
-      2, 1,
-    ]);
   });
 });
