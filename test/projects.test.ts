@@ -4,8 +4,8 @@
  * `real-unit` is a rerun of `fast` files and may only hold files that start an emulator through the
  * harness, where the profile changes something.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVitest, type Vitest } from 'vitest/node';
 import { marksRealUnit, REAL_UNIT_MARK, testFiles } from './projects';
@@ -28,6 +28,18 @@ async function resolvedProjects(): Promise<Map<string, string[]>> {
     );
   }
   return byProject;
+}
+
+const STARTS_EMULATOR = /\bemulator\(|\bprofileOptions\(|startEmulator\(/;
+
+/** Whether a test file starts an emulator itself or through a test helper of its own folder it imports. */
+function startsEmulator(file: string, text: string): boolean {
+  if (STARTS_EMULATOR.test(text)) return true;
+  // Not the harness itself: it defines emulator(), which says nothing of whether the file calls it.
+  const helpers = [...text.matchAll(/from '(\.\/[\w-]+)'/g)]
+    .filter((m) => m[1] !== './harness')
+    .map((m) => join(root, dirname(file), `${m[1]}.ts`));
+  return helpers.some((helper) => existsSync(helper) && STARTS_EMULATOR.test(readFileSync(helper, 'utf8')));
 }
 
 describe('the test projects', () => {
@@ -57,7 +69,7 @@ describe('the test projects', () => {
       expect(fast.has(file), `${file} is a fast file`).toBe(true);
       expect(marksRealUnit(text), `${file} says ${REAL_UNIT_MARK}`).toBe(true);
       expect(
-        /\bemulator\(|\bprofileOptions\(|startEmulator\(/.test(text),
+        startsEmulator(file, text),
         `${file} starts an emulator (otherwise the profile changes nothing)`,
       ).toBe(true);
     }

@@ -2,6 +2,7 @@
  * Sequences (issue 16 item 10): a group switched step by step across controllers, each step waiting a
  * delay (on the Core's fake clock) or for the controller to confirm; reverse order for off; Abort; critical
  * outlets and reservations; a stop at quit and a killed run seen by the next start. Real emulators.
+ * @real-unit
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Group, SequenceRun } from '../../src-preload/contract';
