@@ -61,9 +61,10 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: files.browser,
+          // One Chromium for the run (test/e2e/chromium-server.ts); each file opens its own contexts.
+          globalSetup: ['test/e2e/chromium-server.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          // One Chromium at a time: these machines have two cores.
           fileParallelism: false,
         },
       },
@@ -72,6 +73,7 @@ export default defineConfig({
           name: 'scale',
           environment: 'node',
           include: files.scale,
+          globalSetup: ['test/e2e/chromium-server.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
