@@ -13,6 +13,24 @@ export function eventually<T>(read: () => T | Promise<T>, timeout = UI_TIMEOUT) 
   return expect.poll(read, { timeout, interval: 100 });
 }
 
+/**
+ * Stop the page's clock (installed by `lab.openWindow({ pageClock: true })`) where it is, so what the
+ * page shows no longer depends on how long the steps after this take; `page.clock.resume()` lets it run.
+ */
+export async function pausePageClock(page: Page): Promise<void> {
+  for (;;) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      // A moment ahead of the page's time: pausing at a time already past fails (the clock is then
+      // paused where it was, and the next round pauses a moment after that).
+      await page.clock.pauseAt(now + 1000);
+      return;
+    } catch (error) {
+      if (!/past/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
 /** Open the web shell's tokened address and wait for the window to draw. */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
