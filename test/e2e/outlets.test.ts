@@ -8,7 +8,17 @@ import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
 import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
-import { dialog, eventually, openSection, outletRow, pausePageClock, physicalShown } from './ui';
+import {
+  cameAndWent,
+  dialog,
+  eventually,
+  openSection,
+  outletRow,
+  pausePageClock,
+  physicalShown,
+  recordChanges,
+  type PageMoment,
+} from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
 
@@ -42,16 +52,22 @@ describe.sequential('Outlets in Chromium', () => {
     const { page } = browser;
     const row = outletRow(page, 3, 'Scope');
     expect(await physicalShown(row)).toBe('on');
-    // A slow controller: the request and the confirming poll each take a while, so the mark is visible.
+    // A slow controller: the request and the confirming poll each take a while. The row is recorded at
+    // every change, so the mark is seen however slowly this test looks.
+    const waiting = (m: PageMoment) => m.text.includes('Waiting for the controller to confirm: turning off');
     bench.device.latency = 1500;
+    let moments: PageMoment[];
     try {
+      const record = await recordChanges(row, [[row, 'aria-busy']]);
       await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).click();
-      await eventually(() => row.innerText()).toContain('Waiting for the controller to confirm: turning off');
-      expect(await row.getAttribute('aria-busy')).toBe('true');
-      await eventually(() => row.innerText()).not.toContain('Waiting for the controller');
+      await eventually(async () => cameAndWent(await record.moments(), waiting)).toBe(true);
+      moments = await record.stop();
     } finally {
       bench.device.latency = 0;
     }
+    // While it said so, the row was busy.
+    expect(moments.filter(waiting).every((m) => m.attributes[0] === 'true')).toBe(true);
+    expect(moments.at(-1)!.text).not.toContain('Waiting for the controller');
     expect(await physicalShown(row)).toBe('off');
     expect(await row.getAttribute('aria-busy')).toBe('false');
     expect(
