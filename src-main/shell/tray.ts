@@ -116,7 +116,7 @@ export class PlugboardTray {
       this.#icon = '';
       this.schedule();
     });
-    void this.refresh();
+    void this.#rebuild();
   }
 
   /** Rebuild soon; several changes in a burst make one rebuild. */
@@ -124,7 +124,7 @@ export class PlugboardTray {
     if (this.#disposed || this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      void this.refresh();
+      void this.#rebuild();
     }, this.#options.coalesceMs ?? 150);
   }
 
@@ -204,6 +204,19 @@ export class PlugboardTray {
     if (this.#timer) clearTimeout(this.#timer);
     this.#unsubscribe();
     this.#tray.destroy();
+  }
+
+  /**
+   * A rebuild nobody waits for: one whose Core cannot answer (a service's link that closed, at quit or
+   * because the service stopped) leaves the menu as it was and is logged, never thrown into the void,
+   * where it would end the process.
+   */
+  async #rebuild(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (error) {
+      if (!this.#disposed) this.#options.log('The tray menu could not be brought up to date', error);
+    }
   }
 
   async #call(name: CallName, input: unknown): Promise<void> {

@@ -3,12 +3,11 @@
  * their numbers, an all on as one entry that opens to its outlets, filters by outlet name, who and
  * time, and the export as CSV and JSON lines.
  */
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import { expectAccessible } from './a11y';
-import { saveScreenshot, type BrowserSession } from './harness';
+import { downloadText, saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { eventually, openSection, UI_TIMEOUT, waitForStatus } from './ui';
 
@@ -23,7 +22,7 @@ async function download(page: Page, button: string): Promise<{ name: string; tex
     page.waitForEvent('download', { timeout: UI_TIMEOUT }),
     page.getByRole('button', { name: button }).click(),
   ]);
-  return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+  return { name: file.suggestedFilename(), text: await downloadText(file) };
 }
 
 describe.sequential('The Activity panel in Chromium', () => {
@@ -77,7 +76,10 @@ describe.sequential('The Activity panel in Chromium', () => {
     expect(csv.name).toMatch(/^plugboard-activity-.+\.csv$/);
     const lines = csv.text.trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
-    // An action, not a counted refusal: the last two columns (count, last_time) are empty.
+    expect(lines[0]).toBe(
+      'time,controller,outlet,action,door,who,result,error_code,error,outlet_name,batch,count,last_time',
+    );
+    // A switch, not a repeated refusal folded into one entry: no count, no last time.
     expect(lines[1]).toMatch(/^[\d-]+T[\d:.]+Z,Bench A,1,off,json-api,carol,ok,,,Router,\d+,,$/);
 
     await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'bob, CLI' });

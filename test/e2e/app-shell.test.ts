@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ActivityEntry } from '../../src-preload/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,16 +8,18 @@ import {
   assertRendererBuilt,
   launchBrowser,
   packageVersion,
+  repoRoot,
   saveScreenshot,
+  startBuiltWebShell,
   startWebApp,
-  startWebCommand,
   type BrowserSession,
   type WebApp,
 } from './harness';
+import { eventually, UI_TIMEOUT } from './ui';
 
 /** INTERFACES.md §5: the landmarks every later UI keeps. */
 async function expectAppShell(page: Page) {
-  const timeout = 10_000;
+  const timeout = UI_TIMEOUT;
   await page.getByRole('banner').getByRole('heading', { level: 1, name: 'Plugboard' }).waitFor({ timeout });
   await page.getByRole('tablist', { name: 'Controllers' }).waitFor({ timeout });
   await page.getByRole('button', { name: 'Add controller' }).waitFor({ timeout });
@@ -37,12 +41,20 @@ describe('npm run web in Chromium', () => {
 
   beforeAll(async () => {
     assertRendererBuilt();
-    app = await startWebCommand();
+    app = await startBuiltWebShell();
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+  });
+
+  it('is what npm run web serves once it has built', () => {
+    const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // The process these tests start (startBuiltWebShell) is the script's last step, after its build.
+    expect(scripts['web']).toMatch(/^electron-vite build\b.* && node out\/main\/web\.js$/);
   });
 
   it('shows the app shell with no controllers', async () => {
@@ -51,8 +63,8 @@ describe('npm run web in Chromium', () => {
     // The page took the token out of the address bar (and set no cookie).
     expect(page.url()).toBe(`${app.origin}/`);
     await expectAppShell(page);
-    await expect.poll(() => shownVersion(page, packageVersion), { timeout: 10_000 }).toBe(true);
-    await page.getByRole('button', { name: 'Try the demo' }).waitFor({ timeout: 10_000 });
+    await eventually(() => shownVersion(page, packageVersion)).toBe(true);
+    await page.getByRole('button', { name: 'Try the demo' }).waitFor({ timeout: UI_TIMEOUT });
     expect(await page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab').count()).toBe(0);
     await saveScreenshot(page, 'app-shell');
     // CSP violations and script errors surface as console errors.
@@ -122,9 +134,10 @@ describe('the app shell with saved controllers', () => {
     await page.goto(app.url);
     await expectAppShell(page);
     const tabs = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab');
-    await expect
-      .poll(() => tabs.allInnerTexts(), { timeout: 10_000 })
-      .toEqual([expect.stringContaining('Bench A'), expect.stringContaining('Rack 7')]);
+    await eventually(() => tabs.allInnerTexts()).toEqual([
+      expect.stringContaining('Bench A'),
+      expect.stringContaining('Rack 7'),
+    ]);
     expect(browser.errors).toEqual([]);
   });
 
@@ -151,9 +164,9 @@ describe('the app shell with saved controllers', () => {
       error: null,
     };
     core.emit('activity/added', entry);
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen.length))
-      .toBe(1);
+    await eventually(() => page.evaluate(() => (window as unknown as { seen: unknown[] }).seen.length)).toBe(
+      1,
+    );
     core.emit('activity/added', { ...entry, id: 2 });
     await page.evaluate(() => window.plugboard.app.info({})); // a round trip after the second event
     expect(await page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([entry]);
@@ -178,7 +191,7 @@ describe('the demo', () => {
     await page.goto(app.url);
     await expectAppShell(page);
     const tabs = page.getByRole('tablist', { name: 'Controllers' }).getByRole('tab');
-    await expect.poll(() => tabs.count(), { timeout: 10_000 }).toBe(3);
+    await eventually(() => tabs.count()).toBe(3);
     expect((await tabs.allInnerTexts()).every((text) => /demo/i.test(text))).toBe(true);
     const states = await page.evaluate(async () => {
       const snapshot = await window.plugboard.app.snapshot({});

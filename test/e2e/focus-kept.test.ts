@@ -11,10 +11,19 @@ import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
 import type { BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { eventually, openOverview, openSection, outletRow, UI_TIMEOUT } from './ui';
+import {
+  cameAndWent,
+  eventually,
+  openOverview,
+  openSection,
+  outletRow,
+  recordChanges,
+  UI_TIMEOUT,
+  type PageMoment,
+} from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
-/** Each request takes this long at the controller, so "during" lasts long enough to look at. */
+/** Each request takes this long at the controller: a while to be on its way (recorded, not sampled). */
 const SLOW_MS = 2500;
 
 const isFocused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
@@ -60,16 +69,22 @@ describe.sequential('Focus stays where it was, in Chromium', () => {
     const { page } = browser;
     const on = page.getByRole('button', { name: 'Turn outlet 2 (Switch) on' });
     await on.focus();
+    const sending = (m: PageMoment) => m.attributes[0] === 'true';
     bench.device.latency = SLOW_MS;
+    let moments: PageMoment[];
     try {
+      const record = await recordChanges(page.getByRole('main'), [[on, 'aria-disabled']]);
       await page.keyboard.press('Enter');
-      await eventually(() => on.getAttribute('aria-disabled')).toBe('true');
-      expect(await isFocused(on)).toBe(true);
+      // Started at once, well inside the controller's answer time: the page with the switch on its way.
       await expectAccessible(page, 'A switch on its way');
-      await eventually(() => on.getAttribute('aria-disabled')).toBeNull();
+      await eventually(async () => cameAndWent(await record.moments(), sending)).toBe(true);
+      moments = await record.stop();
     } finally {
       bench.device.latency = 0;
     }
+    // On its way (aria-disabled) and after, the focus never left the switch.
+    expect(moments.some(sending)).toBe(true);
+    expect(moments.every((m) => m.focusedWatched === 0)).toBe(true);
     expect(await isFocused(on)).toBe(true);
     await eventually(() => bench.device.outlet(1).state).toBe(true);
     // The keyboard goes on from there: Down moves to the same control of the next outlet.
@@ -84,17 +99,27 @@ describe.sequential('Focus stays where it was, in Chromium', () => {
     const input = page.getByRole('textbox', { name: 'New name for outlet 4 (Signal generator)' });
     expect(await isFocused(input)).toBe(true);
     await input.fill('Generator');
+    const save = page.getByRole('button', { name: 'Save' });
+    const renamed = (m: PageMoment) => m.focused === 'Rename outlet 4 (Generator)';
     bench.device.latency = SLOW_MS;
+    let moments: PageMoment[];
     try {
+      const record = await recordChanges(page.getByRole('main'), [
+        [save, 'aria-disabled'],
+        [input, 'aria-invalid'],
+      ]);
       await page.keyboard.press('Enter');
-      await eventually(() => page.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe(
-        'true',
-      );
-      expect(await isFocused(input)).toBe(true);
-      await eventually(() => focusedName(page)).toBe('Rename outlet 4 (Generator)');
+      await eventually(async () => (await record.moments()).some(renamed)).toBe(true);
+      moments = await record.stop();
     } finally {
       bench.device.latency = 0;
     }
+    // While the new name was on its way (Save aria-disabled) the focus stayed in the field; then it went
+    // to the renamed outlet's pencil.
+    const before = moments.slice(0, moments.findIndex(renamed));
+    expect(before.some((m) => m.attributes[0] === 'true')).toBe(true);
+    expect(before.filter((m) => m.attributes[0] === 'true').every((m) => m.focusedWatched === 1)).toBe(true);
+    expect(await focusedName(page)).toBe('Rename outlet 4 (Generator)');
     expect(bench.device.outlet(3).name).toBe('Generator');
   });
 
@@ -104,16 +129,21 @@ describe.sequential('Focus stays where it was, in Chromium', () => {
     const tile = page.getByRole('list', { name: 'Outlets of Bench A' }).getByRole('button', { name: /^5 / });
     await tile.waitFor({ timeout: UI_TIMEOUT });
     expect(await tile.getAttribute('aria-pressed')).toBe('false');
+    const sending = (m: PageMoment) => m.attributes[0] === 'true';
     bench.device.latency = SLOW_MS;
+    let moments: PageMoment[];
     try {
+      const record = await recordChanges(page.getByRole('main'), [[tile, 'aria-disabled']]);
       await tile.click();
-      await eventually(() => tile.getAttribute('aria-disabled')).toBe('true');
-      expect(await isFocused(tile)).toBe(true);
-      await eventually(() => tile.getAttribute('aria-disabled')).not.toBe('true');
+      await eventually(async () => cameAndWent(await record.moments(), sending)).toBe(true);
+      moments = await record.stop();
     } finally {
       bench.device.latency = 0;
     }
-    expect(await isFocused(tile)).toBe(true);
+    // From the click on, through the request and after it, the focus stayed on the tile.
+    const fromClick = moments.slice(moments.findIndex((m) => m.focusedWatched === 0));
+    expect(fromClick.some(sending)).toBe(true);
+    expect(fromClick.every((m) => m.focusedWatched === 0)).toBe(true);
     await eventually(() => tile.getAttribute('aria-pressed')).toBe('true');
     expect(await isFocused(tile)).toBe(true);
     expect(await focusedName(page)).not.toBe('body');

@@ -1,18 +1,21 @@
 /**
  * Browser test harness (INTERFACES.md §4): the web shell on an ephemeral 127.0.0.1 port — in-process,
- * or as the real `npm run web` child process — and Debian's Chromium driven by playwright-core
- * (never a downloaded browser), with a fresh profile per launch and screenshots under
- * test-results/screenshots/.
+ * or as the built shell's own process (what `npm run web` runs once it has built) — and Debian's
+ * Chromium driven by playwright-core (never a downloaded browser), a fresh context (storage, cookies,
+ * cache) for each session, and screenshots under test-results/screenshots/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import type { Core } from '../../src-main/core/index';
 import { startWebShell } from '../../src-main/web/server';
 import type { PlugboardApi } from '../../src-preload/contract';
+import { openChromium } from './chromium';
+
+export { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium';
 
 declare global {
   interface Window {
@@ -28,17 +31,8 @@ export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 export const packageVersion = (
   JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
 ).version;
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The built web shell: what `npm run web` runs once it has built (package.json's `web` script). */
+export const builtWebShell = join(repoRoot, 'out', 'main', 'web.js');
 
 /** A running web shell: open `url` (it carries the token); `origin` is what its pages run as. */
 export interface WebApp {
@@ -52,7 +46,7 @@ export interface WebApp {
 export function assertRendererBuilt(): void {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(
-      `The built renderer is missing (${rendererDir}/index.html). Run \`npx electron-vite build\` first (\`npm test\` does).`,
+      `The built renderer is missing (${rendererDir}/index.html). Run \`npx electron-vite build\` first (\`npm test\` and \`npm run test:all\` do).`,
     );
   }
 }
@@ -79,44 +73,44 @@ export async function startWebApp(
 }
 
 /**
- * `npm run web -- <args>` exactly as a person runs it (it builds, then serves), in its own process
- * group so closing stops npm, tsx and node together, with a fresh empty config folder. Resolves once
- * the URL is printed.
+ * The built web shell in its own process, as `npm run web -- <args>` starts it once its build is done
+ * (`node out/main/web.js`; the run's one build made it), with a fresh empty config folder. Resolves
+ * once the URL is printed. Closing sends SIGTERM and waits for the process to end.
  */
-export async function startWebCommand(args: string[] = []): Promise<WebApp & { output(): string }> {
+export async function startBuiltWebShell(args: string[] = []): Promise<WebApp & { output(): string }> {
+  assertRendererBuilt();
+  if (!existsSync(builtWebShell))
+    throw new Error(
+      `The built web shell is missing (${builtWebShell}). Run \`npx electron-vite build\` first (\`npm run test:all\` does).`,
+    );
   const configDir = await mkdtemp(join(tmpdir(), 'plugboard-e2e-config-'));
-  const child = spawn('npm', ['run', '--silent', 'web', '--', ...args], {
+  const child = spawn(process.execPath, [builtWebShell, ...args], {
     cwd: repoRoot,
-    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PLUGBOARD_CONFIG_DIR: configDir, FORCE_COLOR: '0' },
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exited = new Promise<number | string>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
+  );
 
   const close = async () => {
-    await stopGroup(child, exited);
+    await stop(child, exited);
     await rm(configDir, { recursive: true, force: true });
   };
   try {
+    // The URL, or the exit that means it will never come; a hang is left to the hook's timeout.
     const url = await new Promise<string>((done, fail) => {
-      const timer = setTimeout(
-        () => fail(new Error(`npm run web printed no URL within 60 s. Output:\n${output}`)),
-        60_000,
-      );
       const look = () => {
         const match = /Plugboard web shell: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
-        if (!match) return;
-        clearTimeout(timer);
-        done(match[1]!);
+        if (match) done(match[1]!);
       };
       child.stdout!.on('data', look);
-      void exited.then((code) => {
-        clearTimeout(timer);
-        fail(new Error(`npm run web exited (code ${code}) before printing its URL. Output:\n${output}`));
-      });
+      void exited.then((code) =>
+        fail(new Error(`The web shell exited (${code}) before printing its URL. Output:\n${output}`)),
+      );
     });
     const token = new URL(url).searchParams.get('token')!;
     return { url, token, origin: new URL(url).origin, close, output: () => output };
@@ -126,24 +120,12 @@ export async function startWebCommand(args: string[] = []): Promise<WebApp & { o
   }
 }
 
-async function stopGroup(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {
-      // The group is already gone.
-    }
-  };
-  signal('SIGTERM');
-  const timeout = new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 10_000).unref());
-  if ((await Promise.race([exited, timeout])) === 'timeout') {
-    signal('SIGKILL');
-    await exited;
-  }
+async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await exited;
 }
 
-/** A headless Chromium with a fresh profile; console errors and page errors are collected. */
+/** A fresh browser context (no storage, cookies or cache from any other session) with one page. */
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;
@@ -152,26 +134,21 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/**
+ * A new context in the shared Chromium (or a Chromium of its own outside a test run: chromium.ts),
+ * with one page whose console errors and page errors are collected.
+ */
 export async function launchBrowser(): Promise<BrowserSession> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Debian's Chromium is missing (${CHROMIUM_PATH}). Install it with \`apt-get install -y chromium\` (.ci/run does).`,
-    );
-  }
-  const profile = await mkdtemp(join(tmpdir(), 'plugboard-chromium-'));
+  const browser = await openChromium();
   let context: BrowserContext;
+  let page: Page;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1280, height: 800 },
-    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
   } catch (error) {
-    await rm(profile, { recursive: true, force: true });
+    await browser.close();
     throw error;
   }
-  const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error' || isFaviconMiss(message.location().url)) return;
@@ -184,9 +161,19 @@ export async function launchBrowser(): Promise<BrowserSession> {
     errors,
     close: async () => {
       await context.close();
-      await rm(profile, { recursive: true, force: true });
+      await browser.close();
     },
   };
+}
+
+/**
+ * What a download holds, as text. Read as a stream: the browser runs in another process (the shared
+ * Chromium), where the file stays.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Chromium asks every site for /favicon.ico; a 404 there says nothing about the app. */

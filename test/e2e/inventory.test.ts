@@ -2,12 +2,11 @@
  * The fleet inventory in Chromium (issue 16 item 9): one table of every controller, sorted by any column
  * (aria-sort), firmware drift highlighted, last known values of an offline unit marked, and the CSV export.
  */
-import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { saveScreenshot, type BrowserSession } from './harness';
+import { downloadText, saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { eventually, UI_TIMEOUT, waitForStatus } from './ui';
 
@@ -99,7 +98,7 @@ describe.sequential('The inventory in Chromium', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^plugboard-inventory-.+\.csv$/);
-    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    const lines = (await downloadText(download)).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
       'controller,status,last_known,model,serial,firmware,newer_firmware_on_model,relay_firmware,newer_relay_firmware_on_model,ssh,users,outlets_on,outlets,last_seen',
     );

@@ -28,8 +28,11 @@ export interface Lab {
   emulator(options?: EmulatorOptions): Promise<RunningEmulator>;
   /** Save a controller through the Core (setup for tests that are not about adding one). */
   add(emulator: RunningEmulator, name: string, user?: string, password?: string): Promise<ControllerSummary>;
-  /** Chromium showing the lab's window; closed with the lab, before everything else. */
-  openWindow(): Promise<BrowserSession>;
+  /**
+   * Chromium showing the lab's window; closed with the lab, before everything else. With `pageClock`
+   * the page's time is Playwright's clock (flowing as usual until a test pauses it: ui.ts).
+   */
+  openWindow(options?: { pageClock?: boolean }): Promise<BrowserSession>;
   close(): Promise<void>;
 }
 
@@ -81,9 +84,10 @@ export async function startLab(options: { pollIntervalMs?: number } = {}): Promi
     },
     add: (emulator, name, user = 'admin', password = '1234') =>
       core.handlers['controllers/add']({ name, url: emulator.url, auth: { kind: 'digest', user, password } }),
-    async openWindow() {
+    async openWindow(options = {}) {
       const browser = await launchBrowser();
       browsers.push(browser);
+      if (options.pageClock) await browser.page.clock.install();
       await openApp(browser.page, lab.app.url);
       return browser;
     },

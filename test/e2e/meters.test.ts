@@ -3,12 +3,11 @@
  * chart (uPlot, on a canvas) follows the history the Core keeps, limits mark a tile, CSV export
  * downloads the history, and a controller without meters says so.
  */
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
-import { saveScreenshot, type BrowserSession } from './harness';
+import { downloadText, saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { eventually, openSection, UI_TIMEOUT } from './ui';
 
@@ -168,7 +167,7 @@ describe.sequential('Meters in Chromium', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^plugboard-bench-a-meters-.+\.csv$/);
-    const csv = await readFile(await download.path(), 'utf8');
+    const csv = await downloadText(download);
     const [header, ...rows] = csv
       .trim()
       .split('\r\n')

@@ -8,7 +8,17 @@ import type { RunningEmulator } from '../../src-main/emulator/index';
 import { expectAccessible } from './a11y';
 import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
-import { dialog, eventually, openSection, outletRow, physicalShown } from './ui';
+import {
+  cameAndWent,
+  dialog,
+  eventually,
+  openSection,
+  outletRow,
+  pausePageClock,
+  physicalShown,
+  recordChanges,
+  type PageMoment,
+} from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
 
@@ -32,7 +42,7 @@ describe.sequential('Outlets in Chromium', () => {
     // A longer off-time of its own, so the countdown has several seconds to show.
     bench.device.setOutlet(3, { cycleDelay: 4 });
     await lab.add(bench, 'Bench A');
-    browser = await lab.openWindow();
+    browser = await lab.openWindow({ pageClock: true });
     await openSection(browser.page, 'Bench A', 'Outlets');
     await outletRow(browser.page, 1, 'Router').waitFor({ timeout: 20_000 });
   });
@@ -42,16 +52,22 @@ describe.sequential('Outlets in Chromium', () => {
     const { page } = browser;
     const row = outletRow(page, 3, 'Scope');
     expect(await physicalShown(row)).toBe('on');
-    // A slow controller: the request and the confirming poll each take a while, so the mark is visible.
+    // A slow controller: the request and the confirming poll each take a while. The row is recorded at
+    // every change, so the mark is seen however slowly this test looks.
+    const waiting = (m: PageMoment) => m.text.includes('Waiting for the controller to confirm: turning off');
     bench.device.latency = 1500;
+    let moments: PageMoment[];
     try {
+      const record = await recordChanges(row, [[row, 'aria-busy']]);
       await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).click();
-      await eventually(() => row.innerText()).toContain('Waiting for the controller to confirm: turning off');
-      expect(await row.getAttribute('aria-busy')).toBe('true');
-      await eventually(() => row.innerText()).not.toContain('Waiting for the controller');
+      await eventually(async () => cameAndWent(await record.moments(), waiting)).toBe(true);
+      moments = await record.stop();
     } finally {
       bench.device.latency = 0;
     }
+    // While it said so, the row was busy.
+    expect(moments.filter(waiting).every((m) => m.attributes[0] === 'true')).toBe(true);
+    expect(moments.at(-1)!.text).not.toContain('Waiting for the controller');
     expect(await physicalShown(row)).toBe('off');
     expect(await row.getAttribute('aria-busy')).toBe('false');
     expect(
@@ -110,17 +126,22 @@ describe.sequential('Outlets in Chromium', () => {
     await timer.waitFor({ timeout: 20_000 });
     expect(bench.device.outlet(3)).toMatchObject({ cycling: true, physicalState: false });
 
-    // Watch the countdown tick down during the off-time (the one place this suite watches the clock).
-    const seen: number[] = [];
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (await timer.count()) > 0) {
-      const match = /back on in (\d+) s/.exec((await timer.innerText().catch(() => '')) ?? '');
-      if (match && Number(match[1]) !== seen.at(-1)) seen.push(Number(match[1]));
-      await page.waitForTimeout(150);
+    // The countdown follows the page's clock: stopped during the off-time, then moved on a second at a
+    // time, it reads one second less each time down to "Turning back on…" (0 here). How it ticks by
+    // itself is test/renderer/outlets-panel.test.ts's.
+    await pausePageClock(page);
+    const secondsLeft = async () => Number(/back on in (\d+) s/.exec(await timer.innerText())?.[1] ?? 0);
+    const first = await secondsLeft();
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(first).toBeLessThanOrEqual(4);
+    const seen = [first];
+    while (seen.at(-1)! > 0) {
+      await page.clock.runFor(1000);
+      seen.push(await secondsLeft());
     }
-    expect(seen.length).toBeGreaterThanOrEqual(2);
-    expect(seen[0]).toBeLessThanOrEqual(4);
-    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+    expect(seen).toEqual(Array.from({ length: first + 1 }, (_, i) => first - i));
+    expect(await timer.innerText()).toContain('Turning back on');
+    await page.clock.resume();
 
     await eventually(() => physicalShown(row)).toBe('on');
     await eventually(() => row.innerText()).not.toContain('Waiting for the controller');

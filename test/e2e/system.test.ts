@@ -12,12 +12,13 @@ import {
   controllerTab,
   dialog,
   eventually,
-  mainText,
   openSection,
   outletRow,
   physicalShown,
+  recordChanges,
   UI_TIMEOUT,
   waitForStatus,
+  type PageMoment,
 } from './ui';
 
 /**
@@ -80,16 +81,25 @@ describe.sequential('System in Chromium', () => {
     const confirm = dialog(page);
     await confirm.waitFor({ timeout: UI_TIMEOUT });
     expect(await confirm.getByRole('heading').innerText()).toBe('Reboot Bench A?');
+    // The reboot lasts a few seconds of the controller's time: the page is recorded at every change,
+    // so what it showed meanwhile is known however slowly this test looks.
+    const record = await recordChanges(page.locator('body'), [
+      [page.getByRole('button', { name: 'Reboot controller…' }), 'disabled'],
+    ]);
     await confirm.getByRole('button', { name: 'Reboot' }).click();
-
-    await eventually(() => mainText(page)).toMatch(/Rebooting — waiting for the controller to answer again/);
-    await waitForStatus(page, 'Bench A', 'rebooting');
-    await eventually(() => bench.device.rebooting).toBe(true);
-    expect(await page.getByRole('button', { name: 'Reboot controller…' }).isDisabled()).toBe(true);
+    const rebooting = (m: PageMoment) =>
+      m.text.includes('Rebooting — waiting for the controller to answer again');
+    await eventually(async () => (await record.moments()).some(rebooting)).toBe(true);
+    // The page as it is now: rebooting still, unless the controller was quicker than the shot.
     await saveScreenshot(page, 'system-rebooting');
     await expectAccessible(page, 'System while rebooting');
-
-    await eventually(() => mainText(page), 60_000).toMatch(/Back online after \d+ s\./);
+    const back = (m: PageMoment) => /Back online after \d+ s\./.test(m.text);
+    await eventually(async () => (await record.moments()).some(back), 60_000).toBe(true);
+    const moments = await record.stop();
+    const during = moments.slice(moments.findIndex(rebooting), moments.findIndex(back));
+    // Rebooting, said in the page and on the controller's tab, with the Reboot button disabled throughout.
+    expect(during.some((m) => / rebooting\b/.test(m.text))).toBe(true);
+    expect(during.filter(rebooting).every((m) => m.attributes[0] !== null)).toBe(true);
     await waitForStatus(page, 'Bench A', 'online');
     expect(bench.device.rebooting).toBe(false);
     // The temporary state did not survive the reboot, on the controller and in the window.

@@ -68,13 +68,13 @@ describe('Quitting the desktop app during a sequence', () => {
     await app.answerDialog(0);
     const runs = await page.evaluate(() => window.plugboard.sequences.runs({}));
     expect(runs.ok && runs.value.map((r) => [r.runId, r.status])).toEqual([[runId, 'running']]);
-    expect(app.quitAt()).toBeNull();
+    expect(app.hasQuit()).toBe(false);
     expect((await app.state()).windows).toHaveLength(1);
 
     await app.quit();
     await until(async () => (await app.state()).dialogs[1], 'the second quit question');
     await app.answerDialog(1);
-    await until(() => app.quitAt(), 'the app to quit');
+    await app.quitted;
     await app.release();
     expect(await exitOf(app)).toBe(0);
     const dir = join(configDir, SEQUENCE_RUNS_DIR);

@@ -98,7 +98,7 @@ describe('The desktop app while a Plugboard service runs', () => {
 
   it('quits without stopping the service', async () => {
     await app.clickTray('quit');
-    await until(() => app.quitAt(), 'the app to quit');
+    await app.quitted;
     await app.release();
     expect(await exitOf(app)).toBe(0);
     // The service still answers others: the app closed only its own link.
@@ -153,7 +153,7 @@ describe('The desktop app running its own Core', () => {
     expect(stderr).toContain('Another Plugboard already runs the Core');
 
     await app.clickTray('quit');
-    await until(() => app.quitAt(), 'the app to quit');
+    await app.quitted;
     await app.release();
     expect(await exitOf(app)).toBe(0);
     expect(existsSync(join(configDir, 'core.lock'))).toBe(false);

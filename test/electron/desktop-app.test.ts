@@ -245,17 +245,23 @@ describe('The desktop app under the Electron stand-in', () => {
   it('Quit from the tray disposes the Core: no request reaches a controller afterwards', async () => {
     const before = benchA.device.stats.requests;
     await eventually(() => benchA.device.stats.requests).toBeGreaterThan(before);
-    // Counted as the test hears of `quit`: the Core was disposed before the app emitted it.
-    let atQuit = -1;
-    app.onQuit(() => (atQuit = benchA.device.stats.requests));
+    // Counted once the test has read everything that reached it along with `quit`: the app disposed its
+    // Core before emitting `quit`, so whatever that Core sent before has arrived and been counted by then.
+    const counted = new Promise<number>((done) =>
+      app.onQuit(() => setImmediate(() => done(benchA.device.stats.requests))),
+    );
     await app.clickTray('quit');
-    await until(() => app.quitAt(), 'the app to quit');
-    // The process is held open after quit: an undisposed Core would poll (every 500 ms) in this window.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(benchA.device.stats.requests).toBe(atQuit);
-    expect(benchA.device.stats.inFlight).toBe(0);
+    await app.quitted;
+    const atQuit = await counted;
+    // The stand-in holds the process after quit. An undisposed Core would go on polling (every 500 ms)
+    // while the app's own event loop runs a timer of three poll intervals.
+    await app.afterAppTimer(1_500);
     await app.release();
     expect(await exitOf(app)).toBe(0);
+    // The process has ended, so everything it ever sent has reached this one: read it, then count.
+    await new Promise((done) => setImmediate(done));
+    expect(benchA.device.stats.requests).toBe(atQuit);
+    expect(benchA.device.stats.inFlight).toBe(0);
     // Nothing went wrong in the page but the inline script the CSP test added on purpose.
     expect(pageErrors.filter((text) => !text.includes('inline script'))).toEqual([]);
     expect(pageErrors.some((text) => text.includes('inline script'))).toBe(true);
@@ -271,7 +277,7 @@ describe('The desktop app under the Electron stand-in', () => {
     expect(benchA.device.stats.requests).toBeGreaterThan(requestsBefore);
     expect((await app.state()).preloadErrors).toEqual([]);
     await app.clickTray('quit');
-    await until(() => app.quitAt(), 'the app to quit');
+    await app.quitted;
     await app.release();
     expect(await exitOf(app)).toBe(0);
   });

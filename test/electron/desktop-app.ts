@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect, vi } from 'vitest';
+import { expect, onTestFailed, vi } from 'vitest';
 import type { StandInState } from './standin/electron';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -44,25 +44,19 @@ export function until<T>(
   );
 }
 
-/** The exit code once the process has ended by itself; fails if it is still running after `timeout`. */
-export async function exitOf(app: DesktopApp, timeout = APP_TIMEOUT): Promise<number | string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, fail) => {
-    timer = setTimeout(
-      () =>
-        fail(
-          new Error(
-            `The app still runs ${timeout / 1000} s after it quit: something the app started was not stopped.\n${app.output()}`,
-          ),
-        ),
-      timeout,
-    );
+/**
+ * The exit code once the process has ended by itself (after `release`), however long a loaded machine
+ * takes. A process that never ends is a hang, which the test's timeout ends; the app's output is printed
+ * with that failure.
+ */
+export async function exitOf(app: DesktopApp): Promise<number | string> {
+  onTestFailed(() => {
+    if (!app.hasExited())
+      console.error(
+        `The app had not ended after it quit: something it started was not stopped. Its output:\n${app.output()}`,
+      );
   });
-  try {
-    return await Promise.race([app.exited, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return app.exited;
 }
 
 export interface DesktopApp {
@@ -79,12 +73,20 @@ export interface DesktopApp {
   page(url?: string): Promise<Page>;
   /** After `quit`, the stand-in holds the process until this (see standin/electron.ts). */
   release(): Promise<void>;
-  /** When the app emitted `quit` (epoch ms, this machine's clock), once it has. */
-  quitAt(): number | null;
+  /**
+   * Answers once the app's event loop has run a timer of `ms` milliseconds: every timer the app had due
+   * sooner (a poller's, say) has fired by then, however slowly the machine runs.
+   */
+  afterAppTimer(ms: number): Promise<void>;
+  /** Whether the app has emitted `quit`. */
+  hasQuit(): boolean;
+  /** Resolves when the app emits `quit`; rejects if the process ends without it. */
+  quitted: Promise<void>;
   /** Run `listener` the moment the test hears that the app emitted `quit`. */
   onQuit(listener: () => void): void;
   /** Resolves when the process exits: its exit code, or the signal that ended it. */
   exited: Promise<number | string>;
+  hasExited(): boolean;
   /** The app's console output so far, for failure messages. */
   output(): string;
   /** Stop the process group if it is still running, and forget the control socket. */
@@ -148,8 +150,15 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
       throw new Error(`The app exited (${code}) before it connected to the test:\n${output}`);
     }),
   ]);
-  let quitAt: number | null = null;
+  let hasQuit = false;
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
   const quitListeners: (() => void)[] = [];
+  const quitted = new Promise<void>((done, fail) => {
+    quitListeners.push(done);
+    void exited.then((code) => fail(new Error(`The app exited (${code}) without quitting:\n${output}`)));
+  });
+  quitted.catch(() => undefined); // a test that never waits for the quit is not failed by it
   const waiting = new Map<number, { done(value: unknown): void; fail(error: Error): void }>();
   let nextId = 1;
   createInterface({ input: socket }).on('line', (line) => {
@@ -159,10 +168,9 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
       value?: unknown;
       error?: string;
       event?: string;
-      at?: number;
     };
     if (message.event === 'quit') {
-      quitAt = message.at ?? null;
+      hasQuit = true;
       for (const listener of quitListeners) listener();
     }
     if (message.id === undefined) return;
@@ -206,9 +214,12 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
       );
     },
     release: () => request('release'),
-    quitAt: () => quitAt,
+    afterAppTimer: (ms) => request('afterTimer', { ms }),
+    hasQuit: () => hasQuit,
+    quitted,
     onQuit: (listener) => void quitListeners.push(listener),
     exited,
+    hasExited: () => hasExited,
     output: () => output,
     async close() {
       await browser?.close().catch(() => undefined);

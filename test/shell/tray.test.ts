@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerState } from '../../src-preload/contract';
+import type { Core } from '../../src-main/core/index';
 import { buildTrayMenu } from '../../src-main/core/tray-menu';
 import { electronNotifier, type NotificationClass } from '../../src-main/shell/notifications';
 import { PlugboardTray, menuTemplate, type TrayElectron } from '../../src-main/shell/tray';
@@ -167,6 +168,44 @@ describe('window visibility', () => {
     window.emit('hide');
     window.emit('closed');
     expect(reports).toEqual([true, false, true, false, false]);
+  });
+});
+
+describe('PlugboardTray over a Core that stops answering', () => {
+  it('keeps its menu when a rebuild fails, says so, and says nothing of one that fails after dispose', async () => {
+    core = testCore();
+    const real = core;
+    const { electron, trays } = fakeElectron();
+    const logged: string[] = [];
+    // What a linked Core's calls do once its link has closed (a service stopped, or the app quits).
+    const lost = Object.assign(new Error('The Plugboard service stopped before it answered'), {
+      code: 'UNREACHABLE',
+    });
+    let snapshot: () => ReturnType<Core['handlers']['app/snapshot']> = () =>
+      real.handlers['app/snapshot']({});
+    const tray = new PlugboardTray({
+      electron,
+      core: { ...real, handlers: { ...real.handlers, 'app/snapshot': () => snapshot() } },
+      iconDir: '/icons',
+      window: { show: vi.fn(), hide: vi.fn(), isVisible: () => false },
+      quit: vi.fn(),
+      log: (message) => logged.push(message),
+      coalesceMs: 1,
+    });
+    await vi.waitFor(() => expect(trays[0]!.menus).toHaveLength(1));
+    snapshot = () => Promise.reject(lost);
+    tray.schedule();
+    await vi.waitFor(() => expect(logged).toEqual(['The tray menu could not be brought up to date']));
+    expect(trays[0]!.menus).toHaveLength(1);
+    // The app quits while a rebuild waits for its answer: the failure that follows is not news.
+    let fail: ((error: Error) => void) | null = null;
+    snapshot = () => new Promise((_, reject) => (fail = reject));
+    tray.schedule();
+    await vi.waitFor(() => expect(fail).not.toBeNull());
+    tray.dispose();
+    fail!(lost);
+    await new Promise((done) => setImmediate(done));
+    expect(logged).toHaveLength(1);
   });
 });
 

@@ -57,7 +57,7 @@ export async function createElectron(options: { appDir: string }) {
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => (release = resolve));
   const app = new StandInApp(options.appDir, async () => {
-    push({ event: 'quit', at: Date.now() });
+    push({ event: 'quit' });
     if (chromium) await (await chromium).close();
     if (control) await released;
     control?.end();
@@ -128,6 +128,8 @@ export async function createElectron(options: { appDir: string }) {
     answerDialog: ({ response }) => answerDialog(Number(response)),
     // After the answer is written: the connection ends once released.
     release: () => void setImmediate(release),
+    // Answered from a timer of the app's own event loop: every timer the app had due sooner has fired.
+    afterTimer: ({ ms }) => new Promise<void>((done) => setTimeout(done, Number(ms))),
   };
 
   function push(message: object): void {
