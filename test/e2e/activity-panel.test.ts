@@ -26,7 +26,7 @@ async function download(page: Page, button: string): Promise<{ name: string; tex
   return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
 }
 
-describe.sequential('The Activity panel in Chromium', () => {
+describe('The Activity panel in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
 
