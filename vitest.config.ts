@@ -51,6 +51,7 @@ export default defineConfig({
         test: {
           name: 'system',
           environment: 'node',
+          globalSetup: ['test/global-node.ts'],
           include: files.system,
           globalSetup: ['test/secrets/keychain-global-setup.ts'],
           testTimeout: 60_000,
@@ -87,6 +88,7 @@ export default defineConfig({
         test: {
           name: 'electron',
           environment: 'node',
+          globalSetup: ['test/global-node.ts'],
           // The built app (out/, which `npm run test:all` builds first) under the Electron stand-in.
           include: files.electron,
           testTimeout: 90_000,
@@ -98,6 +100,7 @@ export default defineConfig({
         test: {
           name: 'packaging',
           environment: 'node',
+          globalSetup: ['test/global-node.ts'],
           include: files.packaging,
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -25,7 +25,7 @@ async function download(page: Page, button: string): Promise<{ name: string; tex
   return { name: file.suggestedFilename(), text: await downloadText(file) };
 }
 
-describe.sequential('The Activity panel in Chromium', () => {
+describe('The Activity panel in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
 

@@ -34,7 +34,7 @@ async function savedControllers(lab: Lab) {
  * The tests run in order in one window: the first needs an empty Plugboard, and later ones see the controllers
  * earlier ones added (or failed to add).
  */
-describe.sequential('Adding a controller in Chromium', () => {
+describe('Adding a controller in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
 

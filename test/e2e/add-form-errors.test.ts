@@ -21,7 +21,7 @@ async function tryAdd(page: Page, address: string, password: string) {
   await add.getByRole('button', { name: 'Add this controller' }).click();
 }
 
-describe.sequential('The Add form’s errors in Chromium', () => {
+describe('The Add form’s errors in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
   let web: Server;

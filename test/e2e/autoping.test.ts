@@ -10,7 +10,7 @@ import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { controllerTab, dialog, eventually, openSection, sectionTab, UI_TIMEOUT } from './ui';
 
-describe.sequential('AutoPing in Chromium', () => {
+describe('AutoPing in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let plain: RunningEmulator;

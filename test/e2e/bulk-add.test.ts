@@ -37,7 +37,7 @@ function discovery(page: Page) {
   return page.getByRole('region', { name: 'Find controllers on the network' });
 }
 
-describe.sequential('Adding many controllers in Chromium', () => {
+describe('Adding many controllers in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
 

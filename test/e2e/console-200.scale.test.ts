@@ -24,7 +24,7 @@ function isFocused(page: Page, locator: ReturnType<Page['getByRole']>) {
   return locator.evaluate((el) => el === document.activeElement);
 }
 
-describe.sequential('A lab of 200 controllers in Chromium', { timeout: 300_000 }, () => {
+describe('A lab of 200 controllers in Chromium', { timeout: 300_000 }, () => {
   let lab: Lab;
   let many: ManyControllers;
   let browser: BrowserSession;

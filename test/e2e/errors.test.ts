@@ -25,7 +25,7 @@ import {
  * The tests run in order in one window against the same two emulators: each starts from the page and the
  * controllers' states the one before left.
  */
-describe.sequential('Errors in Chromium', () => {
+describe('Errors in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;

@@ -33,7 +33,7 @@ const focusedName = (page: Page) =>
     return el === null || el === document.body ? 'body' : (el.getAttribute('aria-label') ?? el.tagName);
   });
 
-describe.sequential('Focus stays where it was, in Chromium', () => {
+describe('Focus stays where it was, in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

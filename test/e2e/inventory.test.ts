@@ -20,7 +20,7 @@ async function order(page: Page): Promise<string[]> {
   return names.map((name) => name.replace(/ \(last known.*\)$/, '').trim());
 }
 
-describe.sequential('The inventory in Chromium', () => {
+describe('The inventory in Chromium', () => {
   let lab: Lab;
   let older: RunningEmulator;
   let browser: BrowserSession;

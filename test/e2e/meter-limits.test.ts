@@ -26,7 +26,7 @@ async function drawnSeries(page: Page): Promise<string[]> {
     .evaluateAll((plots) => plots.map((p) => (p as HTMLElement).dataset.series ?? ''));
 }
 
-describe.sequential('Meter limits in Chromium', () => {
+describe('Meter limits in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

@@ -49,7 +49,7 @@ async function seriesPixels(page: Page): Promise<number> {
 /**
  * The tests run in order in one window: limits and the °F setting made by one test are still set in the next.
  */
-describe.sequential('Meters in Chromium', () => {
+describe('Meters in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;

@@ -29,7 +29,7 @@ async function noSidewaysScroll(page: Page): Promise<{ scrollWidth: number; clie
   }));
 }
 
-describe.sequential('Navigation with 42 controllers in Chromium', () => {
+describe('Navigation with 42 controllers in Chromium', () => {
   let lab: Lab;
   let browser: BrowserSession;
   const emulators: RunningEmulator[] = [];

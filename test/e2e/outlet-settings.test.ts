@@ -9,7 +9,7 @@ import type { BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
 import { eventually, openSection, outletRow, UI_TIMEOUT } from './ui';
 
-describe.sequential('Outlet and relay settings in Chromium', () => {
+describe('Outlet and relay settings in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

@@ -26,7 +26,7 @@ const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', '
  * The tests run in order in one window against one emulator: each starts from the outlet states and the
  * page the one before left.
  */
-describe.sequential('Outlets in Chromium', () => {
+describe('Outlets in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

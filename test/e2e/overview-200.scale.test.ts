@@ -54,7 +54,7 @@ async function allOnline(lab: Lab): Promise<void> {
   });
 }
 
-describe.sequential('The Overview with 200 controllers in Chromium', { timeout: 180_000 }, () => {
+describe('The Overview with 200 controllers in Chromium', { timeout: 180_000 }, () => {
   let lab: Lab;
   let many: ManyControllers;
   let browser: BrowserSession;

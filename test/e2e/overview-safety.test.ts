@@ -19,7 +19,7 @@ function tile(page: Page, number: number) {
     .getByRole('button', { name: new RegExp(`^${number} `) });
 }
 
-describe.sequential('Switching off from the Overview in Chromium', () => {
+describe('Switching off from the Overview in Chromium', () => {
   let lab: Lab;
   let unit: RunningEmulator;
   let browser: BrowserSession;

@@ -30,7 +30,7 @@ function overviewOutlet(page: Page, controller: string, number: number) {
 /**
  * The tests run in order in one window: the tab order and settings one test changes stay changed for the next.
  */
-describe.sequential('The Overview in Chromium', () => {
+describe('The Overview in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let rack: RunningEmulator;

@@ -23,7 +23,7 @@ import { eventually, mainText, openApp, openSection, UI_TIMEOUT, waitForStatus }
 
 const NAMES = ['Bench A', 'Bench B', 'Bench C', 'Bench D'];
 
-describe.sequential('password needed in Chromium', () => {
+describe('password needed in Chromium', () => {
   const emulators: RunningEmulator[] = [];
   let core: Core;
   let app: WebApp;

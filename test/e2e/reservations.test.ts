@@ -13,7 +13,7 @@ import type { BrowserSession } from './harness';
 import { startLab, writes, type Lab } from './lab';
 import { eventually, openSection, outletRow, UI_TIMEOUT } from './ui';
 
-describe.sequential('Reservations in Chromium', () => {
+describe('Reservations in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

@@ -29,7 +29,7 @@ async function startForm(page: Page, fn: string, numbers: string[]) {
  * The tests run in order against one emulator: "stops one thread…" expects the thread that "starts a
  * function…" left running.
  */
-describe.sequential('Scripts in Chromium', () => {
+describe('Scripts in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

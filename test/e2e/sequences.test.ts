@@ -10,7 +10,7 @@ import type { BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
 import { eventually, openOverview, UI_TIMEOUT } from './ui';
 
-describe.sequential('Sequences in Chromium', () => {
+describe('Sequences in Chromium', () => {
   let lab: Lab;
   let rackA: RunningEmulator;
   let rackB: RunningEmulator;

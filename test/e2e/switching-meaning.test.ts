@@ -26,7 +26,7 @@ function resultLine(page: Page) {
   return page.getByRole('status').filter({ hasText: /outlets? (switched|flipped)/ });
 }
 
-describe.sequential('Saved or temporary, in Chromium', () => {
+describe('Saved or temporary, in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

@@ -24,7 +24,7 @@ import {
 /**
  * The tests run in order against one saved controller: removing it comes last, every test before needs it.
  */
-describe.sequential('System in Chromium', () => {
+describe('System in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

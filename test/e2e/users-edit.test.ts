@@ -29,7 +29,7 @@ function editForm(page: Page, name: string) {
   return page.getByRole('form', { name: `Change user “${name}”` });
 }
 
-describe.sequential('Changing users in Chromium', () => {
+describe('Changing users in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;

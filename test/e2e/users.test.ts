@@ -28,7 +28,7 @@ async function userRow(page: Page, name: string): Promise<string[]> {
 /**
  * The tests run in order against one emulator: "deletes a user" deletes the tech1 that the form test created.
  */
-describe.sequential('Users in Chromium', () => {
+describe('Users in Chromium', () => {
   let lab: Lab;
   let bench: RunningEmulator;
   let browser: BrowserSession;
