@@ -51,9 +51,8 @@ export default defineConfig({
         test: {
           name: 'system',
           environment: 'node',
-          globalSetup: ['test/global-node.ts'],
+          globalSetup: ['test/global-node.ts', 'test/secrets/keychain-global-setup.ts'],
           include: files.system,
-          globalSetup: ['test/secrets/keychain-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
         },

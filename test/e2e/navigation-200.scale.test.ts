@@ -22,7 +22,7 @@ async function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-describe.sequential('Navigation with 200 controllers in Chromium', () => {
+describe('Navigation with 200 controllers in Chromium', () => {
   let lab: Lab;
   let many: ManyControllers;
   let browser: BrowserSession;
