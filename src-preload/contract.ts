@@ -218,6 +218,14 @@ const settingsInput = v.strictObject({
       v.maxLength(500),
     ),
   ),
+  meterLimitHoldSeconds: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be whole seconds'),
+      v.minValue(0, 'must be 0 s or more'),
+      v.maxValue(3600, 'must be at most 3600 s'),
+    ),
+  ),
   trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
   startAtLogin: v.optional(v.boolean()),
   overviewCompact: v.optional(v.boolean()),

@@ -378,6 +378,12 @@ export interface Settings {
   theme: 'system' | 'light' | 'dark';
   notifications: { offline: boolean; outsideChanges: boolean; meterThresholds: boolean };
   meterThresholds: MeterThreshold[];
+  /**
+   * How long a meter's reads must stay outside its limits before it counts as a breach, and back inside
+   * before the breach ends (Grafana's "for"), so a reading that hovers at its limit does not flip in
+   * and out: 0–3600 s.
+   */
+  meterLimitHoldSeconds: number;
   trayFavourites: OutletRef[];
   /** Start the desktop app at login (its tray); off by default. */
   startAtLogin: boolean;
@@ -385,13 +391,14 @@ export interface Settings {
   overviewCompact: boolean;
 }
 
-/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned, not started at login. */
+/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, meter limits held 15 s, nothing pinned, not started at login. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   pollIntervalMs: 3000,
   temperatureUnit: 'C',
   theme: 'system',
   notifications: { offline: true, outsideChanges: true, meterThresholds: true },
   meterThresholds: [],
+  meterLimitHoldSeconds: 15,
   trayFavourites: [],
   startAtLogin: false,
   overviewCompact: false,
@@ -402,6 +409,11 @@ export interface AppInfo {
   version: string;
   shell: 'electron' | 'web' | 'cli' | 'serve' | 'test';
   platform: string;
+  /**
+   * Whether a keychain answered: without one, passwords last until Plugboard stops, and `why` says what
+   * the keychain said (null: a run that never uses one). Absent from a Core that does not say.
+   */
+  keychain?: { answers: boolean; why: string | null };
 }
 
 /** Everything the window needs to draw itself at start, in one call. */
@@ -539,6 +551,11 @@ export interface LimitBreach {
   limit: number;
   /** Epoch ms of the first read outside the limit in this episode. */
   since: number;
+  /**
+   * Epoch ms of the first read back inside, while the breach waits out the hold time before it ends
+   * (`Settings.meterLimitHoldSeconds`); null while the reads are outside. `value` stays the last read outside.
+   */
+  insideSince: number | null;
 }
 
 // ---------- sequences (issue 16 item 10) ----------

@@ -16,6 +16,7 @@ export function startLimitWatch(ctx: WatchContext): LimitWatch {
   if (existing) return existing;
   const watch = new LimitWatch({
     thresholds: () => ctx.settings.get().meterThresholds,
+    holdMs: () => ctx.settings.get().meterLimitHoldSeconds * 1000,
     now: () => ctx.clock.now(),
     emit: (breaches) => ctx.events.emit('meters/breaches', breaches),
   });

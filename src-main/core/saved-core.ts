@@ -46,6 +46,6 @@ export async function keychainOrMemory(log: Logger): Promise<SecretStore> {
     log(
       `WARNING: the system keychain is not available, so passwords will NOT be remembered: they are kept in memory until Plugboard stops. ${reason}`,
     );
-    return new MemorySecretStore();
+    return new MemorySecretStore(reason);
   }
 }

@@ -4,7 +4,13 @@ import type { SecretStore } from './secret-store';
 export class MemorySecretStore implements SecretStore {
   /** Forgotten when the process stops: the window says "this session only". */
   readonly keeps = 'session' as const;
+  /** Why no keychain is used (what the keychain said, when one was tried): the window shows it. */
+  readonly why: string | null;
   readonly #secrets = new Map<string, string>();
+
+  constructor(why: string | null = null) {
+    this.why = why;
+  }
 
   async get(account: string): Promise<string | null> {
     return this.#secrets.get(account) ?? null;

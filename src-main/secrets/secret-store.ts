@@ -17,6 +17,8 @@ export interface SecretStore {
    * keychain.
    */
   readonly keeps?: SecretKeeping;
+  /** Why no keychain answered, in a sentence (a store that keeps secrets for this session only). */
+  readonly why?: string | null;
 }
 
 export type SecretKeeping = 'keychain' | 'session';

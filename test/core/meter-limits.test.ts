@@ -43,7 +43,7 @@ describe('meter limit breaches', () => {
     const clock = new FakeClock();
     const emu = await emulator();
     const h = newCore({ clock });
-    await h.ok('settings/set', { pollIntervalMs: 500 });
+    await h.ok('settings/set', { pollIntervalMs: 500, meterLimitHoldSeconds: 0 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const voltage = meterKey(emu, 'buses.0.voltage');
     emu.device.setMeter(voltage, 118.5);
@@ -66,6 +66,7 @@ describe('meter limit breaches', () => {
         value: 130,
         limit: 125,
         since: expect.any(Number),
+        insideSince: null,
       },
     ]);
     expect(await h.ok('meters/breaches', {})).toEqual(first);
@@ -100,7 +101,7 @@ describe('meter limit breaches', () => {
     const clock = new FakeClock();
     const emu = await emulator();
     const h = newCore({ clock });
-    await h.ok('settings/set', { pollIntervalMs: 500 });
+    await h.ok('settings/set', { pollIntervalMs: 500, meterLimitHoldSeconds: 0 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const voltage = meterKey(emu, 'buses.0.voltage');
     emu.device.setMeter(voltage, 118.5);
@@ -122,11 +123,73 @@ describe('meter limit breaches', () => {
     expect(await h.ok('meters/breaches', {})).toEqual([]);
   });
 
+  it('holds: a reading that flips across its limit at every poll is no breach; one that stays is, and stays until back for the hold time', async () => {
+    const clock = new FakeClock();
+    const emu = await emulator();
+    const h = newCore({ clock });
+    // Polls every 0.5 s; a breach needs 2 s (four polls) on the other side to begin or end.
+    await h.ok('settings/set', { pollIntervalMs: 500, meterLimitHoldSeconds: 2 });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    const voltage = meterKey(emu, 'buses.0.voltage');
+    emu.device.setMeter(voltage, 120.4);
+    await h.ok('settings/set', {
+      meterThresholds: [{ controllerId: id, key: voltage, min: null, max: 120.5 }],
+    });
+    await polls(clock, 1);
+    const published = () => h.all('meters/breaches').length;
+    const before = published();
+
+    // Across the limit and back at every poll, ten times: nothing is published.
+    for (let i = 0; i < 10; i++) {
+      emu.device.setMeter(voltage, i % 2 === 0 ? 120.53 : 120.47);
+      await polls(clock, 1);
+    }
+    expect(published()).toBe(before);
+    expect(await h.ok('meters/breaches', {})).toEqual([]);
+
+    // Outside for good: a breach once the reads have stayed outside for 2 s, dated from the first of them.
+    emu.device.setMeter(voltage, 120.53);
+    await polls(clock, 1);
+    const firstOutside = clock.now();
+    await polls(clock, 3);
+    expect(await h.ok('meters/breaches', {})).toEqual([]);
+    await polls(clock, 1);
+    const [breach] = await h.ok<LimitBreach[]>('meters/breaches', {});
+    const began = published();
+    expect(breach).toMatchObject({ side: 'above', value: 120.53, limit: 120.5, insideSince: null });
+    expect(breach!.since).toBeGreaterThanOrEqual(firstOutside - 500);
+    expect(breach!.since).toBeLessThanOrEqual(firstOutside);
+
+    // Back inside for a moment, then out again: the same breach all along, never gone.
+    emu.device.setMeter(voltage, 120.47);
+    await polls(clock, 1);
+    const waiting = (await h.ok<LimitBreach[]>('meters/breaches', {}))[0]!;
+    expect(waiting).toMatchObject({ since: breach!.since, value: 120.53, insideSince: expect.any(Number) });
+    emu.device.setMeter(voltage, 120.6);
+    await polls(clock, 1);
+    expect(await h.ok('meters/breaches', {})).toEqual([
+      expect.objectContaining({ since: breach!.since, value: 120.6, insideSince: null }),
+    ]);
+    expect(
+      h
+        .all('meters/breaches')
+        .slice(began - 1)
+        .map((list) => list.length),
+    ).not.toContain(0);
+
+    // Back inside for the hold time: it ends.
+    emu.device.setMeter(voltage, 120.4);
+    await polls(clock, 4);
+    expect(await h.ok('meters/breaches', {})).toHaveLength(1);
+    await polls(clock, 1);
+    expect(await h.ok('meters/breaches', {})).toEqual([]);
+  });
+
   it('words temperatures in °F in the tray and exports the CSV in °F with a °F header', async () => {
     const clock = new FakeClock();
     const emu = await emulator();
     const h = newCore({ clock });
-    await h.ok('settings/set', { pollIntervalMs: 500, temperatureUnit: 'F' });
+    await h.ok('settings/set', { pollIntervalMs: 500, temperatureUnit: 'F', meterLimitHoldSeconds: 0 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const temperature = meterKey(emu, 'environment.temperature');
     // Kelvin on the wire: 303.16 K is 30 °C, 86 °F.

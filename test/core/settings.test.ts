@@ -58,6 +58,7 @@ describe('SettingsStore', () => {
       theme: 'system',
       notifications: { offline: true, outsideChanges: true, meterThresholds: true },
       meterThresholds: [],
+      meterLimitHoldSeconds: 15,
       trayFavourites: [],
       startAtLogin: false,
       overviewCompact: false,

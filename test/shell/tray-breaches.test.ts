@@ -40,7 +40,8 @@ describe('tray and meter limits', () => {
   it('shows a breach line, the attention icon and tooltip while a meter is over its limit', async () => {
     const emu = await emulator();
     const h = newCore();
-    await h.ok('settings/set', { pollIntervalMs: 500 });
+    // Every read judged at once (no hold time): the tray follows the breach as it comes and goes.
+    await h.ok('settings/set', { pollIntervalMs: 500, meterLimitHoldSeconds: 0 });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const voltage = meterKey(emu, 'buses.0.voltage');
     emu.device.setMeter(voltage, 130);
