@@ -36,17 +36,6 @@ export function fromDisplay(
   return reading.unit === '°C' && unit === 'F' ? ((value - 32) * 5) / 9 : value;
 }
 
-/** "above" or "below" when a reading is outside its limits, else null. */
-export function breach(
-  reading: MeterReading,
-  threshold: MeterThreshold | undefined,
-): 'above' | 'below' | null {
-  if (!threshold || reading.value === null) return null;
-  if (threshold.max !== null && reading.value > threshold.max) return 'above';
-  if (threshold.min !== null && reading.value < threshold.min) return 'below';
-  return null;
-}
-
 const QUANTITY_OF_UNIT: Record<MeterReading['unit'], MeterReading['quantity']> = {
   V: 'voltage',
   A: 'current',
@@ -67,10 +56,38 @@ export function shownReading(
   return shown.unit ? `${shown.value} ${shown.unit}` : shown.value;
 }
 
-/** "AC voltage reads 130.0 V, above the maximum of 125.0 V" (the caller adds where and since when). */
-export function breachText(breach: LimitBreach, temperature: Settings['temperatureUnit']): string {
-  const side = breach.side === 'above' ? 'above the maximum' : 'below the minimum';
-  return `${breach.name} reads ${shownReading(breach.value, breach.unit, temperature)}, ${side} of ${shownReading(breach.limit, breach.unit, temperature)}`;
+/** The most decimals a reading is ever shown with to tell it from its limit. */
+const MAX_DIGITS = 6;
+
+/**
+ * A reading and the limit it crossed, in the person's units, with the digit that decides it: the limit as
+ * it was set ("120.5 V"), the reading with as many decimals as it takes to differ from it on the right
+ * side ("120.53 V", never "120.5 V above the maximum of 120.5 V"), and at least the meter's usual ones.
+ */
+export function decisiveReading(
+  value: number,
+  limit: number,
+  unit: MeterReading['unit'],
+  temperature: Settings['temperatureUnit'],
+): { value: string; limit: string } {
+  const usual = formatReading({ quantity: QUANTITY_OF_UNIT[unit], value, unit }, temperature);
+  const shown = (x: number) => (unit === '°C' ? convertTemperature(x, temperature) : x);
+  const [v, l] = [shown(value), shown(limit)];
+  const limitShown = Number(l.toFixed(MAX_DIGITS));
+  const beyond = (digits: number) =>
+    v > limitShown ? Number(v.toFixed(digits)) > limitShown : Number(v.toFixed(digits)) < limitShown;
+  let digits = usual.value.split('.')[1]?.length ?? 0;
+  while (digits < MAX_DIGITS && v !== limitShown && !beyond(digits)) digits++;
+  const suffix = usual.unit ? ` ${usual.unit}` : '';
+  return { value: `${v.toFixed(digits)}${suffix}`, limit: `${limitShown}${suffix}` };
+}
+
+/** A breach's reading and limit with the digit that decides it (see `decisiveReading`). */
+export function breachReading(
+  breach: LimitBreach,
+  temperature: Settings['temperatureUnit'],
+): { value: string; limit: string } {
+  return decisiveReading(breach.value, breach.limit, breach.unit, temperature);
 }
 
 const FIELD_WORDS: Record<string, { words: string; unit: MeterReading['unit'] }> = {

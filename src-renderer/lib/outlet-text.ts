@@ -26,11 +26,27 @@ export function differenceReason(outlet: OutletState): string | null {
   return null;
 }
 
-/** Why no outlet of this controller can be switched right now (it is not online), or null. */
+/**
+ * Why no outlet of this controller can be switched right now (it is not online), or null; and whether
+ * the controls come back by themselves. Polling pauses on a refused login and a changed certificate
+ * until the person acts, so those say what to do instead of promising a recovery that does not come.
+ */
 export function controllerBlockReason(state: Pick<ControllerState, 'status'>): string | null {
-  return state.status === 'online'
-    ? null
-    : `${statusSentence('The controller', state.status)}: controls come back when it answers again.`;
+  const said = statusSentence('The controller', state.status);
+  switch (state.status) {
+    case 'online':
+      return null;
+    case 'auth_failed':
+      return `${said}: enter its password at the top of this page. Plugboard does not retry by itself, so the user is not locked out.`;
+    case 'tls_changed':
+      return `${said}: compare the fingerprint at the top of this page and trust it. Plugboard does not connect until then.`;
+    case 'password_needed':
+      return `${said}: enter it where Plugboard asks, at the top of the window.`;
+    case 'rebooting':
+      return `${said}: controls come back when it answers again.`;
+    default:
+      return `${said}: Plugboard keeps trying, and controls come back when it answers again.`;
+  }
 }
 
 /** Why this outlet cannot be switched right now, or null when it can. */

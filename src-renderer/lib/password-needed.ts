@@ -3,6 +3,7 @@
  * available, grouped by the user they log in as, so one password serves all of them.
  */
 import type { ControllerState, ControllerSummary } from '../../src-preload/model';
+import { namesText } from './attention';
 
 export interface PasswordGroup {
   /** The user they log in as; '' for controllers that log in with an access token. */
@@ -44,6 +45,37 @@ export function outcomeSentence(results: readonly { ok: boolean; name: string }[
   if (results.length === 1)
     return ok.length ? `Connected ${ok[0]!.name}.` : `${results[0]!.name} is not connected.`;
   return `Connected ${ok.length} of ${results.length} controllers.`;
+}
+
+/**
+ * What the Core said about each controller after a try, one line per cause: messages that differ only
+ * in the controller's name and address are one line naming them all ("Unit 001, Unit 002 … and 195 more
+ * did not accept this password for admin; they still need one."), not 200 identical lines.
+ */
+export function outcomeLines(results: readonly { name: string; message: string | null }[]): string[] {
+  const groups = new Map<string, { names: string[]; message: string }>();
+  for (const r of results) {
+    if (!r.message) continue;
+    const key = r.message
+      .split(r.name)
+      .join('\u0000')
+      .replace(/\b[a-z]+:\/\/\S+/g, '');
+    const group = groups.get(key) ?? { names: [], message: r.message };
+    group.names.push(r.name);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ names, message }) => {
+    if (names.length === 1 || !message.startsWith(`${names[0]} `))
+      return names.length === 1 ? message : `${message} (${namesText(names)})`;
+    const rest = message
+      .slice(names[0]!.length)
+      .replace(/ at [a-z]+:\/\/[\w.:[\]/-]*[\w\]/]/g, '')
+      .split(names[0]!)
+      .join('them')
+      .replace(/\bit still needs\b/g, 'they still need')
+      .replace(/\bwas removed\b/g, 'were removed');
+    return `${namesText(names)}${rest}`;
+  });
 }
 
 export type SecretWhere = 'keychain' | 'session' | 'missing' | 'none';

@@ -63,6 +63,8 @@ describe('Meters in Chromium', () => {
     bench.device.setMeter('sensors.0.temperature', KELVIN + 25);
     await lab.add(bench, 'Bench A');
     await lab.add(rack, 'Rack 7');
+    // Every reading judged on its own (no hold time): the tile follows the limit at once.
+    await lab.core.handlers['settings/set']({ meterLimitHoldSeconds: 0 });
     browser = await lab.openWindow();
     await openSection(browser.page, 'Bench A', 'Meters');
     await tile(browser.page, /^AC voltage/).waitFor({ timeout: UI_TIMEOUT });
@@ -124,7 +126,7 @@ describe('Meters in Chromium', () => {
     expect(await maximum.inputValue()).toBe('225');
     await limits.getByRole('button', { name: 'Save limits' }).click();
     await eventually(() => limits.getByRole('status').innerText()).toBe('Limits saved.');
-    await eventually(() => tile(page, /^AC voltage/).innerText()).toContain('Above the maximum of 225.0 V');
+    await eventually(() => tile(page, /^AC voltage/).innerText()).toContain('Above the maximum of 225 V');
     const settings = await lab.core.handlers['settings/get']({});
     expect(settings.meterThresholds).toEqual([
       expect.objectContaining({ key: 'buses.0.voltage', min: null, max: 225 }),

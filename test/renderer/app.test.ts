@@ -67,7 +67,7 @@ test('controllers become tabs with live status; events keep them current', async
   });
   backend.emit('state/changed', changed);
   expect(await screen.findByRole('tab', { name: 'Bench A offline' })).toBeInTheDocument();
-  expect(screen.getByText('Nothing answered at 192.168.0.100.')).toBeVisible();
+  expect(screen.getByText(/^Nothing answered at 192\.168\.0\.100\. Plugboard keeps trying\./)).toBeVisible();
 
   backend.emit('controllers/changed', [summary(), summary({ id: 'rack', name: 'Rack 2', order: 1 })]);
   expect(await screen.findByRole('tab', { name: 'Rack 2 connecting' })).toBeInTheDocument();

@@ -5,6 +5,7 @@ import type { MeterHistory, Result, Settings } from '../../src-preload/model';
 import MetersPanel from '../../src-renderer/lib/panels/MetersPanel.svelte';
 import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
 import { controllerState } from './fixtures';
+import { TestBackend } from './test-backend';
 
 function meterActions(csv = 'time,key,value\n1,buses.0.voltage,118.6\n') {
   const asked: string[] = [];
@@ -124,18 +125,41 @@ describe('meters panel', () => {
     expect(screen.getByText(/latest 121\.25 V, lowest 118\.10 V, highest 121\.25 V/)).toBeVisible();
   });
 
-  test('a reading outside its limits is marked on its tile', () => {
+  test('a reading outside its limits (as the Core judges it) is marked on its tile; one inside says its limits', async () => {
+    const backend = new TestBackend().answer('meters/breaches', () => ({
+      ok: true,
+      value: [
+        {
+          controllerId: 'bench-a',
+          key: 'internal_temperature',
+          name: 'Internal temperature',
+          unit: '°C',
+          side: 'above',
+          value: 40,
+          limit: 35,
+          since: 1_700_000_000_000,
+          insideSince: null,
+        },
+      ],
+    }));
+    vi.stubGlobal('plugboard', backend.api);
     render(MetersPanel, {
       controllerName: 'Bench A',
       live: controllerState(),
       settings: settings({
         temperatureUnit: 'F',
-        meterThresholds: [{ controllerId: 'bench-a', key: 'internal_temperature', min: null, max: 35 }],
+        meterThresholds: [
+          { controllerId: 'bench-a', key: 'internal_temperature', min: null, max: 35 },
+          { controllerId: 'bench-a', key: 'sensors.0.temperature', min: 10, max: 60 },
+        ],
       }),
       actions: meterActions().actions,
       onthreshold: async () => ({ ok: true, value: settings() }),
     });
-    expect(tile(/^Internal temperature/)).toHaveTextContent('Above the maximum of 95.0 °F');
+    await expect
+      .poll(() => tile(/^Internal temperature/).textContent)
+      .toContain('Above the maximum of 95 °F');
+    expect(tile(/^Sensor temperature/)).toHaveTextContent('Limits: 50.0 °F to 140.0 °F');
     expect(tile(/^Sensor temperature/)).not.toHaveTextContent('Above');
   });
 

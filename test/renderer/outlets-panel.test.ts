@@ -146,7 +146,8 @@ describe('outlet rows', () => {
 
   test('an offline controller disables switching and says why once, not on every row', () => {
     renderPanel(controllerState({ status: 'offline' }));
-    const reason = /The controller is offline: controls come back when it answers again/;
+    const reason =
+      /The controller is offline: Plugboard keeps trying, and controls come back when it answers again/;
     const off = screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' });
     expect(off).toBeDisabled();
     expect(off).toHaveAccessibleDescription(reason);

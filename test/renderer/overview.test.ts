@@ -42,8 +42,12 @@ test('problems come first, in words, with a way to the controller', async () => 
   const user = userEvent.setup();
   start();
   const problems = await screen.findByRole('region', { name: 'Needs attention' });
-  expect(problems).toHaveTextContent('Bench B does not accept the saved login.');
-  expect(problems).toHaveTextContent('Wrong user name or password for Bench B.');
+  expect(problems).toHaveTextContent('Bench B does not accept the saved login');
+  // Polling pauses on a refused login: the message says so, and what to do, instead of promising a recovery.
+  expect(problems).toHaveTextContent(
+    'Plugboard stopped trying, so the user is not locked out: open it to enter the password.',
+  );
+  expect(problems).not.toHaveTextContent(/come back|keeps trying/);
   await user.click(within(problems).getByRole('button', { name: 'Open Bench B' }));
   expect(screen.getByRole('tab', { name: /Bench B/ })).toHaveAttribute('aria-selected', 'true');
 });
