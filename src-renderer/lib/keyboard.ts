@@ -86,3 +86,18 @@ export async function focusGroupCard(root: () => HTMLElement | null, name: strin
   }
   return false;
 }
+
+/**
+ * Scroll the nearest scrolling box around `element` (the sidebar's list) just enough to show it, with a
+ * little room around it; the page itself does not move, unlike `scrollIntoView`.
+ */
+export function revealInScroller(element: HTMLElement, margin = 8): void {
+  let box = element.parentElement;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY)))
+    box = box.parentElement;
+  if (!box) return;
+  const row = element.getBoundingClientRect();
+  const view = box.getBoundingClientRect();
+  if (row.top < view.top) box.scrollTop -= view.top - row.top + margin;
+  else if (row.bottom > view.bottom) box.scrollTop += row.bottom - view.bottom + margin;
+}

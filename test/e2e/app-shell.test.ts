@@ -60,8 +60,8 @@ describe('npm run web in Chromium', () => {
   it('shows the app shell with no controllers', async () => {
     const { page } = browser;
     await page.goto(app.url);
-    // The page took the token out of the address bar (and set no cookie).
-    expect(page.url()).toBe(`${app.origin}/`);
+    // The page took the token out of the address bar (and set no cookie); the address names the page shown.
+    expect(page.url()).toBe(`${app.origin}/#/local/overview`);
     await expectAppShell(page);
     await eventually(() => shownVersion(page, packageVersion)).toBe(true);
     await page.getByRole('button', { name: 'Try the demo' }).waitFor({ timeout: UI_TIMEOUT });

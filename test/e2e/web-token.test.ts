@@ -29,11 +29,11 @@ describe('the web shell token in Chromium', () => {
   it('takes the token out of the address into the tab, sets no cookie, and survives a reload', async () => {
     const { page } = browser;
     await openApp(page, app.url);
-    expect(page.url()).toBe(`${app.origin}/`);
+    expect(page.url()).toBe(`${app.origin}/#/local/overview`);
     expect(await browser.context.cookies()).toEqual([]);
     expect(await page.evaluate(() => sessionStorage.getItem('plugboard.token'))).toBe(app.token);
     await page.reload();
-    expect(page.url()).toBe(`${app.origin}/`);
+    expect(page.url()).toBe(`${app.origin}/#/local/overview`);
     expect(await page.evaluate(() => window.plugboard.app.info({}))).toMatchObject({ ok: true });
   });
 

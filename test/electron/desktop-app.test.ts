@@ -102,7 +102,8 @@ describe('The desktop app under the Electron stand-in', () => {
     expect(state.preloadErrors).toEqual([]);
     expect(state.sandboxEnabled).toBe(true);
     expect(state.windows).toEqual([
-      expect.objectContaining({ url: pathToFileURL(appIndex).href, visible: true }),
+      // The window's place is in its address (#/local/overview).
+      expect.objectContaining({ url: `${pathToFileURL(appIndex).href}#/local/overview`, visible: true }),
     ]);
     expect(state.windows[0]!.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true });
     expect(trayItem(state.tray!.menu as MenuItemView[], /^No controllers yet$/)).toBeDefined();

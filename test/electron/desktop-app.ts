@@ -209,7 +209,8 @@ export async function startDesktopApp(options: StartOptions): Promise<DesktopApp
           connected
             .contexts()
             .flatMap((c) => c.pages())
-            .find((p) => p.url() === url),
+            // The window keeps its place in the fragment (#/local/overview): the page is the same.
+            .find((p) => p.url().split('#')[0] === url),
         `a page at ${url}`,
       );
     },

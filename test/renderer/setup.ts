@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { afterEach } from 'vitest';
 
 // jsdom has no layout engine and leaves out a few browser APIs the window relies on. These stand-ins do
 // only what the browser would do for the behaviour under test; they hold no application logic.
@@ -39,3 +40,7 @@ if (!globalThis.ResizeObserver) {
     disconnect() {}
   } as unknown as typeof ResizeObserver;
 }
+
+// The window keeps its place in the address (#/local/…): each test starts where a fresh window does,
+// whatever page the one before it left open.
+afterEach(() => history.replaceState(null, '', '/'));
