@@ -10,6 +10,7 @@ import type { NewUser, ScriptArgument } from '../dli/types';
 import { contractError } from './outlet-actions';
 import type { Actor } from '../../src-preload/model';
 import type { ControllerSession } from './session';
+import { isOwnUser } from './users-own';
 
 export async function recorded<T>(
   session: ControllerSession,
@@ -73,7 +74,13 @@ export async function deleteUser(session: ControllerSession, name: string, actor
   await recorded(session, `deleted user "${name}"`, actor, () =>
     client.users.delete(name, { priority: 'interactive' }),
   );
-  session.rereadSlow(['users']);
+  // The controller confirmed it: the list shows it at once, before any read.
+  const users = session.state.users;
+  if (users) session.patchLive({ users: users.filter((u) => u.name !== name) });
+  // Plugboard's own login is gone: ask now, so the status says so (the login is refused) instead of
+  // the old user and rights until the next poll, which would also fail to read the users again.
+  if (isOwnUser(session.summary, name)) void session.refresh().catch(() => undefined);
+  else session.rereadSlow(['users']);
 }
 
 export async function setSsh(session: ControllerSession, enabled: boolean, actor: Actor): Promise<void> {

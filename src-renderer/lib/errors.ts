@@ -82,6 +82,13 @@ export function adviceFor(error: ContractError): ErrorAdvice {
       title: 'Plugboard has no password it may use for this controller, so it sent nothing.',
       next: 'Enter the password where Plugboard asks for it, at the top of the window.',
     };
+  // The controller refused a request as it stands (a 400 or 409, e.g. its last administrator): its own
+  // answer says why, and there is no field to correct.
+  if (error.code === 'BAD_INPUT' && typeof error.detail?.status === 'number')
+    return {
+      title: 'The controller refused it.',
+      next: 'Do first what the controller’s answer above asks, then try again.',
+    };
   // The settings could not be saved for want of disk space: not a bug, and nothing to report.
   if (error.detail?.diskFull === true)
     return {

@@ -91,11 +91,32 @@ describe('as an administrator', () => {
     });
     await h.ok('users/delete', { controllerId: id, name: 'tech' });
     expect(emu.device.users().map((u) => u.name)).not.toContain('tech');
-    await until(h, id, (s) => !s.users!.some((u) => u.name === 'tech'));
+    // The controller confirmed it: the state says so as the call answers, not after another read.
+    expect(h.state(id)!.users!.map((u) => u.name)).not.toContain('tech');
     expect(JSON.stringify(h.events)).not.toContain('S3cret-for-tech');
     expect(h.activity().map((e) => e.action)).toEqual(
       expect.arrayContaining(['created user "tech"', 'deleted user "tech"']),
     );
+  });
+
+  it("deleting Plugboard's own login shows at once that the controller no longer lets it in", async () => {
+    const emu = await emulator();
+    emu.device.addUser({
+      name: 'boss',
+      password: 'boss-pw',
+      isAdmin: true,
+      outletAccess: Array(8).fill(true),
+    });
+    // Time stands still: no poll comes by itself, so only the delete can have asked again.
+    const clock = new FakeClock();
+    const h = newCore({ clock });
+    const { id } = await addController(h, emu);
+    await until(h, id, (s) => s.users !== null);
+    await h.ok('users/delete', { controllerId: id, name: 'admin', confirmOwnUser: true });
+    expect(h.state(id)!.users!.map((u) => u.name)).toEqual(['boss']);
+    // Asked at once (what is due now runs; the next planned poll is an interval away): the login is refused.
+    await clock.advance(0);
+    await until(h, id, (s) => s.status === 'auth_failed');
   });
 
   it('switches SSH and reads the API tree', async () => {

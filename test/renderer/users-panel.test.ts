@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import UsersPanel from '../../src-renderer/lib/panels/UsersPanel.svelte';
 import { validateUser, emptyUserDraft } from '../../src-renderer/lib/user-form';
-import { capabilities, controllerState, outlet } from './fixtures';
+import { capabilities, controllerState, outlet, users } from './fixtures';
 
 type NewUser = {
   name: string;
@@ -122,10 +122,27 @@ describe('users panel', () => {
     expect(screen.queryByRole('form', { name: 'New user' })).toBeNull();
   });
 
-  test('deleting asks first, and warns when it is the login Plugboard uses', async () => {
+  test('the only administrator who may log in cannot be deleted: the dialog says why and cannot be confirmed', async () => {
     const user = userEvent.setup();
     const { deleted, actions } = userActions();
     render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live: controllerState(), actions });
+    await user.click(screen.getByRole('button', { name: 'Delete user admin' }));
+    const box = screen.getByRole('dialog');
+    expect(box).toHaveTextContent(
+      'admin is the only administrator who may log in to Bench A, and the controller keeps at least one.',
+    );
+    expect(within(box).getByRole('button', { name: 'Delete user' })).toBeDisabled();
+    expect(within(box).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.click(within(box).getByRole('button', { name: 'Close' }));
+    expect(deleted).toEqual([]);
+  });
+
+  test('deleting asks first, and warns when it is the login Plugboard uses', async () => {
+    const user = userEvent.setup();
+    const { deleted, actions } = userActions();
+    // tech is an administrator too, so the controller lets admin go.
+    const live = controllerState({ users: users().map((u) => ({ ...u, isAdmin: true })) });
+    render(UsersPanel, { controllerName: 'Bench A', user: 'admin', live, actions });
     await user.click(screen.getByRole('button', { name: 'Delete user admin' }));
     expect(screen.getByRole('dialog')).toHaveAccessibleDescription(
       "Plugboard logs in to Bench A as admin: after deleting it, Plugboard can no longer reach Bench A until you give another user's password.",

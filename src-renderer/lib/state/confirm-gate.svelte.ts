@@ -10,6 +10,11 @@ export interface ConfirmQuestion {
   /** Headings for `critical` when it names something other than outlets (e.g. Plugboard's own login). */
   criticalHeading?: string;
   acknowledge?: string;
+  /**
+   * Why this cannot be done (the controller would refuse it): shown instead of the way to confirm, so
+   * the dialog can only be cancelled.
+   */
+  refusal?: string;
 }
 
 interface Asked extends ConfirmQuestion {
