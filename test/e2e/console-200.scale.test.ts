@@ -133,12 +133,20 @@ describe('A lab of 200 controllers in Chromium', { timeout: 300_000 }, () => {
     const card = page.getByRole('group', { name: 'Group Rack power-on' });
     await card.waitFor({ timeout: UI_TIMEOUT });
     await card.getByRole('button', { name: 'On', exact: true }).click();
-    const timeline = page.getByRole('list', { name: 'Timeline of Rack power-on' });
-    await timeline
+    await page
+      .getByRole('status')
       .getByText("Sequence 'Rack power-on' switched on: all 3 steps done.")
       .waitFor({ timeout: FLEET_TIMEOUT });
-    await timeline.getByText('Step 1: Unit 150 outlet 1 confirmed on.').waitFor();
-    await timeline.getByText('Waiting 1 s before step 3.').waitFor();
+    const runSteps = page.getByRole('list', { name: 'Steps of Rack power-on' }).getByRole('listitem');
+    await runSteps
+      .nth(0)
+      .getByText(/^confirmed on at /)
+      .waitFor();
+    // The run's log, under its steps.
+    await page.getByText(/^Log \(\d+ entries\)$/).click();
+    const log = page.getByRole('list', { name: 'Log of Rack power-on' });
+    await log.getByText('Step 1: Unit 150 outlet 1 confirmed on.').waitFor();
+    await log.getByText('Waiting 1 s before step 3.').waitFor();
 
     expect(unit(150).emulator.device.outlet(0).physicalState).toBe(true);
     expect(unit(151).emulator.device.outlet(0).physicalState).toBe(true);
