@@ -19,7 +19,7 @@ export type LiveFacts = Omit<ControllerState, 'outlets'>;
 export type { RelayTiming };
 
 export class SessionLive {
-  readonly history = new MeterSeries();
+  readonly history: MeterSeries;
   /** Meter ids that changed while this session ran (old → new), as the history followed them. */
   readonly meterMoves = new Map<string, string>();
   readonly pending: PendingChanges;
@@ -41,6 +41,7 @@ export class SessionLive {
   constructor(options: SessionOptions, summary: () => ControllerSummary) {
     this.#options = options;
     this.#summary = summary;
+    this.history = options.history ?? new MeterSeries();
     this.pending = new PendingChanges({
       relayTiming: () => this.relayTiming,
       lastOutlets: () => this.#outlets,

@@ -2,6 +2,7 @@ import type { Actor, ControllerState, ControllerSummary, Settings } from '../../
 import type { NewActivity } from './activity-log';
 import type { Clock } from './clock';
 import type { Logger } from '../shared/logging';
+import type { MeterSeries } from './meter-history';
 import type { ObservedChange } from './outside-changes';
 import type { PollTiming } from './poll-policy';
 
@@ -31,4 +32,9 @@ export interface SessionOptions {
   hooks: SessionHooks;
   /** Per-request limit of the client, ms (default the client's 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * The meter history so far, when this session takes over from another one for the same controller
+   * (a reconnect: new password, trusted certificate): the charts go on instead of starting again.
+   */
+  history?: MeterSeries;
 }

@@ -102,8 +102,11 @@ export class SessionManager {
    */
   async start(summary: ControllerSummary, description?: ControllerDescription): Promise<ControllerSession> {
     const o = this.#options;
+    const previous = this.#sessions.get(summary.id);
     const session = new ControllerSession({
       summary,
+      // Reconnecting to the same address: the same meters, so their history goes on.
+      ...(previous && previous.summary.url === summary.url ? { history: previous.history } : {}),
       clock: o.clock,
       timing: o.timing,
       log: o.log,
@@ -131,7 +134,6 @@ export class SessionManager {
         },
       },
     });
-    const previous = this.#sessions.get(summary.id);
     this.#sessions.set(summary.id, session);
     if (previous) {
       o.notices.forget(summary.id);

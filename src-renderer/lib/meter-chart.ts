@@ -2,7 +2,9 @@
  * The meter charts, drawn by uPlot (MeterChart.svelte loads it when a chart is first shown): the data
  * each chart gets (one shared time column, a column per meter, a constant column per limit line, the
  * chosen time range as the first and last time) and the options it is drawn with (a colour per meter,
- * dashed limit lines, axes spaced so their labels never collide). Pure, so tested without a browser.
+ * dashed limit lines in the colours of a limit — not their meter's —, axes spaced so their labels never
+ * collide, a cursor that reads the values under the pointer and drags to zoom). Pure, so tested
+ * without a browser.
  */
 import type uPlot from 'uplot';
 
@@ -135,17 +137,23 @@ export function chartData(series: readonly ChartSeries[], from: number, to: numb
   return [xs, ...columns];
 }
 
-/** Colours read from the page's CSS (so both themes): series colours by slot, text and grid. */
+/** Colours read from the page's CSS (so both themes): series colours by slot, text, grid, limits. */
 export interface ChartColours {
   series: string[];
   text: string;
   grid: string;
+  /** A maximum's line and a minimum's (the colours of a breach, whatever the meter's colour). */
+  limits?: { min: string; max: string };
 }
 
 /** How a limit line is dashed, px: dash, gap. */
 export const LIMIT_DASH = [6, 4];
 
-/** uPlot's options for one chart: a line per series, a dashed line per limit, the axes, no legend of its own. */
+/**
+ * uPlot's options for one chart: a line per series, a dashed line per limit, the axes, no legend of its
+ * own (the chart's markup has one, which shows the values under the cursor), and a cursor that drags
+ * across time to zoom in.
+ */
 export function chartOptions(
   unit: string,
   series: readonly ChartSeries[],
@@ -165,7 +173,13 @@ export function chartOptions(
     height: CHART_HEIGHT,
     // The legend is the chart's own markup (a list screen readers and a window without canvas get too).
     legend: { show: false },
-    cursor: { show: false },
+    cursor: {
+      show: true,
+      x: true,
+      y: false,
+      points: { show: true, size: 7 },
+      drag: { x: true, y: false, setScale: true },
+    },
     // Room on the right for half of the last time label, centred on its tick.
     padding: [LABEL_PX, Math.ceil(space / 2), 0, 0],
     scales: { x: { time: true } },
@@ -180,7 +194,7 @@ export function chartOptions(
       })),
       ...limitLines(series).map((limit) => ({
         label: limit.label,
-        stroke: colour(limit.colour),
+        stroke: colours.limits?.[limit.side] ?? colour(limit.colour),
         width: 1.5,
         dash: LIMIT_DASH,
         points: { show: false },

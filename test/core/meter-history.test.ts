@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import type { MeterReading } from '../../src-preload/model';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MeterHistory, MeterReading } from '../../src-preload/model';
 import { meterCsv, meterCsvFilename } from '../../src-main/core/meter-csv';
 import { MeterSeries } from '../../src-main/core/meter-history';
+import { FakeClock } from './fake-clock';
+import { addController, cleanUp, emulator, meterKey, newCore } from './harness';
+import { polls } from './poll-steps';
+
+afterEach(cleanUp);
 
 const reading = (key: string, value: number | null, patch: Partial<MeterReading> = {}): MeterReading => ({
   key,
@@ -60,6 +65,31 @@ describe('meter history', () => {
     for (let i = 0; i < 20_000; i++) series.add(i, [volts(i)]);
     expect(series.size).toBeLessThanOrEqual(5000 + 1024);
     expect(series.size).toBeGreaterThanOrEqual(5000);
+  });
+});
+
+describe('meter history through the Core', () => {
+  it('goes on across a reconnect (a new password), instead of starting again', async () => {
+    const clock = new FakeClock();
+    const emu = await emulator();
+    const h = newCore({ clock });
+    await h.ok('settings/set', { pollIntervalMs: 500 });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    const voltage = meterKey(emu, 'buses.0.voltage');
+    await polls(clock, 3);
+    const before = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: voltage });
+    expect(before.t.length).toBeGreaterThanOrEqual(3);
+
+    // The password changes on the unit and is given again: the session reconnects.
+    emu.device.setPassword('admin', 'rotated');
+    await h.ok('controllers/update', {
+      id,
+      auth: { kind: 'digest', user: 'admin', password: 'rotated' },
+    });
+    await polls(clock, 2);
+    const after = await h.ok<MeterHistory>('meters/history', { controllerId: id, key: voltage });
+    expect(after.t.slice(0, before.t.length)).toEqual(before.t);
+    expect(after.t.length).toBeGreaterThan(before.t.length);
   });
 });
 

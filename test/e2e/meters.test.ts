@@ -105,7 +105,7 @@ describe('Meters in Chromium', () => {
     await tile(page, /^Sensor 1 humidity/).click();
     expect(await tile(page, /^Sensor 1 humidity/).getAttribute('aria-pressed')).toBe('true');
     await page
-      .getByRole('heading', { name: 'Sensor 1 humidity', exact: true })
+      .getByRole('heading', { name: 'History of Sensor 1 humidity', exact: true })
       .waitFor({ timeout: UI_TIMEOUT });
     await eventually(() => chart.locator('figcaption').innerText()).toMatch(
       /^Sensor 1 humidity since .+ %\.$/,

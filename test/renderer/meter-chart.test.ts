@@ -76,7 +76,26 @@ describe('chart options', () => {
   const options = chartOptions('V', [voltage, current], colours, 800);
   const series = options.series.slice(1);
 
-  test('a line per meter in its colour, then a dashed line per limit in its meter colour', () => {
+  test('limit lines are drawn in the colours of a limit when the page gives them, not their meter’s', () => {
+    const limited = chartOptions(
+      'V',
+      [voltage, current],
+      { ...colours, limits: { min: 'amber', max: 'crimson' } },
+      800,
+    );
+    expect(limited.series.slice(1).map((s) => [s.label, s.stroke])).toEqual([
+      ['AC voltage', 'red'],
+      ['AC current', 'green'],
+      ['AC voltage minimum', 'amber'],
+      ['AC voltage maximum', 'crimson'],
+    ]);
+  });
+
+  test('the cursor reads the values under the pointer and drags across time to zoom', () => {
+    expect(options.cursor).toMatchObject({ show: true, drag: { x: true, y: false, setScale: true } });
+  });
+
+  test('a line per meter in its colour, then a dashed line per limit (its meter colour without limit colours)', () => {
     expect(series.map((s) => [s.label, s.stroke, s.dash ?? null])).toEqual([
       ['AC voltage', 'red', null],
       ['AC current', 'green', null],
