@@ -1,4 +1,5 @@
 import type { ControllerState, OutletState } from '../../src-preload/model';
+import { outletLabel } from './format';
 import { statusSentence } from './status';
 
 /** Short explanations shown on hover and focus: the three states of an outlet and its marks. */
@@ -73,6 +74,14 @@ export function pendingText(outlet: OutletState): string | null {
     return outlet.cycleEndsAt !== null ? null : 'Waiting for the controller to confirm the cycle…';
   const what = p.kind === 'transientState' ? 'temporarily ' : '';
   return `Waiting for the controller to confirm: turning ${what}${p.target ? 'on' : 'off'}…`;
+}
+
+/** What a controller's reboot changes: the outlets whose relay is not at their saved state, named. */
+export function rebootChanges(outlets: readonly OutletState[]): string {
+  const changing = outlets.filter((o) => o.physicalState !== o.state);
+  if (changing.length === 0) return 'Every outlet is at its saved state: none changes.';
+  const named = changing.map((o) => `${outletLabel(o)} goes back ${o.state ? 'on' : 'off'}`);
+  return `${named.length === 1 ? 'One outlet changes' : `${named.length} outlets change`}: ${named.join('; ')}.`;
 }
 
 /** How a change to several outlets is kept: saved (persistent) or temporary (transient). */
