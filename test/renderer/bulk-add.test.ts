@@ -79,8 +79,10 @@ test('adds every selected controller with one password; certificates are accepte
     auth: { kind: 'digest', user: 'admin', password: 'lab-pw' },
   });
   expect(screen.getByRole('status')).toHaveTextContent('3 of 3 controllers added.');
-  const results = within(screen.getByRole('list', { name: 'Results' })).getAllByRole('listitem');
-  expect(results.map((li) => li.getAttribute('data-outcome'))).toEqual(['added', 'added', 'added']);
+  const results = within(screen.getByRole('table', { name: 'Results' }))
+    .getAllByRole('row')
+    .slice(1);
+  expect(results.map((tr) => tr.getAttribute('data-outcome'))).toEqual(['added', 'added', 'added']);
   expect(results[0]).toHaveTextContent('Added as “Rack 1”.');
   expect(screen.queryByRole('region', { name: /Check/ })).toBeNull();
 });
@@ -118,9 +120,18 @@ test('a refused unit shows its own sentence; a CSV user gets a password field of
     },
   ]);
   expect(screen.getByRole('status')).toHaveTextContent('1 of 2 controllers added; 1 not added.');
-  const refused = screen.getByText('Line 3: B').closest('li')!;
+  // Problems first: the refused one heads the results, and alone when only problems are asked for.
+  const results = () =>
+    within(screen.getByRole('table', { name: 'Results' }))
+      .getAllByRole('row')
+      .slice(1);
+  const refused = results()[0]!;
   expect(refused).toHaveAttribute('data-outcome', 'refused');
+  expect(refused).toHaveTextContent('http://10.0.0.2');
   expect(refused).toHaveTextContent('Wrong user name or password for 10.0.0.2 (user "ops").');
+  expect(results()[1]).toHaveAttribute('data-outcome', 'added');
+  await user.click(screen.getByRole('checkbox', { name: 'Show only problems' }));
+  expect(results()).toHaveLength(1);
   // Only the refused one is offered again.
   expect(screen.getByRole('button', { name: 'Add 1 controller' })).toBeVisible();
 });
