@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--json FILE] [--only 1,3]`: Plugboard against the usual ways of driving
- * these controllers, on the same emulated controllers (127.0.0.1 only), in one run. See README.md.
+ * these controllers, on the same emulated controllers (127.0.0.1 only), in one run. See docs/performance.md.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
