@@ -27,7 +27,7 @@ import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } f
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
   --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s; the rest is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–14, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–15, comma-separated)`;
 
 interface Measurement {
   number: number;
