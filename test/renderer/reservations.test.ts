@@ -174,4 +174,34 @@ describe('reservations in the window', () => {
     ))
       expect(button).toHaveAttribute('aria-disabled', 'true');
   });
+
+  test('one reserved outlet: the controller is not reserved as a whole, and the Overview names the outlet', async () => {
+    const { state } = await reservationsWith([
+      reservation('alice', { kind: 'outlet', controllerId: 'bench-a', outlet: 3 }),
+    ]);
+    renderPanel(state);
+    // The toolbar offers to reserve the controller, not to break a reservation of it.
+    expect(screen.getByRole('button', { name: 'Reserve Bench A' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Break reservation of Bench A' })).toBeNull();
+    expect(
+      within(row('Switch')).getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' }),
+    ).toBeEnabled();
+    expect(within(row('Router')).getByRole('button', { name: 'Reserve outlet 1 (Router)' })).toBeEnabled();
+    document.body.innerHTML = '';
+
+    render(OverviewController, {
+      summary: summary({ id: 'bench-a', name: 'Bench A' }),
+      live: controllerState(),
+      actions: { set: () => Promise.resolve({ ok: true as const, value: { requested: [], failed: [] } }) },
+      gate: new ConfirmGate(),
+      onopen: () => undefined,
+      reservations: state,
+    });
+    expect(
+      screen.getByText(/^Outlet 3 \(Switch\) reserved by alice until .*: flashing firmware$/, {
+        selector: 'p',
+      }),
+    ).toBeVisible();
+    expect(screen.queryByText(/^Reserved by alice/, { selector: 'p' })).toBeNull();
+  });
 });
