@@ -102,8 +102,9 @@ export function resolvePending(
   const asked = pending.kind === 'state' ? outlet.state : outlet.transientState;
   // A poll that began before the controller answered may have read the old values: it cannot tell that
   // the change failed. But once it shows the asked field and the relay where the accepted change put
-  // them (a slow full read that ended after the write), the change is done: waiting for the next read
-  // would show a confirmed state as pending. An unanswered request waits for a read begun afterwards.
+  // them (its read waited behind the switch, one request at a time, or a slow unit read late), the
+  // change is done: waiting for the next read would show a confirmed state as pending. An unanswered
+  // request waits for a read begun afterwards.
   if (pollStartedAt < pending.answeredAt)
     return !pending.unanswered && asked === pending.target && outlet.physicalState === pending.target
       ? { kind: 'confirmed' }

@@ -12,7 +12,16 @@ import type { Result } from '../../src-preload/contract';
 import { expectAccessible } from './a11y';
 import { saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
-import { eventually, openSection, outletRow, physicalShown, sectionTab, UI_TIMEOUT } from './ui';
+import {
+  eventually,
+  openSection,
+  outletRow,
+  physicalShown,
+  recordChanges,
+  sectionTab,
+  UI_TIMEOUT,
+  type PageMoment,
+} from './ui';
 
 const NAMES = ['Router', 'Switch', 'Scope', 'Signal generator', 'Lamp', 'Fan', 'Charger', 'Spare'];
 
@@ -262,5 +271,28 @@ describe('The outlet row in Chromium', () => {
     await expectAccessible(page, 'outlet rows in a 480 px window');
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(browser.errors).toEqual([]);
+  });
+
+  it('a slow unit: pending ends with the first reading that shows the relay switched, never ON beside "waiting"', async () => {
+    const { page } = browser;
+    // A unit slow on every outlet answer, the switch included: the poller's next read begins while the
+    // switch is on its way and waits for it (one request at a time), so it shows the switch done although
+    // it began before the controller's answer.
+    const slow = await lab.emulator({ name: 'Slow bench', slowOutletsMs: 1_500 });
+    await lab.add(slow, 'Slow bench');
+    await openSection(page, 'Slow bench', 'Outlets');
+    const row = outletRow(page, 3, 'Outlet 3');
+    await eventually(() => physicalShown(row), UI_TIMEOUT).toBe('on');
+    await powerOf(row).click();
+    await eventually(() => physicalShown(row)).toBe('off');
+    const record = await recordChanges(row, [[powerOf(row), 'aria-checked']]);
+    await powerOf(row).click();
+    const waitingOn = (m: PageMoment) =>
+      m.attributes[0] === 'true' && m.text.includes('Waiting for the controller');
+    await eventually(async () => (await record.moments()).some((m) => m.attributes[0] === 'true')).toBe(true);
+    await eventually(() => row.getAttribute('aria-busy')).toBe('false');
+    const moments = await record.stop();
+    expect(moments.filter(waitingOn)).toEqual([]);
+    expect(slow.device.outlet(2)).toMatchObject({ state: true, physicalState: true });
   });
 });
