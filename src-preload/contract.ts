@@ -644,6 +644,8 @@ export const calls = {
       ),
       auth: authInput,
       passwords: v.optional(v.record(userName, secret)),
+      /** Name this run: `controllers/addManyProgress` events carrying it count the units checked. */
+      progressId: v.optional(id),
     }),
   ).returns<BulkAddResult[]>(),
   /**
@@ -741,6 +743,8 @@ export const events = {
   'reservations/changed': event<Reservation[]>(),
   /** The meters outside their limits changed (a breach began, ended, or its reading moved); all current ones are sent. */
   'meters/breaches': event<import('./model').LimitBreach[]>(),
+  /** A bulk add given a `progressId` checked one more unit (added or refused): how many of how many. */
+  'controllers/addManyProgress': event<{ progressId: string; checked: number; total: number }>(),
   /** A sequence run changed (a step started, was confirmed, failed, a wait began, the run ended); the whole run is sent. */
   'sequence/progress': event<SequenceRun>(),
 } as const;

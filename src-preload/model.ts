@@ -402,6 +402,11 @@ export interface AppInfo {
   version: string;
   shell: 'electron' | 'web' | 'cli' | 'serve' | 'test';
   platform: string;
+  /**
+   * Where passwords and tokens are kept: the system keychain, or this session only (no keychain
+   * answered: forgotten when Plugboard stops). Absent: not said (an older Core).
+   */
+  secrets?: 'keychain' | 'session';
 }
 
 /** Everything the window needs to draw itself at start, in one call. */

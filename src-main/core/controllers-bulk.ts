@@ -99,6 +99,16 @@ export async function addMany(
   const myTurn = (index: number): Promise<void> =>
     index === 0 ? Promise.resolve() : turns[index - 1]!.promise;
   const indexes = input.units.map((_, index) => index);
+  let checked = 0;
+  const counted = (): void => {
+    checked++;
+    if (input.progressId)
+      ctx.events.emit('controllers/addManyProgress', {
+        progressId: input.progressId,
+        checked,
+        total: input.units.length,
+      });
+  };
   await runPool(indexes, BULK_CONCURRENCY, async (index) => {
     const unit = input.units[index]!;
     const result = results[index]!;
@@ -137,6 +147,7 @@ export async function addMany(
     } catch (error) {
       result.error = asContractError(ctx, error, unit.url);
     } finally {
+      counted();
       // A refused unit still hands on its turn, but only once the units before it are done.
       void myTurn(index).then(() => turns[index]!.resolve());
     }

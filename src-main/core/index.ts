@@ -2,7 +2,7 @@ import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-pre
 import type { ActivityDoor, Actor, Caller } from '../../src-preload/model';
 import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
-import { MemorySecretStore, type SecretStore } from '../secrets';
+import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity-log';
 import { systemClock, type Clock } from './clock';
@@ -195,7 +195,13 @@ export function createCore(options: CoreOptions): Core {
     activity,
   });
   const ctx: CoreContext = {
-    info: { name: 'Plugboard', version: options.version, shell: options.shell, platform: process.platform },
+    info: {
+      name: 'Plugboard',
+      version: options.version,
+      shell: options.shell,
+      platform: process.platform,
+      secrets: keepingOf(secrets),
+    },
     clock,
     log,
     events,

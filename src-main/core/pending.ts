@@ -94,10 +94,21 @@ export function resolvePending(
       : `it did not ${doing} within ${seconds} s, although the controller accepted the change`;
     return { kind: 'failed', reason };
   };
-  // A poll that began before the controller answered may have read the old values.
-  if (pending.answeredAt === null || pollStartedAt < pending.answeredAt) return late();
-  if (pending.kind === 'cycle') return resolveCycle(pending, outlet, now, late);
+  if (pending.answeredAt === null) return late();
+  if (pending.kind === 'cycle') {
+    // A poll that began before the controller answered may have read the relay before the off-time.
+    return pollStartedAt < pending.answeredAt ? late() : resolveCycle(pending, outlet, now, late);
+  }
   const asked = pending.kind === 'state' ? outlet.state : outlet.transientState;
+  // A poll that began before the controller answered may have read the old values: it cannot tell that
+  // the change failed. But once it shows the asked field and the relay where the accepted change put
+  // them (its read waited behind the switch, one request at a time, or a slow unit read late), the
+  // change is done: waiting for the next read would show a confirmed state as pending. An unanswered
+  // request waits for a read begun afterwards.
+  if (pollStartedAt < pending.answeredAt)
+    return !pending.unanswered && asked === pending.target && outlet.physicalState === pending.target
+      ? { kind: 'confirmed' }
+      : late();
   if (asked !== pending.target) {
     const field = pending.kind === 'state' ? 'state' : 'transient state';
     const reason = pending.unanswered

@@ -2,7 +2,7 @@
  * Bulk add (issue 16 item 7) of HTTPS units and the refusals per unit: every certificate to accept comes
  * back together, then the units are added pinned; a unit listed twice, already saved, not a controller or
  * named with a user without a password is refused alone. The 30-unit add with the real keychain is in
- * controllers-bulk-keychain.system.test.ts.
+ * controllers-bulk-keychain.system.test.ts. A run given a progressId counts its units aloud as they are checked.
  */
 import { afterEach, expect, it } from 'vitest';
 import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
@@ -81,4 +81,29 @@ it('refuses per unit: listed twice, already saved, not a controller, a user with
   } finally {
     await new Promise((resolve) => web.close(resolve));
   }
+});
+
+it('counts the units it has checked, added or refused, for the run that asked', async () => {
+  const units = await Promise.all([10, 11, 12, 13].map((i) => emulator({ host: `127.0.0.${i}` })));
+  const h = newCore();
+  const auth = { kind: 'digest', user: 'admin', password: '1234' };
+  const results = await h.ok<BulkAddResult[]>('controllers/addMany', {
+    units: [...units.map((u) => ({ url: u.url })), { url: units[0]!.url }],
+    auth,
+    progressId: 'run-1',
+  });
+  expect(results.map((r) => r.error?.code ?? 'added')).toEqual([
+    'added',
+    'added',
+    'added',
+    'added',
+    'BAD_INPUT',
+  ]);
+  const counts = h.all('controllers/addManyProgress');
+  // One event per unit, the refused one too, each counting one more, all for this run.
+  expect(counts.map((c) => c.checked)).toEqual([1, 2, 3, 4, 5]);
+  expect(counts.every((c) => c.progressId === 'run-1' && c.total === 5)).toBe(true);
+  // Without a name for the run, nothing is counted aloud.
+  await h.ok('controllers/addMany', { units: [{ url: units[1]!.url }], auth });
+  expect(h.all('controllers/addManyProgress')).toHaveLength(5);
 });

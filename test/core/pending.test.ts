@@ -25,10 +25,27 @@ describe('resolvePending', () => {
     });
   });
 
-  it('ignores a poll that started before the controller answered, and an unanswered request', () => {
+  it('waits while the request is on its way, and does not fail on a poll that started before the answer', () => {
     const done = outlet({ state: true, transientState: true, physicalState: true });
-    expect(resolvePending(pending(), done, 1005, 1030)).toEqual({ kind: 'waiting' });
     expect(resolvePending(pending({ answeredAt: null }), done, 1020, 1030)).toEqual({ kind: 'waiting' });
+    // Read before the change: the old values say nothing about whether it worked.
+    const old = outlet({ state: false, transientState: false, physicalState: false });
+    expect(resolvePending(pending(), old, 1005, 1030)).toEqual({ kind: 'waiting' });
+    expect(resolvePending(pending(), { ...old, state: true }, 1005, 1030)).toEqual({ kind: 'waiting' });
+  });
+
+  it('confirms as soon as a reading shows the change done, even one that started before the answer', () => {
+    // A slow full read that began before the write and ended after it: the relay is already where it
+    // was asked to be, so the outlet is not shown pending beside a confirmed state.
+    const done = outlet({ state: true, transientState: true, physicalState: true });
+    expect(resolvePending(pending(), done, 1005, 1030)).toEqual({ kind: 'confirmed' });
+    const temporary = outlet({ state: false, transientState: true, physicalState: true });
+    expect(resolvePending(pending({ kind: 'transientState' }), temporary, 1005, 1030)).toEqual({
+      kind: 'confirmed',
+    });
+    // A cycle still needs a reading after the answer: before it, the relay was on anyway.
+    const cycle = pending({ kind: 'cycle', cycleEndsAt: 4010 });
+    expect(resolvePending(cycle, done, 1005, 5000)).toEqual({ kind: 'waiting' });
   });
 
   it('fails when the asked-for field says otherwise, and when the deadline passes', () => {

@@ -185,12 +185,19 @@ function isFaviconMiss(url: string): boolean {
   }
 }
 
-/** Save a full-page screenshot as test-results/screenshots/<name>.png; returns its path. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/**
+ * Save a screenshot as test-results/screenshots/<name>.png, of the full page or (`fullPage: false`)
+ * of what the window shows; returns its path.
+ */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   if (!/^[\w-]+$/.test(name))
     throw new Error(`Screenshot names are letters, digits, - and _: ${JSON.stringify(name)}`);
   await mkdir(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }

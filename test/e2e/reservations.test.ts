@@ -81,7 +81,7 @@ describe('Reservations in Chromium', () => {
       }),
     ).toMatchObject({ ok: true });
     const router = outletRow(page, 4, 'Router');
-    const on = router.getByRole('button', { name: 'Turn outlet 4 (Router) on' });
+    const on = router.getByRole('switch', { name: 'Power of outlet 4 (Router)' });
     await eventually(() => on.isDisabled()).toBe(true);
     expect(await router.innerText()).toMatch(
       /Reserved by bob until .*: bisecting a kernel\. Ask bob, or break the reservation\./,
