@@ -44,6 +44,36 @@ const coreSocket = 'src-main/serve/core-socket\\.ts';
 
 const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'link'];
 
+/**
+ * The Core's rooms, from the bottom up, each one concern: a room may import itself and the rooms below
+ * it, never one above and never the Core's public files at its top (index.ts and the others of
+ * `coreSurface`), which assemble the rooms. Where a lower room needs something of a higher one, the
+ * higher one passes it in (a port or a callback), as createCore does.
+ */
+const rooms = [['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses']];
+
+/** One rule per room: it may import only the rooms below it (and itself) of the Core. */
+const roomRules = rooms.map(([name, holds], index) => ({
+  name: `core-room-${name}`,
+  comment: `src-main/core/${name}/ holds ${holds}. It may import only ${
+    index === 0
+      ? 'itself'
+      : `itself and the rooms below it (${rooms
+          .slice(0, index)
+          .map(([below]) => below)
+          .join(', ')})`
+  } of the Core.`,
+  severity: 'error',
+  from: { path: `^src-main/core/${name}/` },
+  to: {
+    path: '^src-main/core/',
+    pathNot: `^src-main/core/(${rooms
+      .slice(0, index + 1)
+      .map(([below]) => below)
+      .join('|')})/`,
+  },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -72,6 +102,7 @@ module.exports = {
       ['shared', 'dli', 'secrets', 'discovery', 'emulator'],
       'The Core knows nothing of its shells.',
     ),
+    ...roomRules,
     layer(
       'shell',
       doors,

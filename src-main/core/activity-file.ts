@@ -8,7 +8,7 @@ import { constants, readFileSync, truncateSync } from 'node:fs';
 import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import * as v from 'valibot';
 import { WRITE_NO_LINK } from '../shared/config-folder';
-import { inTurn } from './file-turns';
+import { inTurn } from './kernel/file-turns';
 import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
 
 /** A time a Date can hold: anything else would print as NaN. */

@@ -23,7 +23,7 @@ import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
 import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
 import { newestOfBoth, Ring } from './activity-ring';
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from './kernel/clock';
 import { ActivityWriter } from './activity-writer';
 
 export type NewActivity = Omit<

@@ -10,7 +10,7 @@ import type { ActivityEntry } from '../../src-preload/model';
 import type { Logger } from '../shared/logging';
 import { isDiskFull } from '../shared/errors';
 import { appendWhole, jsonLines, rewriteWhole } from './activity-file';
-import type { Clock, TimerHandle } from './clock';
+import type { Clock, TimerHandle } from './kernel/clock';
 
 export interface ActivityWriterOptions {
   file: string;

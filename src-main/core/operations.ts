@@ -7,7 +7,7 @@
  * waiting to do (switch the outlet back on) happens now, the off-time cut short rather than the outlet
  * left off.
  */
-import type { Clock } from './clock';
+import type { Clock } from './kernel/clock';
 import type { Logger } from '../shared/logging';
 
 interface Tracked {

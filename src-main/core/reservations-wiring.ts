@@ -7,9 +7,9 @@
 import type { Actor, Reservation } from '../../src-preload/model';
 import type { Logger } from '../shared/logging';
 import type { ActivityLog } from './activity-log';
-import type { Clock } from './clock';
-import type { EventHub } from './event-hub';
-import type { KeyValueStore } from './ports';
+import type { Clock } from './kernel/clock';
+import type { EventHub } from './kernel/event-hub';
+import type { KeyValueStore } from './kernel/ports';
 import type { ControllerRegistry } from './registry';
 import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';

@@ -12,8 +12,8 @@ import { capitalise } from '../../src-preload/words';
 import { RESERVATION_MAX_MS, type CallParsed } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
-import type { Clock, TimerHandle } from './clock';
-import type { KeyValueStore } from './ports';
+import type { Clock, TimerHandle } from './kernel/clock';
+import type { KeyValueStore } from './kernel/ports';
 import {
   cellsOf,
   describeCell,
@@ -26,7 +26,7 @@ import {
   type Names,
 } from './reservation-words';
 import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
-import { sameJson } from './same-json';
+import { sameJson } from './kernel/same-json';
 
 export const RESERVATIONS_KEY = 'reservations';
 

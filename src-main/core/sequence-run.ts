@@ -7,8 +7,8 @@
  */
 import type { Actor, ContractError, SequenceRun, SequenceRunStep } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
-import type { Clock } from './clock';
-import type { EventHub } from './event-hub';
+import type { Clock } from './kernel/clock';
+import type { EventHub } from './kernel/event-hub';
 import type { Reservations } from './reservations';
 import type { SessionManager } from './sessions';
 import { contractError, setOutlets } from './outlet-actions';

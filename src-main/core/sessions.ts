@@ -1,10 +1,10 @@
 import type { ControllerState, ControllerSummary, MeterReading, Settings } from '../../src-preload/model';
 import type { ControllerDescription } from '../dli/types';
 import type { ActivityLog } from './activity-log';
-import type { Clock } from './clock';
+import type { Clock } from './kernel/clock';
 import type { Logger } from '../shared/logging';
 import { capitalise } from '../../src-preload/words';
-import type { EventHub } from './event-hub';
+import type { EventHub } from './kernel/event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
 import { controllerNotFound } from './registry-input';

@@ -9,9 +9,9 @@ import {
 } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { consoleLogger, type Logger } from '../shared/logging';
-import type { KeyValueStore } from './ports';
+import type { KeyValueStore } from './kernel/ports';
 import { uniqueOutletRefs } from './registry-records';
-import { sameJson } from './same-json';
+import { sameJson } from './kernel/same-json';
 
 export const SETTINGS_KEY = 'settings';
 

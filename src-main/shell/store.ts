@@ -1,6 +1,6 @@
 import Store from 'electron-store';
 import { plugboardConfigDir } from '../core/config-dir';
-import type { KeyValueStore } from '../core/ports';
+import type { KeyValueStore } from '../core/kernel/ports';
 import { confKeyValueStore, CONFIG_FILE_MODE, type ConfLike } from '../core/conf-store';
 import { prepareConfigFolder } from '../shared/config-folder';
 

@@ -7,7 +7,7 @@
  */
 import type { Core } from '../core/index';
 import { createCore, osUserName } from '../core/index';
-import { MemoryStore } from '../core/ports';
+import { MemoryStore } from '../core/kernel/ports';
 import { openSavedCore } from '../core/saved-core';
 import { plugboardConfigDir } from '../core/config-dir';
 import { attachOrLock, coreSocketPath } from '../link';

@@ -5,7 +5,7 @@
 import type { CallName, CallInput, CallResult, ControllerState } from '../../src-preload/contract';
 import { dispatch } from '../../src-main/core/dispatch';
 import { createCore, type Core, type PollTiming } from '../../src-main/core/index';
-import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
+import { MemoryStore, type KeyValueStore } from '../../src-main/core/kernel/ports';
 import { ControllerRegistry } from '../../src-main/core/registry';
 import { SETTINGS_KEY } from '../../src-main/core/settings';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets/index';

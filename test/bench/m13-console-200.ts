@@ -13,7 +13,7 @@
  */
 import type { Page } from 'playwright-core';
 import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { launchBrowser, packageVersion, startWebApp } from '../e2e/harness';
 import { buildOnce } from './build';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
-import { systemClock } from '../../src-main/core/clock';
+import { systemClock } from '../../src-main/core/kernel/clock';
 
 let dir: string;
 beforeEach(async () => {

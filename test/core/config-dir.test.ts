@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SequenceRun } from '../../src-preload/model';
 import { ActivityLog } from '../../src-main/core/activity-log';
-import { systemClock } from '../../src-main/core/clock';
+import { systemClock } from '../../src-main/core/kernel/clock';
 import { plugboardConfigDir } from '../../src-main/core/config-dir';
 import { ConfigFileLock } from '../../src-main/core/config-lock';
 import { saveInventoryCache } from '../../src-main/core/inventory-cache';

@@ -13,7 +13,7 @@ import type {
 } from '../../src-preload/contract';
 import { createCore, type Core, type CoreOptions, type Notice } from '../../src-main/core/index';
 import { dispatch } from '../../src-main/core/dispatch';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { openSecret } from '../../src-main/core/registry-envelope';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openConfStore } from '../../src-main/core/conf-store';
 import { ControllerRegistry, type ControllerRegistryOptions } from '../../src-main/core/registry';
-import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
+import { MemoryStore, type KeyValueStore } from '../../src-main/core/kernel/ports';
 import { CONTROLLER_PALETTE } from '../../src-main/core/colour-palette';
 import { PlugboardError } from '../../src-main/shared/errors';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets';

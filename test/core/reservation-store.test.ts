@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Group, Reservation } from '../../src-preload/model';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { RESERVATIONS_KEY, Reservations } from '../../src-main/core/reservations';
 import { isPlugboardError } from '../../src-main/shared/errors';
 import { FakeClock } from './fake-clock';

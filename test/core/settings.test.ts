@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src-preload/model';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { SettingsStore, defaultSettings } from '../../src-main/core/settings';
 import { PlugboardError } from '../../src-main/shared/errors';
 

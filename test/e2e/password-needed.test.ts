@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { expectAccessible } from './a11y';

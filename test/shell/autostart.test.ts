@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from '../../src-main/core/index';
 import { dispatch } from '../../src-main/core/dispatch';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import {
   applyStartAtLogin,
   autostartFile,

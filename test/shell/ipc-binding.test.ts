@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { callNames, type Handlers } from '../../src-preload/contract';
 import { createCore } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { resolveAppPage } from '../../src-main/shell/app-page';
 import {
   bindIpc,

@@ -1,6 +1,6 @@
 import type { ControllerSummary, EventName, EventPayload } from '../../src-preload/contract';
 import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 
 /** The real Core, plus an `emit` so a test can push any event through a shell as the Core would. */
 export interface TestCore extends Core {

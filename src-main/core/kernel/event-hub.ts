@@ -1,5 +1,5 @@
-import type { EventName, EventPayload, EventSink } from '../../src-preload/contract';
-import type { Logger } from '../shared/logging';
+import type { EventName, EventPayload, EventSink } from '../../../src-preload/contract';
+import type { Logger } from '../../shared/logging';
 
 /** Where the Core's events go: every subscribed shell. A failing sink never stops the others. */
 export class EventHub {
