@@ -10,7 +10,7 @@ import type { CsvImportPreview, CsvImportRow } from '../../src-preload/contract'
 import { MAX_BULK_UNITS } from '../../src-preload/model';
 import { hostPortKey, normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
-import { cleanTags } from './registry-records';
+import { cleanTags } from './saved/registry-records';
 import type { CoreContext } from './core-context';
 
 const COLUMNS = ['name', 'address', 'user', 'tags', 'fingerprint'] as const;

@@ -9,9 +9,9 @@ import { hostPortKey, normaliseControllerUrl } from '../shared/controller-addres
 import { secretOf, userOf, verify } from './controllers-add';
 import { credentialsOf } from '../shared/credentials';
 import type { CoreContext } from './core-context';
-import type { ControllerPatch } from './registry';
-import { boundPlaceChanges } from './registry-envelope';
-import { checkSecretPlace } from './secret-binding';
+import type { ControllerPatch } from './saved/registry';
+import { boundPlaceChanges } from './saved/registry-envelope';
+import { checkSecretPlace } from './saved/secret-binding';
 
 /** Failures that prove what was typed is wrong; others (offline, busy) do not stop saving a change. */
 const REFUSES_CHANGE = new Set([

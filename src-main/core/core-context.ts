@@ -2,17 +2,17 @@ import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
 import type { DiscoveryService } from '../discovery/discovery-service';
 import type { ActivityLog } from './activity-log';
 import type { SecretStore } from '../secrets';
-import type { SessionSecrets } from './credentials-session';
+import type { SessionSecrets } from './saved/credentials-session';
 import type { Clock } from './kernel/clock';
 import type { Logger } from '../shared/logging';
 import type { EventHub } from './kernel/event-hub';
 import type { RunningDemo } from './demo';
 import type { Operations } from './operations';
-import type { ControllerRegistry } from './registry';
+import type { ControllerRegistry } from './saved/registry';
 import type { Reservations } from './reservations';
 import type { ControllerSession } from './session';
 import type { SessionManager } from './sessions';
-import type { SettingsStore } from './settings';
+import type { SettingsStore } from './saved/settings';
 import type { Sequences } from './sequence-runs';
 
 /** Everything the Core's handlers share: one object, built once in createCore. */

@@ -10,7 +10,7 @@ import type { ActivityLog } from './activity-log';
 import type { Clock } from './kernel/clock';
 import type { EventHub } from './kernel/event-hub';
 import type { KeyValueStore } from './kernel/ports';
-import type { ControllerRegistry } from './registry';
+import type { ControllerRegistry } from './saved/registry';
 import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';
 import type { SessionManager } from './sessions';

@@ -10,7 +10,7 @@ import type { Actor, SequenceRun } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
 import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './sequence-run';
-import type { ControllerRegistry } from './registry';
+import type { ControllerRegistry } from './saved/registry';
 import { processAlive, SequenceFile } from './sequence-file';
 import { clockWords, stoppedAt } from './sequence-words';
 

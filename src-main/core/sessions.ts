@@ -7,7 +7,7 @@ import { capitalise } from '../../src-preload/words';
 import type { EventHub } from './kernel/event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
-import { controllerNotFound } from './registry-input';
+import { controllerNotFound } from './saved/registry-input';
 import { ControllerSession, type SessionHooks } from './session';
 import { initialState } from './session-state';
 

@@ -1,7 +1,7 @@
 import Store from 'electron-store';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/saved/config-dir';
 import type { KeyValueStore } from '../core/kernel/ports';
-import { confKeyValueStore, CONFIG_FILE_MODE, type ConfLike } from '../core/conf-store';
+import { confKeyValueStore, CONFIG_FILE_MODE, type ConfLike } from '../core/saved/conf-store';
 import { prepareConfigFolder } from '../shared/config-folder';
 
 /**

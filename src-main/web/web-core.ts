@@ -9,7 +9,7 @@ import type { Core } from '../core/index';
 import { createCore, osUserName } from '../core/index';
 import { MemoryStore } from '../core/kernel/ports';
 import { openSavedCore } from '../core/saved-core';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/saved/config-dir';
 import { attachOrLock, coreSocketPath } from '../link';
 import { MemorySecretStore } from '../secrets';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';

@@ -6,8 +6,8 @@ import type { CallName, CallInput, CallResult, ControllerState } from '../../src
 import { dispatch } from '../../src-main/core/dispatch';
 import { createCore, type Core, type PollTiming } from '../../src-main/core/index';
 import { MemoryStore, type KeyValueStore } from '../../src-main/core/kernel/ports';
-import { ControllerRegistry } from '../../src-main/core/registry';
-import { SETTINGS_KEY } from '../../src-main/core/settings';
+import { ControllerRegistry } from '../../src-main/core/saved/registry';
+import { SETTINGS_KEY } from '../../src-main/core/saved/settings';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets/index';
 import { PASSWORD, USER } from './baselines';
 import { onCleanup } from './cleanup';

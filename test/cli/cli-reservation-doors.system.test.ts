@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, Reservation } from '../../src-preload/contract';
-import { openConfStore } from '../../src-main/core/conf-store';
+import { openConfStore } from '../../src-main/core/saved/conf-store';
 import { dispatch } from '../../src-main/core/dispatch';
 import { osUserName } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';

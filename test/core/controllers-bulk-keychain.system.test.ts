@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
-import { openSecret } from '../../src-main/core/registry-envelope';
+import { openSecret } from '../../src-main/core/saved/registry-envelope';
 import { KeytarSecretStore, controllerAccount } from '../../src-main/secrets';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { keychainService, useSharedKeychainHere } from '../secrets/shared-keychain';

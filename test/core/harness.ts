@@ -16,7 +16,7 @@ import { dispatch } from '../../src-main/core/dispatch';
 import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
-import { openSecret } from '../../src-main/core/registry-envelope';
+import { openSecret } from '../../src-main/core/saved/registry-envelope';
 
 export interface Recorded {
   name: EventName;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src-preload/contract';
-import { openConfStore } from '../../src-main/core/conf-store';
+import { openConfStore } from '../../src-main/core/saved/conf-store';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from './harness';
 

@@ -4,9 +4,9 @@
  * saved file; an edited file's bad tags are dropped one by one, never the controller.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControllerSummary } from '../../src-preload/contract';
-import { readControllers } from '../../src-main/core/registry-records';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { ControllerSummary } from '../../../src-preload/contract';
+import { readControllers } from '../../../src-main/core/saved/registry-records';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

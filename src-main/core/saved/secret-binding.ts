@@ -4,9 +4,9 @@
  * same certificate. Anything else needs the person to type the secret again or to confirm explicitly
  * that the stored one may go there; a password saved for digest is never sent as Basic.
  */
-import type { AuthKind } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import { hostPortKey, normaliseFingerprint } from '../shared/controller-address';
+import type { AuthKind } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import { hostPortKey, normaliseFingerprint } from '../../shared/controller-address';
 
 /** Everything a stored secret is bound to. */
 export interface SecretPlace {

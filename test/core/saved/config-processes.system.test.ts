@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { child as spawnChild, keyring as ownKeyring, together, type Keyring } from './process-harness';
+import { child as spawnChild, keyring as ownKeyring, together, type Keyring } from '../process-harness';
 
 /**
  * Several real Plugboard processes (the registry over conf, as the CLI and the web shell run it) share

@@ -3,9 +3,9 @@
  * controller's names and aliases (case-insensitive), kept in the saved file, removable.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControllerSummary } from '../../src-preload/contract';
-import { readControllers } from '../../src-main/core/registry-records';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { ControllerSummary } from '../../../src-preload/contract';
+import { readControllers } from '../../../src-main/core/saved/registry-records';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

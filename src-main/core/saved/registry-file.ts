@@ -1,7 +1,7 @@
-import type { ControllerSummary, Group } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import type { Logger } from '../shared/logging';
-import type { KeyValueStore } from './kernel/ports';
+import type { ControllerSummary, Group } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging';
+import type { KeyValueStore } from '../kernel/ports';
 import {
   CONTROLLERS_KEY,
   GROUPS_KEY,
@@ -10,7 +10,7 @@ import {
   readControllers,
   readGroups,
 } from './registry-records';
-import { sameJson } from './kernel/same-json';
+import { sameJson } from '../kernel/same-json';
 
 /**
  * Keychain accounts whose entry may not match the saved controllers: written to the file before the

@@ -4,8 +4,8 @@
  * the tray and the CLI see a sequence as the group it is.
  */
 import * as v from 'valibot';
-import type { ControllerSummary, OutletRef, SequenceStep, SequenceWait } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import type { ControllerSummary, OutletRef, SequenceStep, SequenceWait } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 
 export const MAX_STEPS = 256;
 /** As registry-records.ts (not imported: that file reads saved steps through this one). */

@@ -4,9 +4,9 @@
  * none until the person confirms (`reuseSecret`) or types the secret again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ContractError, ControllerSummary, Result } from '../../src-preload/contract';
-import { cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
-import { recordingProxy, type RecordingProxy } from './recording-proxy';
+import type { ContractError, ControllerSummary, Result } from '../../../src-preload/contract';
+import { cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
+import { recordingProxy, type RecordingProxy } from '../recording-proxy';
 
 const PASSWORD = 'Stored-Pw-7719';
 const proxies: RecordingProxy[] = [];

@@ -3,7 +3,7 @@
  * or one the keychain refused to save. Each is bound to the place it was given for (address, login,
  * user, certificate: registry-envelope.ts) and never sent anywhere else; nothing is written to disk.
  */
-import type { ControllerSummary } from '../../src-preload/model';
+import type { ControllerSummary } from '../../../src-preload/model';
 import { boundPlaceChanges, placeOf } from './registry-envelope';
 import type { SecretPlace } from './secret-binding';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { lock, type LockOptions } from 'proper-lockfile';
-import { PlugboardError } from '../shared/errors';
+import { PlugboardError } from '../../shared/errors';
 
 /**
  * The inter-process lock around every read-modify-write of the shared settings file. The app, the web

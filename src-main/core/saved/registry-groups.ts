@@ -1,5 +1,5 @@
-import type { ControllerSummary, Group, OutletRef, SequenceStep } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import type { ControllerSummary, Group, OutletRef, SequenceStep } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 import { checkPrintable, groupNotFound } from './registry-input';
 import { MAX_NAME_LENGTH, MAX_OUTLET_NUMBER, sameName, uniqueOutletRefs } from './registry-records';
 import { stepsWithout, validateSteps } from './sequence-steps';

@@ -1,9 +1,9 @@
-import type { AuthKind, ControllerSummary, Group } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import { controllerAccount, type SecretStore } from '../secrets';
-import { consoleLogger, type Logger } from '../shared/logging';
-import type { KeyValueStore } from './kernel/ports';
-import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
+import type { AuthKind, ControllerSummary, Group } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import { controllerAccount, type SecretStore } from '../../secrets';
+import { consoleLogger, type Logger } from '../../shared/logging';
+import type { KeyValueStore } from '../kernel/ports';
+import { normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
 import { pickDefaultColour } from './colour-palette';
 import {
   checkSecret,

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../../src-preload/model';
-import { MemoryStore } from '../../src-main/core/kernel/ports';
-import { SettingsStore, defaultSettings } from '../../src-main/core/settings';
-import { PlugboardError } from '../../src-main/shared/errors';
+import type { Settings } from '../../../src-preload/model';
+import { MemoryStore } from '../../../src-main/core/kernel/ports';
+import { SettingsStore, defaultSettings } from '../../../src-main/core/saved/settings';
+import { PlugboardError } from '../../../src-main/shared/errors';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-settings-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

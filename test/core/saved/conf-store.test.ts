@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openConfStore } from '../../src-main/core/conf-store';
+import { openConfStore } from '../../../src-main/core/saved/conf-store';
 
 let dir: string;
 beforeEach(async () => {

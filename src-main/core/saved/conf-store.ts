@@ -1,9 +1,9 @@
 import Conf from 'conf';
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { isDiskFull, PlugboardError } from '../shared/errors';
+import { isDiskFull, PlugboardError } from '../../shared/errors';
 import { ConfigFileLock } from './config-lock';
-import type { KeyValueStore } from './kernel/ports';
+import type { KeyValueStore } from '../kernel/ports';
 
 /** What both `conf` and electron-store (a `conf` subclass) offer. */
 export interface ConfLike {

@@ -4,9 +4,13 @@
  * 77 % CPU.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControllerSummary, Group } from '../../src-preload/model';
-import { MAX_GROUPS, MAX_OUTLETS_IN_GROUPS, validateGroupInput } from '../../src-main/core/registry-groups';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { ControllerSummary, Group } from '../../../src-preload/model';
+import {
+  MAX_GROUPS,
+  MAX_OUTLETS_IN_GROUPS,
+  validateGroupInput,
+} from '../../../src-main/core/saved/registry-groups';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { fingerprint } from '../../src-preload/contract';
-import type { ControllerSummary, Group, OutletRef } from '../../src-preload/model';
-import { normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
+import { fingerprint } from '../../../src-preload/contract';
+import type { ControllerSummary, Group, OutletRef } from '../../../src-preload/model';
+import { normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
-import { PlugboardError } from '../shared/errors';
-import { neutralise, unsafeCharacterIn } from '../shared/text';
+import { PlugboardError } from '../../shared/errors';
+import { neutralise, unsafeCharacterIn } from '../../shared/text';
 import { readSteps } from './sequence-steps';
 
 const MAX_TAGS = 16;

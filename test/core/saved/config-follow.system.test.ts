@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ControllerSummary, Settings } from '../../src-preload/model';
-import { openConfStore } from '../../src-main/core/conf-store';
-import { ControllerRegistry, type ExternalChange } from '../../src-main/core/registry';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { child, together } from './process-harness';
-import { cleanUp, emulator, newCore, until } from './harness';
+import type { ControllerSummary, Settings } from '../../../src-preload/model';
+import { openConfStore } from '../../../src-main/core/saved/conf-store';
+import { ControllerRegistry, type ExternalChange } from '../../../src-main/core/saved/registry';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { child, together } from '../process-harness';
+import { cleanUp, emulator, newCore, until } from '../harness';
 
 /**
  * A running Plugboard hears of what another process (the CLI, the web shell, a second app) saves in the

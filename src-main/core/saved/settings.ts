@@ -6,12 +6,12 @@ import {
   type CallParsed,
   type MeterThreshold,
   type Settings,
-} from '../../src-preload/contract';
-import { PlugboardError } from '../shared/errors';
-import { consoleLogger, type Logger } from '../shared/logging';
-import type { KeyValueStore } from './kernel/ports';
+} from '../../../src-preload/contract';
+import { PlugboardError } from '../../shared/errors';
+import { consoleLogger, type Logger } from '../../shared/logging';
+import type { KeyValueStore } from '../kernel/ports';
 import { uniqueOutletRefs } from './registry-records';
-import { sameJson } from './kernel/same-json';
+import { sameJson } from '../kernel/same-json';
 
 export const SETTINGS_KEY = 'settings';
 

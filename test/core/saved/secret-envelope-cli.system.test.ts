@@ -6,11 +6,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sharedKeychainEnv } from '../secrets/shared-keychain';
-import { cleanUpServe, cliBuilt, scratchDir } from '../serve/built-serve';
-import { emulator } from './harness';
-import { digestAs, editByHand } from './hand-edit';
-import { recordingProxy, type RecordingProxy } from './recording-proxy';
+import { sharedKeychainEnv } from '../../secrets/shared-keychain';
+import { cleanUpServe, cliBuilt, scratchDir } from '../../serve/built-serve';
+import { emulator } from '../harness';
+import { digestAs, editByHand } from '../hand-edit';
+import { recordingProxy, type RecordingProxy } from '../recording-proxy';
 
 const PASSWORD = 'Bound-Pw-4471';
 const proxies: RecordingProxy[] = [];

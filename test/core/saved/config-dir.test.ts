@@ -13,19 +13,19 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SequenceRun } from '../../src-preload/model';
-import { ActivityLog } from '../../src-main/core/activity-log';
-import { systemClock } from '../../src-main/core/kernel/clock';
-import { plugboardConfigDir } from '../../src-main/core/config-dir';
-import { ConfigFileLock } from '../../src-main/core/config-lock';
-import { saveInventoryCache } from '../../src-main/core/inventory-cache';
-import { openSavedCore } from '../../src-main/core/saved-core';
-import { SequenceFile } from '../../src-main/core/sequence-file';
-import { takeCoreLock } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import type { TlsChoice } from '../../src-main/serve/options';
-import { loadTls } from '../../src-main/serve/tls';
-import { PlugboardError } from '../../src-main/shared/errors';
+import type { SequenceRun } from '../../../src-preload/model';
+import { ActivityLog } from '../../../src-main/core/activity-log';
+import { systemClock } from '../../../src-main/core/kernel/clock';
+import { plugboardConfigDir } from '../../../src-main/core/saved/config-dir';
+import { ConfigFileLock } from '../../../src-main/core/saved/config-lock';
+import { saveInventoryCache } from '../../../src-main/core/inventory-cache';
+import { openSavedCore } from '../../../src-main/core/saved-core';
+import { SequenceFile } from '../../../src-main/core/sequence-file';
+import { takeCoreLock } from '../../../src-main/link';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import type { TlsChoice } from '../../../src-main/serve/options';
+import { loadTls } from '../../../src-main/serve/tls';
+import { PlugboardError } from '../../../src-main/shared/errors';
 
 describe('plugboardConfigDir', () => {
   it('matches Electron userData on Linux: $XDG_CONFIG_HOME/Plugboard, else ~/.config/Plugboard', () => {

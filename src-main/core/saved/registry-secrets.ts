@@ -1,6 +1,6 @@
-import type { ControllerSummary } from '../../src-preload/model';
-import { controllerAccount, type SecretStore } from '../secrets';
-import type { Logger } from '../shared/logging';
+import type { ControllerSummary } from '../../../src-preload/model';
+import { controllerAccount, type SecretStore } from '../../secrets';
+import type { Logger } from '../../shared/logging';
 import type { RegistryFile } from './registry-file';
 import { boundPlaceChanges, openSecret, placeOf, sealSecret } from './registry-envelope';
 import type { SecretPlace } from './secret-binding';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AuthKind, ControllerSummary } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import { neutralise, unsafeCharacterIn } from '../shared/text';
+import type { AuthKind, ControllerSummary } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import { neutralise, unsafeCharacterIn } from '../../shared/text';
 import { MAX_NAME_LENGTH, sameName } from './registry-records';
 
 /** Checks on what a person typed for a controller, and the registry's errors: each says what is wrong and what to do. */

@@ -8,8 +8,8 @@
  * "user":"admin","fingerprint":"AB:…"|null}}. A value in any other form was saved by Plugboard 0.1 (a
  * bare secret); it is bound to the record as it is when first read, and saved again as an envelope.
  */
-import type { AuthKind, ControllerSummary } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import type { AuthKind, ControllerSummary } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 import { isBasicDowngrade, listWords, placeChanges, secretWord, type SecretPlace } from './secret-binding';
 
 const ENVELOPE_VERSION = 1;
