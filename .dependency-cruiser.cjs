@@ -50,7 +50,11 @@ const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'lin
  * `coreSurface`), which assemble the rooms. Where a lower room needs something of a higher one, the
  * higher one passes it in (a port or a callback), as createCore does.
  */
-const rooms = [['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses']];
+const rooms = [
+  ['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses'],
+  ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
+  ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
+];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */
 const roomRules = rooms.map(([name, holds], index) => ({

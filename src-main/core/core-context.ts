@@ -1,6 +1,6 @@
 import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
 import type { DiscoveryService } from '../discovery/discovery-service';
-import type { ActivityLog } from './activity-log';
+import type { ActivityLog } from './activity/activity-log';
 import type { SecretStore } from '../secrets';
 import type { SessionSecrets } from './saved/credentials-session';
 import type { Clock } from './kernel/clock';

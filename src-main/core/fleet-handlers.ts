@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
-import { exportFilename } from './fleet-csv';
+import { exportFilename } from './activity/activity-export';
 import { FleetInventory } from './fleet-inventory';
 import { ScriptAttribution } from './fleet-scripts';
 import { inventoryCsv } from './inventory-rows';

@@ -10,7 +10,7 @@
  * script's too: Plugboard cannot tell them apart.
  */
 import type { Actor, ControllerState } from '../../src-preload/model';
-import type { NewActivity } from './activity-log';
+import type { NewActivity } from './activity/activity-log';
 
 interface ScriptRun {
   threadId: string;

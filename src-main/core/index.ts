@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
 import { MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
-import { ActivityLog } from './activity-log';
+import { ActivityLog } from './activity/activity-log';
 import { systemClock, type Clock } from './kernel/clock';
 import type { CoreContext } from './core-context';
 import { consoleLogger, type Logger } from '../shared/logging';

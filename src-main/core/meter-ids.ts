@@ -7,7 +7,7 @@
  */
 import type { ControllerSummary, MeterReading, MeterThreshold } from '../../src-preload/model';
 import { busOf, quantityOf, UNIT } from '../dli/meters';
-import { SYSTEM_ACTOR, type NewActivity } from './activity-log';
+import { SYSTEM_ACTOR, type NewActivity } from './activity/activity-log';
 import type { MeterSeries } from './meter-history';
 
 /** What is known about a meter under its old id: the id, and its name and unit when history has them. */

@@ -6,7 +6,7 @@
  */
 import type { Actor, Reservation } from '../../src-preload/model';
 import type { Logger } from '../shared/logging';
-import type { ActivityLog } from './activity-log';
+import type { ActivityLog } from './activity/activity-log';
 import type { Clock } from './kernel/clock';
 import type { EventHub } from './kernel/event-hub';
 import type { KeyValueStore } from './kernel/ports';

@@ -6,7 +6,7 @@
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
 import { capitalise, outletLabel } from '../../src-preload/words';
-import { OUTSIDE_ACTOR, type NewActivity } from './activity-log';
+import { OUTSIDE_ACTOR, type NewActivity } from './activity/activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';
 

@@ -6,7 +6,7 @@
 import type { Actor } from '../../src-preload/model';
 import type { ControllerSummary } from '../../src-preload/model';
 import type { Outlet } from '../dli/types';
-import type { NewActivity } from './activity-log';
+import type { NewActivity } from './activity/activity-log';
 import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import { expirePending, settlePending } from './session-outlets';
 

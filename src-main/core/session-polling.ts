@@ -12,7 +12,7 @@ import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
 import type { SessionLive } from './session-live';
 import type { SessionOptions } from './session-ports';
-import { SYSTEM_ACTOR } from './activity-log';
+import { SYSTEM_ACTOR } from './activity/activity-log';
 import { statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
 

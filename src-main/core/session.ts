@@ -8,7 +8,7 @@
 import type { Actor, ControllerState, ControllerSummary } from '../../src-preload/model';
 import type { DliClient } from '../dli/client';
 import type { ControllerDescription, Outlet } from '../dli/types';
-import type { NewActivity } from './activity-log';
+import type { NewActivity } from './activity/activity-log';
 import { newClient } from './controller-client';
 import { isKeychainTrouble, passwordNeeded } from './credentials-needed';
 import type { MeterSeries } from './meter-history';

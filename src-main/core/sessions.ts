@@ -1,6 +1,6 @@
 import type { ControllerState, ControllerSummary, MeterReading, Settings } from '../../src-preload/model';
 import type { ControllerDescription } from '../dli/types';
-import type { ActivityLog } from './activity-log';
+import type { ActivityLog } from './activity/activity-log';
 import type { Clock } from './kernel/clock';
 import type { Logger } from '../shared/logging';
 import { capitalise } from '../../src-preload/words';

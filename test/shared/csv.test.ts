@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry, MeterReading } from '../../src-preload/model';
 import { csvDocument, csvField, utcCell } from '../../src-main/shared/csv';
-import { activityCsv } from '../../src-main/core/fleet-csv';
+import { activityCsv } from '../../src-main/core/activity/activity-export';
 import { meterCsv } from '../../src-main/core/meter-csv';
 import { MeterSeries } from '../../src-main/core/meter-history';
 

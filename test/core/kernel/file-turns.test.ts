@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { rewriteWhole } from '../../../src-main/core/activity-file';
+import { rewriteWhole } from '../../../src-main/core/activity/activity-file';
 import { loadInventoryCache, saveInventoryCache } from '../../../src-main/core/inventory-cache';
 import type { KnownFacts } from '../../../src-main/core/inventory-rows';
 

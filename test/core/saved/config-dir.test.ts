@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SequenceRun } from '../../../src-preload/model';
-import { ActivityLog } from '../../../src-main/core/activity-log';
+import { ActivityLog } from '../../../src-main/core/activity/activity-log';
 import { systemClock } from '../../../src-main/core/kernel/clock';
 import { plugboardConfigDir } from '../../../src-main/core/saved/config-dir';
 import { ConfigFileLock } from '../../../src-main/core/saved/config-lock';

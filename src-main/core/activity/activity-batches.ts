@@ -4,7 +4,7 @@
  * opens to its outlets.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ActivityEntry, Actor } from '../../src-preload/model';
+import type { ActivityEntry, Actor } from '../../../src-preload/model';
 
 /** What of a new entry decides its batch. */
 type Recorded = Pick<ActivityEntry, 'controllerId' | 'action' | 'result'>;

@@ -3,8 +3,8 @@
  * Activity panel's export) and the fleet inventory's file name. The CSV itself is written by the one
  * writer, src-main/shared/csv.ts (RFC 4180, formula-safe text cells); times are in UTC (ISO 8601).
  */
-import type { ActivityEntry } from '../../src-preload/model';
-import { csvDocument, utcCell } from '../shared/csv';
+import type { ActivityEntry } from '../../../src-preload/model';
+import { csvDocument, utcCell } from '../../shared/csv';
 
 /** `2026-11-24T10-20-00Z`: a time as a file name may hold it. */
 export function fileStamp(now: number): string {

@@ -15,15 +15,15 @@
  * - Ids stay unique across restarts even when the last entries never reached the file: an id is at least
  *   the clock in microseconds (activity-ids.ts), so a restarted log starts above every id handed out.
  */
-import type { ActivityDoor, ActivityEntry, Actor } from '../../src-preload/model';
-import { neutralise, TEXT_LIMITS } from '../shared/text';
-import type { Logger } from '../shared/logging';
+import type { ActivityDoor, ActivityEntry, Actor } from '../../../src-preload/model';
+import { neutralise, TEXT_LIMITS } from '../../shared/text';
+import type { Logger } from '../../shared/logging';
 import { ActivityBatches } from './activity-batches';
 import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
 import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
 import { newestOfBoth, Ring } from './activity-ring';
-import type { Clock, TimerHandle } from './kernel/clock';
+import type { Clock, TimerHandle } from '../kernel/clock';
 import { ActivityWriter } from './activity-writer';
 
 export type NewActivity = Omit<

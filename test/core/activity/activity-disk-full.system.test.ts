@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../src-preload/model';
-import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
-import { openConfStore } from '../../src-main/core/saved/conf-store';
-import { FakeClock } from './fake-clock';
-import { canMountTmpfs, fullDisk, type FullDisk } from './full-disk';
-import { cleanUp, newCore } from './harness';
+import type { ActivityEntry } from '../../../src-preload/model';
+import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
+import { openConfStore } from '../../../src-main/core/saved/conf-store';
+import { FakeClock } from '../fake-clock';
+import { canMountTmpfs, fullDisk, type FullDisk } from '../full-disk';
+import { cleanUp, newCore } from '../harness';
 
 const disks: FullDisk[] = [];
 afterEach(async () => {

@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../src-preload/contract';
-import type { ActivityEntry, Caller } from '../../src-preload/model';
-import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
-import { dispatch } from '../../src-main/core/dispatch';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { Result } from '../../../src-preload/contract';
+import type { ActivityEntry, Caller } from '../../../src-preload/model';
+import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -6,11 +6,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ActivityEntry } from '../../src-preload/model';
-import type { Logger } from '../shared/logging';
-import { isDiskFull } from '../shared/errors';
+import type { ActivityEntry } from '../../../src-preload/model';
+import type { Logger } from '../../shared/logging';
+import { isDiskFull } from '../../shared/errors';
 import { appendWhole, jsonLines, rewriteWhole } from './activity-file';
-import type { Clock, TimerHandle } from './kernel/clock';
+import type { Clock, TimerHandle } from '../kernel/clock';
 
 export interface ActivityWriterOptions {
   file: string;

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../src-preload/model';
-import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
-import { FakeClock } from './fake-clock';
+import type { ActivityEntry } from '../../../src-preload/model';
+import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
+import { FakeClock } from '../fake-clock';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../src-preload/model';
-import { ActivityLog, type NewActivity } from '../../src-main/core/activity-log';
-import { systemClock } from '../../src-main/core/kernel/clock';
+import type { ActivityEntry } from '../../../src-preload/model';
+import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
+import { systemClock } from '../../../src-main/core/kernel/clock';
 
 let dir: string;
 beforeEach(async () => {

@@ -2,7 +2,7 @@
  * Refusals in the activity log: which entries are refusals (kept in a ring of their own), and what
  * makes two refusals the same one, counted into one entry.
  */
-import type { ActivityEntry, Actor } from '../../src-preload/model';
+import type { ActivityEntry, Actor } from '../../../src-preload/model';
 
 /** What of a refusal decides whether it repeats another. */
 type Refusal = Pick<ActivityEntry, 'controllerId' | 'outlet' | 'action' | 'error'> & { actor: Actor };

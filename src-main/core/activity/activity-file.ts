@@ -7,9 +7,9 @@
 import { constants, readFileSync, truncateSync } from 'node:fs';
 import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import * as v from 'valibot';
-import { WRITE_NO_LINK } from '../shared/config-folder';
-import { inTurn } from './kernel/file-turns';
-import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry } from '../../src-preload/model';
+import { WRITE_NO_LINK } from '../../shared/config-folder';
+import { inTurn } from '../kernel/file-turns';
+import { ACTIVITY_DOORS, ERROR_CODES, type ActivityEntry } from '../../../src-preload/model';
 
 /** A time a Date can hold: anything else would print as NaN. */
 const time = v.pipe(v.number(), v.finite(), v.minValue(-8.64e15), v.maxValue(8.64e15));

@@ -7,11 +7,11 @@
  * unit runs, read back from its outlets.
  */
 import { afterEach, expect, it, vi } from 'vitest';
-import type { ActivityEntry, Group } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
-import { LOADED } from './loaded';
-import { nextPoll, planned } from './poll-steps';
+import type { ActivityEntry, Group } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
+import { LOADED } from '../loaded';
+import { nextPoll, planned } from '../poll-steps';
 
 afterEach(cleanUp);
 

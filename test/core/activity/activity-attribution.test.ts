@@ -5,8 +5,8 @@
  * at the unit, read back by polling the unit's outlets.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { Group } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { Group } from '../../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 
