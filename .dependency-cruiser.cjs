@@ -54,6 +54,7 @@ const rooms = [
   ['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses'],
   ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
   ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
+  ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

@@ -2,8 +2,8 @@
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { startedSession, type CoreContext } from './core-context';
-import { meterCsv, meterCsvFilename } from './meter-csv';
-import { currentBreaches } from './meter-limits-wiring';
+import { meterCsv, meterCsvFilename } from './meters/meter-csv';
+import { currentBreaches } from './meters/meter-limits-wiring';
 
 type MeterHandlers = Pick<Handlers, 'meters/history' | 'meters/exportCsv' | 'meters/breaches'>;
 

@@ -6,8 +6,8 @@
 import type { ControllerState, ControllerSummary, Identity, RelayTiming } from '../../src-preload/model';
 import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
 import { outletLabel } from '../../src-preload/words';
-import { MeterSeries } from './meter-history';
-import { carryHistory } from './meter-ids';
+import { MeterSeries } from './meters/meter-history';
+import { carryHistory } from './meters/meter-ids';
 import { outsideChanges } from './outside-changes';
 import { observedEntry } from './session-outlets';
 import { PendingChanges } from './session-pending';

@@ -11,7 +11,7 @@ import type { ControllerDescription, Outlet } from '../dli/types';
 import type { NewActivity } from './activity/activity-log';
 import { newClient } from './controller-client';
 import { isKeychainTrouble, passwordNeeded } from './credentials-needed';
-import type { MeterSeries } from './meter-history';
+import type { MeterSeries } from './meters/meter-history';
 import { SessionLive, type LiveFacts } from './session-live';
 import type { PendingMarks, PendingRequest } from './session-pending';
 import { SessionPolling } from './session-polling';

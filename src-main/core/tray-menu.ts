@@ -12,7 +12,7 @@ import type {
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
 import { neutralise, TEXT_LIMITS } from '../shared/text';
 import { untilText } from './reservation-words';
-import { breachWords } from './meter-limits';
+import { breachWords } from './meters/meter-limits';
 
 /**
  * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.

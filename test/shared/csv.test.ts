@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { ActivityEntry, MeterReading } from '../../src-preload/model';
 import { csvDocument, csvField, utcCell } from '../../src-main/shared/csv';
 import { activityCsv } from '../../src-main/core/activity/activity-export';
-import { meterCsv } from '../../src-main/core/meter-csv';
-import { MeterSeries } from '../../src-main/core/meter-history';
+import { meterCsv } from '../../src-main/core/meters/meter-csv';
+import { MeterSeries } from '../../src-main/core/meters/meter-history';
 
 describe('the CSV writer', () => {
   it('guards every text cell a spreadsheet would run as a formula, and nothing else', () => {

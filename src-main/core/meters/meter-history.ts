@@ -4,7 +4,7 @@
  * ms as Float64, readings as Float32 (NaN = no reading) — so memory grows by one chunk at a time and
  * whole chunks are dropped once all their samples are older than the retention.
  */
-import type { MeterHistory, MeterReading } from '../../src-preload/model';
+import type { MeterHistory, MeterReading } from '../../../src-preload/model';
 
 const CHUNK = 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { MeterReading } from '../../src-preload/model';
-import { meterCsv, meterCsvFilename } from '../../src-main/core/meter-csv';
-import { MeterSeries } from '../../src-main/core/meter-history';
+import type { MeterReading } from '../../../src-preload/model';
+import { meterCsv, meterCsvFilename } from '../../../src-main/core/meters/meter-csv';
+import { MeterSeries } from '../../../src-main/core/meters/meter-history';
 
 const reading = (key: string, value: number | null, patch: Partial<MeterReading> = {}): MeterReading => ({
   key,

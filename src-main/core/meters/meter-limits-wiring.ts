@@ -2,11 +2,18 @@
  * The Core's one LimitWatch (meter-limits.ts): fed by the events the Core already pushes (states,
  * settings, controllers), it pushes `meters/breaches`; `meters/breaches` the call answers from it.
  */
-import type { LimitBreach } from '../../src-preload/model';
-import type { CoreContext } from './core-context';
+import type { LimitBreach } from '../../../src-preload/model';
+import type { Clock } from '../kernel/clock';
+import type { EventHub } from '../kernel/event-hub';
+import type { SettingsStore } from '../saved/settings';
 import { LimitWatch } from './meter-limits';
 
-type WatchContext = Pick<CoreContext, 'events' | 'settings' | 'clock'>;
+/** What the watch reads of the Core (its context passes itself). */
+interface WatchContext {
+  events: EventHub;
+  settings: SettingsStore;
+  clock: Clock;
+}
 
 const watches = new WeakMap<WatchContext, LimitWatch>();
 

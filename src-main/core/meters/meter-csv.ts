@@ -1,6 +1,6 @@
-import type { Settings } from '../../src-preload/model';
-import { csvDocument, utcCell } from '../shared/csv';
-import { fileStamp } from './activity/activity-export';
+import type { Settings } from '../../../src-preload/model';
+import { csvDocument, utcCell } from '../../shared/csv';
+import { fileStamp } from '../activity/activity-export';
 import type { MeterSeries } from './meter-history';
 import { shownUnit, shownValue } from './meter-limits';
 

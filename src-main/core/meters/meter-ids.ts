@@ -5,9 +5,9 @@
  * matched to a new one by the meter's name, else by its quantity and bus when exactly one new meter
  * fits; what cannot be matched is said, never silently lost.
  */
-import type { ControllerSummary, MeterReading, MeterThreshold } from '../../src-preload/model';
-import { busOf, quantityOf, UNIT } from '../dli/meters';
-import { SYSTEM_ACTOR, type NewActivity } from './activity/activity-log';
+import type { ControllerSummary, MeterReading, MeterThreshold } from '../../../src-preload/model';
+import { busOf, quantityOf, UNIT } from '../../dli/meters';
+import { SYSTEM_ACTOR, type NewActivity } from '../activity/activity-log';
 import type { MeterSeries } from './meter-history';
 
 /** What is known about a meter under its old id: the id, and its name and unit when history has them. */

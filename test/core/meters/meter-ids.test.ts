@@ -6,10 +6,10 @@
  * units).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MeterHistory, MeterReading, Settings } from '../../src-preload/model';
-import { MeterSeries } from '../../src-main/core/meter-history';
-import { carryHistory, carryThresholds, matchMeterIds } from '../../src-main/core/meter-ids';
-import { addController, cleanUp, emulator, meterKey, newCore } from './harness';
+import type { MeterHistory, MeterReading, Settings } from '../../../src-preload/model';
+import { MeterSeries } from '../../../src-main/core/meters/meter-history';
+import { carryHistory, carryThresholds, matchMeterIds } from '../../../src-main/core/meters/meter-ids';
+import { addController, cleanUp, emulator, meterKey, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -15,7 +15,7 @@ import type {
   MeterReading,
   MeterThreshold,
   Settings,
-} from '../../src-preload/model';
+} from '../../../src-preload/model';
 
 /** The side a reading is on, or null when it is inside its limits. */
 export function breachSide(value: number, threshold: MeterThreshold): 'above' | 'below' | null {
