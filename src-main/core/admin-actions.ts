@@ -9,7 +9,7 @@ import type { RelayTimingChange } from '../dli/api-settings';
 import type { NewUser, ScriptArgument } from '../dli/types';
 import { contractError } from './outlet-actions';
 import type { Actor } from '../../src-preload/model';
-import type { ControllerSession } from './session';
+import type { ControllerSession } from './session/session';
 
 export async function recorded<T>(
   session: ControllerSession,

@@ -10,8 +10,8 @@ import type { RunningDemo } from './demo';
 import type { Operations } from './operations';
 import type { ControllerRegistry } from './saved/registry';
 import type { Reservations } from './reservations';
-import type { ControllerSession } from './session';
-import type { SessionManager } from './sessions';
+import type { ControllerSession } from './session/session';
+import type { SessionManager } from './session/sessions';
 import type { SettingsStore } from './saved/settings';
 import type { Sequences } from './sequence-runs';
 

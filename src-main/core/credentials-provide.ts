@@ -10,7 +10,7 @@ import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { credentialsOf } from '../shared/credentials';
 import { verify } from './controllers-add';
 import type { CoreContext } from './core-context';
-import { isKeychainTrouble } from './credentials-needed';
+import { isKeychainTrouble } from './session/credentials-needed';
 
 type Outcome = CallResult<'controllers/providePassword'>['results'][number];
 

@@ -6,7 +6,7 @@
 import type { Actor, OutletActionResult } from '../../src-preload/model';
 import type { Operations } from './operations';
 import { setOutlets } from './outlet-actions';
-import type { ControllerSession } from './session';
+import type { ControllerSession } from './session/session';
 
 /** Default per-request limit when the Core was given none (the client's own default). */
 const DEFAULT_REQUEST_MS = 10_000;

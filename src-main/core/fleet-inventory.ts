@@ -8,8 +8,8 @@ import type { ControllerState, InventoryRow } from '../../src-preload/model';
 import type { CoreContext } from './core-context';
 import { loadInventoryCache, saveInventoryCache } from './inventory-cache';
 import { factsOf, inventoryRows, mergeFacts, type KnownFacts } from './inventory-rows';
-import { readSlowParts } from './slow-reads';
-import type { ControllerSession } from './session';
+import { readSlowParts } from './session/slow-reads';
+import type { ControllerSession } from './session/session';
 
 /** Reads of users and SSH at once, at most. */
 const CONCURRENCY = 4;

@@ -6,7 +6,7 @@ import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
 import { cycleWithDelay } from './cycle-delayed';
 import { configureOutlet, cycleOutlets, renameOutlet, setOutlets, switchOutlets } from './outlet-actions';
-import type { ControllerSession } from './session';
+import type { ControllerSession } from './session/session';
 
 type OutletHandlers = Pick<
   Handlers,

@@ -22,13 +22,13 @@ import { outletHandlers } from './handlers-outlets';
 import { scriptHandlers } from './handlers-scripts';
 import { systemHandlers } from './handlers-system';
 import { userHandlers } from './handlers-users';
-import { NotificationDecider, type Notice } from './notifications';
+import { NotificationDecider, type Notice } from './session/notifications';
 import { Operations } from './operations';
-import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
+import { DEFAULT_TIMING, type PollTiming } from './session/poll-policy';
 import type { KeyValueStore } from './kernel/ports';
 import { ControllerRegistry } from './saved/registry';
-import { followExternalChange } from './registry-follow';
-import { SessionManager } from './sessions';
+import { followExternalChange } from './session/registry-follow';
+import { SessionManager } from './session/sessions';
 import { meterLimitCarrier } from './meters/meter-ids';
 import { SettingsStore } from './saved/settings';
 import { createReservations } from './reservations-wiring';
@@ -40,8 +40,8 @@ import { credentialHandlers } from './credentials-handlers';
 import { SessionSecrets } from './saved/credentials-session';
 import { permittedHandlers, type PermissionFacts } from './permissions';
 
-export type { Notice } from './notifications';
-export type { PollTiming } from './poll-policy';
+export type { Notice } from './session/notifications';
+export type { PollTiming } from './session/poll-policy';
 
 /** The activity log's file in the config folder. */
 export const ACTIVITY_FILE = 'activity.jsonl';

@@ -11,8 +11,8 @@ import { isPlugboardError } from '../shared/errors';
 import type { OutletSettings } from '../dli/api-settings';
 import type { OutletSelection } from '../dli/types';
 import { capitalise, outletLabel } from '../../src-preload/words';
-import type { ControllerSession } from './session';
-import type { PendingRequest } from './session-pending';
+import type { ControllerSession } from './session/session';
+import type { PendingRequest } from './session/session-pending';
 
 /** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
 function mayHaveHappened(error: unknown): boolean {

@@ -13,7 +13,7 @@ import type { KeyValueStore } from './kernel/ports';
 import type { ControllerRegistry } from './saved/registry';
 import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';
-import type { SessionManager } from './sessions';
+import type { SessionManager } from './session/sessions';
 
 export interface ReservationsDeps {
   store: KeyValueStore;

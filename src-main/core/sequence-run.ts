@@ -10,7 +10,7 @@ import { PlugboardError } from '../shared/errors';
 import type { Clock } from './kernel/clock';
 import type { EventHub } from './kernel/event-hub';
 import type { Reservations } from './reservations';
-import type { SessionManager } from './sessions';
+import type { SessionManager } from './session/sessions';
 import { contractError, setOutlets } from './outlet-actions';
 import { doneWords, stepWhat } from './sequence-words';
 

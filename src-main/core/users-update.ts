@@ -9,7 +9,7 @@ import { isPlugboardError } from '../shared/errors';
 import type { UserChange } from '../dli/types';
 import { recorded } from './admin-actions';
 import type { CoreContext } from './core-context';
-import type { ControllerSession } from './session';
+import type { ControllerSession } from './session/session';
 import { checkOwnUserDisallow, isOwnUser } from './users-own';
 
 type UpdateInput = CallParsed<'users/update'>;

@@ -1,7 +1,7 @@
 /** The client of a saved controller: its credentials from the saved summary and secret, and the one DliClient. */
-import type { ControllerSummary } from '../../src-preload/model';
-import { DliClient } from '../dli/client';
-import { credentialsFor } from '../shared/credentials';
+import type { ControllerSummary } from '../../../src-preload/model';
+import { DliClient } from '../../dli/client';
+import { credentialsFor } from '../../shared/credentials';
 
 /** The one client of a saved controller (one per controller, so its digest nonce is reused). */
 export function newClient(

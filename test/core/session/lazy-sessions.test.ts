@@ -3,10 +3,10 @@
  * saved one, and a group run opens just its members' controllers.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { Group } from '../../src-preload/contract';
-import { dispatch } from '../../src-main/core/dispatch';
-import { createCore } from '../../src-main/core/index';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { Group } from '../../../src-preload/contract';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { createCore } from '../../../src-main/core/index';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

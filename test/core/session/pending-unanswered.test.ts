@@ -3,10 +3,10 @@
  * flight, the expected lag counted from the answer, and settled only by what a later poll shows.
  */
 import { describe, expect, it } from 'vitest';
-import { markAnswered, resolvePending, type PendingOutlet } from '../../src-main/core/pending';
-import { expirePending, settlePending } from '../../src-main/core/session-outlets';
-import type { ControllerSummary } from '../../src-preload/model';
-import { outlet } from './outlet-fixture';
+import { markAnswered, resolvePending, type PendingOutlet } from '../../../src-main/core/session/pending';
+import { expirePending, settlePending } from '../../../src-main/core/session/session-outlets';
+import type { ControllerSummary } from '../../../src-preload/model';
+import { outlet } from '../outlet-fixture';
 
 /** Sent at 1000 with 12 s for its lag and slack; no answer yet. */
 const sent = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({

@@ -3,11 +3,11 @@
  * read (the baseline for outside changes), the pending changes, the meter history, the relay timing.
  * Applying a read settles pending changes, notes outside changes and feeds the meter history.
  */
-import type { ControllerState, ControllerSummary, Identity, RelayTiming } from '../../src-preload/model';
-import type { ControllerDescription, MeterReading, Outlet } from '../dli/types';
-import { outletLabel } from '../../src-preload/words';
-import { MeterSeries } from './meters/meter-history';
-import { carryHistory } from './meters/meter-ids';
+import type { ControllerState, ControllerSummary, Identity, RelayTiming } from '../../../src-preload/model';
+import type { ControllerDescription, MeterReading, Outlet } from '../../dli/types';
+import { outletLabel } from '../../../src-preload/words';
+import { MeterSeries } from '../meters/meter-history';
+import { carryHistory } from '../meters/meter-ids';
 import { outsideChanges } from './outside-changes';
 import { observedEntry } from './session-outlets';
 import { PendingChanges } from './session-pending';

@@ -6,10 +6,10 @@
  * poll; the HTTP underneath is real).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityEntry, ControllerState, OutletActionResult } from '../../src-preload/model';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, type CoreHarness } from './harness';
+import type { ActivityEntry, ControllerState, OutletActionResult } from '../../../src-preload/model';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../harness';
 
 afterEach(cleanUp);
 

@@ -3,10 +3,10 @@
  * confirmed, which failed or ran out of time, what changed outside Plugboard. Pure apart from the
  * pending map it settles.
  */
-import type { ControllerSummary } from '../../src-preload/model';
-import type { Outlet } from '../dli/types';
-import { capitalise, outletLabel } from '../../src-preload/words';
-import { OUTSIDE_ACTOR, type NewActivity } from './activity/activity-log';
+import type { ControllerSummary } from '../../../src-preload/model';
+import type { Outlet } from '../../dli/types';
+import { capitalise, outletLabel } from '../../../src-preload/words';
+import { OUTSIDE_ACTOR, type NewActivity } from '../activity/activity-log';
 import type { ObservedChange } from './outside-changes';
 import { resolvePending, type PendingOutlet } from './pending';
 

@@ -4,10 +4,10 @@
  * and one prompt per user fixes every controller that takes the password.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { CallResult, ControllerSummary } from '../../src-preload/contract';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { keychainError } from '../../src-main/secrets/keychain-errors';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { CallResult, ControllerSummary } from '../../../src-preload/contract';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { keychainError } from '../../../src-main/secrets/keychain-errors';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 

@@ -1,7 +1,7 @@
 /** Pure pieces of a controller's live state: the first state, outlets with their pending changes, statuses. */
-import type { ControllerState, ControllerStatus, OutletState } from '../../src-preload/model';
-import type { PlugboardError } from '../shared/errors';
-import type { Outlet } from '../dli/types';
+import type { ControllerState, ControllerStatus, OutletState } from '../../../src-preload/model';
+import type { PlugboardError } from '../../shared/errors';
+import type { Outlet } from '../../dli/types';
 import { pendingChange, type PendingOutlet } from './pending';
 
 export function initialState(id: string): ControllerState {

@@ -6,8 +6,8 @@
  * an action (slow outlet reads on real units).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
-import { FakeClock } from './fake-clock';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
+import { FakeClock } from '../fake-clock';
 
 afterEach(cleanUp);
 

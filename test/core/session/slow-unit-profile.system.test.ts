@@ -6,10 +6,10 @@
  * answer comes first is told by the order of events, never by the clock.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OutletActionResult } from '../../src-preload/model';
-import { curl } from '../emulator/clients';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { OutletActionResult } from '../../../src-preload/model';
+import { curl } from '../../emulator/clients';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -1,5 +1,5 @@
-import type { ControllerState } from '../../src-preload/model';
-import { sameJson } from './kernel/same-json';
+import type { ControllerState } from '../../../src-preload/model';
+import { sameJson } from '../kernel/same-json';
 
 const IGNORE_LAST_UPDATE: ReadonlySet<string> = new Set(['lastUpdate']);
 

@@ -10,8 +10,8 @@
  * - Outside changes: one notice per observed change.
  * - Meter thresholds: when a reading leaves [min, max]; again only after it came back inside.
  */
-import type { ControllerState, ControllerStatus, MeterThreshold, Settings } from '../../src-preload/model';
-import { statusSentence } from '../../src-preload/words';
+import type { ControllerState, ControllerStatus, MeterThreshold, Settings } from '../../../src-preload/model';
+import { statusSentence } from '../../../src-preload/words';
 
 export interface Notice {
   title: string;

@@ -5,13 +5,13 @@
  * (outlet-actions.ts, admin-actions.ts) use only its API: the client, pending changes, recording in
  * the activity log, and slow reads.
  */
-import type { Actor, ControllerState, ControllerSummary } from '../../src-preload/model';
-import type { DliClient } from '../dli/client';
-import type { ControllerDescription, Outlet } from '../dli/types';
-import type { NewActivity } from './activity/activity-log';
+import type { Actor, ControllerState, ControllerSummary } from '../../../src-preload/model';
+import type { DliClient } from '../../dli/client';
+import type { ControllerDescription, Outlet } from '../../dli/types';
+import type { NewActivity } from '../activity/activity-log';
 import { newClient } from './controller-client';
 import { isKeychainTrouble, passwordNeeded } from './credentials-needed';
-import type { MeterSeries } from './meters/meter-history';
+import type { MeterSeries } from '../meters/meter-history';
 import { SessionLive, type LiveFacts } from './session-live';
 import type { PendingMarks, PendingRequest } from './session-pending';
 import { SessionPolling } from './session-polling';

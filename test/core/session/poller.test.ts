@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Poller } from '../../src-main/core/poller';
-import { DEFAULT_TIMING, nextPollDelay, pollPlan, type PollPhase } from '../../src-main/core/poll-policy';
-import { FakeClock, settle } from './fake-clock';
+import { Poller } from '../../../src-main/core/session/poller';
+import {
+  DEFAULT_TIMING,
+  nextPollDelay,
+  pollPlan,
+  type PollPhase,
+} from '../../../src-main/core/session/poll-policy';
+import { FakeClock, settle } from '../fake-clock';
 
 /**
  * The poll schedule, driven one interval at a time by a fake clock (GitButler's updater.test.ts style):

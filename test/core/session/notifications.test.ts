@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ControllerState, Settings } from '../../src-preload/model';
-import { NotificationDecider } from '../../src-main/core/notifications';
-import { initialState } from '../../src-main/core/session-state';
-import { defaultSettings } from '../../src-main/core/saved/settings';
+import type { ControllerState, Settings } from '../../../src-preload/model';
+import { NotificationDecider } from '../../../src-main/core/session/notifications';
+import { initialState } from '../../../src-main/core/session/session-state';
+import { defaultSettings } from '../../../src-main/core/saved/settings';
 
 const state = (patch: Partial<ControllerState>): ControllerState => ({ ...initialState('c1'), ...patch });
 const online = state({ status: 'online' });

@@ -1,4 +1,4 @@
-import type { Outlet } from '../dli/types';
+import type { Outlet } from '../../dli/types';
 
 /** An outlet change nobody in Plugboard asked for: the controller's own page, the keypad, a script. */
 export interface ObservedChange {

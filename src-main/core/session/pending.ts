@@ -5,8 +5,8 @@
  * failed: it stays pending until a poll shows whether the controller carried it out. Pure: the session
  * holds the map, these functions decide.
  */
-import type { Actor, PendingChange } from '../../src-preload/model';
-import type { Outlet } from '../dli/types';
+import type { Actor, PendingChange } from '../../../src-preload/model';
+import type { Outlet } from '../../dli/types';
 
 export interface PendingOutlet {
   kind: PendingChange['kind'];

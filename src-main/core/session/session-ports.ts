@@ -1,7 +1,7 @@
-import type { Actor, ControllerState, ControllerSummary, Settings } from '../../src-preload/model';
-import type { NewActivity } from './activity/activity-log';
-import type { Clock } from './kernel/clock';
-import type { Logger } from '../shared/logging';
+import type { Actor, ControllerState, ControllerSummary, Settings } from '../../../src-preload/model';
+import type { NewActivity } from '../activity/activity-log';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../../shared/logging';
 import type { ObservedChange } from './outside-changes';
 import type { PollTiming } from './poll-policy';
 

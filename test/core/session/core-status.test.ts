@@ -6,10 +6,10 @@
  * reboot.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ControllerState, ControllerSummary, Result } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, keychainSecret, newCore, until } from './harness';
-import { nextPoll, outletReads, planned, polls } from './poll-steps';
+import type { ControllerState, ControllerSummary, Result } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, keychainSecret, newCore, until } from '../harness';
+import { nextPoll, outletReads, planned, polls } from '../poll-steps';
 
 afterEach(cleanUp);
 

@@ -2,9 +2,9 @@
  * The slow schedule's reads of one controller: scripts and their threads, users, SSH. The session runs
  * them on its timer; actions run them again after changing something.
  */
-import type { ControllerState } from '../../src-preload/model';
-import type { DliClient } from '../dli/client';
-import { unlessForbidden } from '../dli/shared-reads';
+import type { ControllerState } from '../../../src-preload/model';
+import type { DliClient } from '../../dli/client';
+import { unlessForbidden } from '../../dli/shared-reads';
 
 export type SlowPart = 'scripts' | 'users' | 'ssh' | 'threads';
 /** Everything the slow schedule reads (`threads` alone is the cheap in-between read of running scripts). */

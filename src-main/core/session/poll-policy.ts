@@ -10,7 +10,7 @@
  * - paused: no polling while only the person can fix it (wrong password, certificate to accept);
  * - rebooting: quick probes that back off to `rebootCapMs` until the controller answers again.
  */
-import type { Settings } from '../../src-preload/model';
+import type { Settings } from '../../../src-preload/model';
 
 export interface PollTiming {
   /** Interval while a change is pending confirmation. */

@@ -4,8 +4,8 @@
  * that must fail its login is sent, and nothing counts as a wrong password. Its status is
  * `password_needed` until someone gives the secret (`controllers/providePassword`).
  */
-import type { ControllerSummary } from '../../src-preload/model';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
+import type { ControllerSummary } from '../../../src-preload/model';
+import { PlugboardError, isPlugboardError } from '../../shared/errors';
 
 /** Why the secret is not there, as the error says it. */
 export type MissingBecause = 'not-kept' | 'keychain-unavailable';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TIMING, nextAttemptAt } from '../../src-main/core/poll-policy';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
-import { FakeClock } from './fake-clock';
-import { planned } from './poll-steps';
+import { DEFAULT_TIMING, nextAttemptAt } from '../../../src-main/core/session/poll-policy';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
+import { FakeClock } from '../fake-clock';
+import { planned } from '../poll-steps';
 
 afterEach(cleanUp);
 

@@ -1,7 +1,7 @@
-import type { ControllerSummary } from '../../src-preload/model';
-import type { Logger } from '../shared/logging';
-import type { ExternalChange } from './saved/registry-file';
-import { sameConnection } from './saved/registry-records';
+import type { ControllerSummary } from '../../../src-preload/model';
+import type { Logger } from '../../shared/logging';
+import type { ExternalChange } from '../saved/registry-file';
+import { sameConnection } from '../saved/registry-records';
 import type { SessionManager } from './sessions';
 
 /** Whether a change means logging in again (anything else only relabels a running session). */

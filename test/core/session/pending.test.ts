@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { outsideChanges } from '../../src-main/core/outside-changes';
-import { pendingDeadline, resolvePending, type PendingOutlet } from '../../src-main/core/pending';
-import { outlet } from './outlet-fixture';
+import { outsideChanges } from '../../../src-main/core/session/outside-changes';
+import { pendingDeadline, resolvePending, type PendingOutlet } from '../../../src-main/core/session/pending';
+import { outlet } from '../outlet-fixture';
 
 const pending = (patch: Partial<PendingOutlet> = {}): PendingOutlet => ({
   kind: 'state',

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from './kernel/clock';
+import type { Clock, TimerHandle } from '../kernel/clock';
 
 /**
  * Runs one controller's polls, one at a time, on a schedule a policy decides after each poll. Never two

@@ -3,10 +3,10 @@
  * out, what the controller's answer (or its missing answer) does to them, and what a poll settles or a
  * deadline expires. The rules for one change are in pending.ts; the activity entries in session-outlets.ts.
  */
-import type { Actor } from '../../src-preload/model';
-import type { ControllerSummary } from '../../src-preload/model';
-import type { Outlet } from '../dli/types';
-import type { NewActivity } from './activity/activity-log';
+import type { Actor } from '../../../src-preload/model';
+import type { ControllerSummary } from '../../../src-preload/model';
+import type { Outlet } from '../../dli/types';
+import type { NewActivity } from '../activity/activity-log';
 import { markAnswered, pendingDeadline, type PendingOutlet } from './pending';
 import { expirePending, settlePending } from './session-outlets';
 

@@ -1,13 +1,13 @@
-import type { ControllerState, ControllerSummary, MeterReading, Settings } from '../../src-preload/model';
-import type { ControllerDescription } from '../dli/types';
-import type { ActivityLog } from './activity/activity-log';
-import type { Clock } from './kernel/clock';
-import type { Logger } from '../shared/logging';
-import { capitalise } from '../../src-preload/words';
-import type { EventHub } from './kernel/event-hub';
+import type { ControllerState, ControllerSummary, MeterReading, Settings } from '../../../src-preload/model';
+import type { ControllerDescription } from '../../dli/types';
+import type { ActivityLog } from '../activity/activity-log';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../../shared/logging';
+import { capitalise } from '../../../src-preload/words';
+import type { EventHub } from '../kernel/event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
-import { controllerNotFound } from './saved/registry-input';
+import { controllerNotFound } from '../saved/registry-input';
 import { ControllerSession, type SessionHooks } from './session';
 import { initialState } from './session-state';
 
