@@ -55,10 +55,8 @@ const rooms = [
   ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
   ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
   ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],
-  [
-    'session',
-    "one saved controller's session (its client, polling, pending changes, state) and the sessions",
-  ],
+  ['session', "a saved controller's session (client, polls, pending changes, state) and all sessions"],
+  ['fleet', "the fleet inventory (identity, firmware, drift, last known values), scripts' attribution"],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

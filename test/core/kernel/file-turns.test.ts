@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { rewriteWhole } from '../../../src-main/core/activity/activity-file';
-import { loadInventoryCache, saveInventoryCache } from '../../../src-main/core/inventory-cache';
-import type { KnownFacts } from '../../../src-main/core/inventory-rows';
+import { loadInventoryCache, saveInventoryCache } from '../../../src-main/core/fleet/inventory-cache';
+import type { KnownFacts } from '../../../src-main/core/fleet/inventory-rows';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-file-turns-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -18,7 +18,7 @@ import { ActivityLog } from '../../../src-main/core/activity/activity-log';
 import { systemClock } from '../../../src-main/core/kernel/clock';
 import { plugboardConfigDir } from '../../../src-main/core/saved/config-dir';
 import { ConfigFileLock } from '../../../src-main/core/saved/config-lock';
-import { saveInventoryCache } from '../../../src-main/core/inventory-cache';
+import { saveInventoryCache } from '../../../src-main/core/fleet/inventory-cache';
 import { openSavedCore } from '../../../src-main/core/saved-core';
 import { SequenceFile } from '../../../src-main/core/sequence-file';
 import { takeCoreLock } from '../../../src-main/link';

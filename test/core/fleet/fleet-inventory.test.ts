@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { InventoryRow } from '../../src-preload/contract';
-import { compareVersions } from '../../src-main/core/inventory-rows';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { InventoryRow } from '../../../src-preload/contract';
+import { compareVersions } from '../../../src-main/core/fleet/inventory-rows';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 

@@ -3,8 +3,8 @@
  * was last known of it, one row; then drift — a firmware (or relay firmware) older than the newest seen
  * on another controller of the same model. Versions compare numerically, part by part (1.10.2 > 1.9.8).
  */
-import type { ControllerState, ControllerSummary, InventoryRow } from '../../src-preload/model';
-import { csvDocument, utcCell } from '../shared/csv';
+import type { ControllerState, ControllerSummary, InventoryRow } from '../../../src-preload/model';
+import { csvDocument, utcCell } from '../../shared/csv';
 
 /** What the inventory remembers of a controller from when it last answered. */
 export type KnownFacts = Pick<

@@ -4,12 +4,25 @@
  * users and SSH that are not read yet, read on demand — a few controllers at a time, in the background,
  * never holding up the answer (the window gets them as `state/changed`).
  */
-import type { ControllerState, InventoryRow } from '../../src-preload/model';
-import type { CoreContext } from './core-context';
+import type { ControllerState, InventoryRow } from '../../../src-preload/model';
+import type { Logger } from '../../shared/logging';
+import type { Clock } from '../kernel/clock';
+import type { ControllerRegistry } from '../saved/registry';
+import type { SessionManager } from '../session/sessions';
 import { loadInventoryCache, saveInventoryCache } from './inventory-cache';
 import { factsOf, inventoryRows, mergeFacts, type KnownFacts } from './inventory-rows';
-import { readSlowParts } from './session/slow-reads';
-import type { ControllerSession } from './session/session';
+import { readSlowParts } from '../session/slow-reads';
+import type { ControllerSession } from '../session/session';
+
+/** What the inventory reads of the Core (the Core's context passes itself). */
+export interface InventoryContext {
+  clock: Clock;
+  log: Logger;
+  registry: ControllerRegistry;
+  sessions: SessionManager;
+  /** Resolves once every saved controller has its session. */
+  started: Promise<void>;
+}
 
 /** Reads of users and SSH at once, at most. */
 const CONCURRENCY = 4;
@@ -21,7 +34,7 @@ const READ_TIMEOUT_MS = 30_000;
 const SAVE_EVERY_MS = 60_000;
 
 export class FleetInventory {
-  readonly #ctx: CoreContext;
+  readonly #ctx: InventoryContext;
   readonly #known: Map<string, KnownFacts>;
   readonly #file: string | null;
   #savedAt = 0;
@@ -32,7 +45,7 @@ export class FleetInventory {
   #waiters: (() => void)[] = [];
 
   /** `file`: the cache of last known values (inventory-cache.ts); null keeps them in memory only. */
-  constructor(ctx: CoreContext, file: string | null = null) {
+  constructor(ctx: InventoryContext, file: string | null = null) {
     this.#ctx = ctx;
     this.#file = file;
     this.#known = file ? loadInventoryCache(file) : new Map();

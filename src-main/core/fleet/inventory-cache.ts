@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
-import { WRITE_NO_LINK } from '../shared/config-folder';
-import { inTurn } from './kernel/file-turns';
+import { WRITE_NO_LINK } from '../../shared/config-folder';
+import { inTurn } from '../kernel/file-turns';
 import type { KnownFacts } from './inventory-rows';
 
 const text = v.nullable(v.string());

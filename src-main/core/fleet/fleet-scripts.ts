@@ -9,8 +9,8 @@
  * once, the latest started is named. A change made at the keypad while a script runs is therefore the
  * script's too: Plugboard cannot tell them apart.
  */
-import type { Actor, ControllerState } from '../../src-preload/model';
-import type { NewActivity } from './activity/activity-log';
+import type { Actor, ControllerState } from '../../../src-preload/model';
+import type { NewActivity } from '../activity/activity-log';
 
 interface ScriptRun {
   threadId: string;
