@@ -57,6 +57,7 @@ const rooms = [
   ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],
   ['session', "a saved controller's session (client, polls, pending changes, state) and all sessions"],
   ['fleet', "the fleet inventory (identity, firmware, drift, last known values), scripts' attribution"],
+  ['actions', 'what one controller is asked to do: outlets, delayed cycles, scripts, users, system'],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

@@ -7,7 +7,7 @@ import type { Clock } from './kernel/clock';
 import type { Logger } from '../shared/logging';
 import type { EventHub } from './kernel/event-hub';
 import type { RunningDemo } from './demo';
-import type { Operations } from './operations';
+import type { Operations } from './actions/operations';
 import type { ControllerRegistry } from './saved/registry';
 import type { Reservations } from './reservations';
 import type { ControllerSession } from './session/session';

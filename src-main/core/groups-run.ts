@@ -12,7 +12,7 @@ import type { Actor } from '../../src-preload/model';
 import type { ContractError, GroupRunResult, OutletActionResult } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import type { CoreContext } from './core-context';
-import { contractError, cycleOutlets, setOutlets } from './outlet-actions';
+import { contractError, cycleOutlets, setOutlets } from './actions/outlet-actions';
 
 export async function runGroup(
   ctx: CoreContext,

@@ -5,7 +5,7 @@
 import type { Handlers } from '../../src-preload/contract';
 import type { AutopingItemInput } from '../../src-preload/model';
 import { startedSession, type CoreContext } from './core-context';
-import { recorded } from './admin-actions';
+import { recorded } from './actions/admin-actions';
 import { cycledByAutoping, grantsNothing } from './reservation-grants';
 import type { Actor } from '../../src-preload/model';
 

@@ -4,8 +4,14 @@ import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../../src-preload/words';
 import { startedSession, type CoreContext } from './core-context';
-import { cycleWithDelay } from './cycle-delayed';
-import { configureOutlet, cycleOutlets, renameOutlet, setOutlets, switchOutlets } from './outlet-actions';
+import { cycleWithDelay } from './actions/cycle-delayed';
+import {
+  configureOutlet,
+  cycleOutlets,
+  renameOutlet,
+  setOutlets,
+  switchOutlets,
+} from './actions/outlet-actions';
 import type { ControllerSession } from './session/session';
 
 type OutletHandlers = Pick<

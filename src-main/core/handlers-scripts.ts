@@ -1,6 +1,6 @@
 /** The contract's script calls: start a user function, stop running threads. */
 import type { Handlers } from '../../src-preload/contract';
-import { startScript, stopScripts } from './admin-actions';
+import { startScript, stopScripts } from './actions/admin-actions';
 import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
 

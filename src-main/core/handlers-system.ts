@@ -1,6 +1,6 @@
 /** The contract's system calls: SSH on or off, the relay's timing, reboot, and reading the API tree. */
 import type { Handlers } from '../../src-preload/contract';
-import { readTree, reboot, setRelayTiming, setSsh } from './admin-actions';
+import { readTree, reboot, setRelayTiming, setSsh } from './actions/admin-actions';
 import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
 

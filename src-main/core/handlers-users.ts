@@ -1,9 +1,9 @@
 /** The contract's user calls: create, change and delete users on a controller. */
 import type { Handlers } from '../../src-preload/contract';
-import { createUser, deleteUser } from './admin-actions';
+import { createUser, deleteUser } from './actions/admin-actions';
 import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
-import { checkOwnUserDelete } from './users-own';
+import { checkOwnUserDelete } from './actions/users-own';
 import { updateUser } from './users-update';
 import { grantedByNewUser, grantedByUserChange, grantsNothing } from './reservation-grants';
 

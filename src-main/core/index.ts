@@ -23,7 +23,7 @@ import { scriptHandlers } from './handlers-scripts';
 import { systemHandlers } from './handlers-system';
 import { userHandlers } from './handlers-users';
 import { NotificationDecider, type Notice } from './session/notifications';
-import { Operations } from './operations';
+import { Operations } from './actions/operations';
 import { DEFAULT_TIMING, type PollTiming } from './session/poll-policy';
 import type { KeyValueStore } from './kernel/ports';
 import { ControllerRegistry } from './saved/registry';

@@ -11,7 +11,7 @@ import type { Clock } from './kernel/clock';
 import type { EventHub } from './kernel/event-hub';
 import type { Reservations } from './reservations';
 import type { SessionManager } from './session/sessions';
-import { contractError, setOutlets } from './outlet-actions';
+import { contractError, setOutlets } from './actions/outlet-actions';
 import { doneWords, stepWhat } from './sequence-words';
 
 /** How long a step whose request got no answer (unconfirmed) waits for a poll to settle it. */

@@ -7,10 +7,10 @@
 import type { Actor, CallParsed, CallResult, ControllerSummary } from '../../src-preload/contract';
 import { isPlugboardError } from '../shared/errors';
 import type { UserChange } from '../dli/types';
-import { recorded } from './admin-actions';
+import { recorded } from './actions/admin-actions';
 import type { CoreContext } from './core-context';
 import type { ControllerSession } from './session/session';
-import { checkOwnUserDisallow, isOwnUser } from './users-own';
+import { checkOwnUserDisallow, isOwnUser } from './actions/users-own';
 
 type UpdateInput = CallParsed<'users/update'>;
 

@@ -4,8 +4,8 @@
  * @real-unit: rerun against the emulator's real-unit profile for the unit's AutoPing items.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AutopingItem, ContractError, Result } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { AutopingItem, ContractError, Result } from '../../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -6,9 +6,9 @@
  * off.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OutletActionResult, Result } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { OutletActionResult, Result } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -2,8 +2,8 @@
  * The user Plugboard itself logs in as on a controller (issue 16): deleting it cuts Plugboard off, so
  * the Core refuses it without an explicit confirmation, whichever door asks (window, web, CLI).
  */
-import type { ControllerSummary } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import type { ControllerSummary } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 
 /** Whether `name` is the user this saved controller logs in as (a token logs in as no user name). */
 export function isOwnUser(summary: Pick<ControllerSummary, 'auth' | 'user'>, name: string): boolean {

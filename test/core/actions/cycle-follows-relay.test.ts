@@ -9,11 +9,11 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutletActionResult } from '../../src-preload/contract';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore } from './harness';
-import { nextPoll, planned } from './poll-steps';
+import type { OutletActionResult } from '../../../src-preload/contract';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore } from '../harness';
+import { nextPoll, planned } from '../poll-steps';
 
 afterEach(cleanUp);
 

@@ -5,11 +5,11 @@
  * users and the API tree (relative $ref leaves on real units).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TreeNode } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
-import { LOADED } from './loaded';
-import { nextPoll, planned } from './poll-steps';
+import type { TreeNode } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from '../harness';
+import { LOADED } from '../loaded';
+import { nextPoll, planned } from '../poll-steps';
 
 afterEach(cleanUp);
 

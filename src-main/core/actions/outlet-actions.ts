@@ -5,14 +5,14 @@
  * answer never came (it timed out on the wire) is neither done nor failed: its outlets stay pending,
  * the result lists them as `unconfirmed`, and the poll that settles them records the outcome.
  */
-import type { Actor } from '../../src-preload/model';
-import type { ContractError, OutletActionResult, OutletFailure } from '../../src-preload/model';
-import { isPlugboardError } from '../shared/errors';
-import type { OutletSettings } from '../dli/api-settings';
-import type { OutletSelection } from '../dli/types';
-import { capitalise, outletLabel } from '../../src-preload/words';
-import type { ControllerSession } from './session/session';
-import type { PendingRequest } from './session/session-pending';
+import type { Actor } from '../../../src-preload/model';
+import type { ContractError, OutletActionResult, OutletFailure } from '../../../src-preload/model';
+import { isPlugboardError } from '../../shared/errors';
+import type { OutletSettings } from '../../dli/api-settings';
+import type { OutletSelection } from '../../dli/types';
+import { capitalise, outletLabel } from '../../../src-preload/words';
+import type { ControllerSession } from '../session/session';
+import type { PendingRequest } from '../session/session-pending';
 
 /** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
 function mayHaveHappened(error: unknown): boolean {

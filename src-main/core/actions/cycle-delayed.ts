@@ -3,10 +3,10 @@
  * switch it on, and answer after the on. The wait and the on are a tracked operation (operations.ts), so
  * a Core that is told to stop during the wait still switches the outlet back on before it stops.
  */
-import type { Actor, OutletActionResult } from '../../src-preload/model';
+import type { Actor, OutletActionResult } from '../../../src-preload/model';
 import type { Operations } from './operations';
 import { setOutlets } from './outlet-actions';
-import type { ControllerSession } from './session/session';
+import type { ControllerSession } from '../session/session';
 
 /** Default per-request limit when the Core was given none (the client's own default). */
 const DEFAULT_REQUEST_MS = 10_000;

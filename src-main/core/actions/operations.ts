@@ -7,8 +7,8 @@
  * waiting to do (switch the outlet back on) happens now, the off-time cut short rather than the outlet
  * left off.
  */
-import type { Clock } from './kernel/clock';
-import type { Logger } from '../shared/logging';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../../shared/logging';
 
 interface Tracked {
   done: Promise<unknown>;

@@ -6,10 +6,10 @@
  * transient state follows the relay on real units) and slow outlet reads.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ControllerState, OutletActionResult } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, meterKey, newCore, until, type CoreHarness } from './harness';
-import { nextPoll, planned, polls } from './poll-steps';
+import type { ControllerState, OutletActionResult } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, meterKey, newCore, until, type CoreHarness } from '../harness';
+import { nextPoll, planned, polls } from '../poll-steps';
 
 afterEach(cleanUp);
 

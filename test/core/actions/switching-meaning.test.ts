@@ -7,9 +7,9 @@
  * and their errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutletActionResult } from '../../src-preload/contract';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { OutletActionResult } from '../../../src-preload/contract';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 

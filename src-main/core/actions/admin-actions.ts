@@ -3,13 +3,13 @@
  * what (a non-administrator gets its FORBIDDEN); every action is recorded in the activity log, never
  * with a password.
  */
-import type { TreeNode } from '../../src-preload/model';
-import { callExpression } from '../dli/script-source';
-import type { RelayTimingChange } from '../dli/api-settings';
-import type { NewUser, ScriptArgument } from '../dli/types';
+import type { TreeNode } from '../../../src-preload/model';
+import { callExpression } from '../../dli/script-source';
+import type { RelayTimingChange } from '../../dli/api-settings';
+import type { NewUser, ScriptArgument } from '../../dli/types';
 import { contractError } from './outlet-actions';
-import type { Actor } from '../../src-preload/model';
-import type { ControllerSession } from './session/session';
+import type { Actor } from '../../../src-preload/model';
+import type { ControllerSession } from '../session/session';
 
 export async function recorded<T>(
   session: ControllerSession,

@@ -4,7 +4,7 @@
  * @real-unit: rerun against the emulator's real-unit profile for the unit's outlet and relay settings.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from './harness';
+import { addController, addedAsNonAdmin, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 
