@@ -57,6 +57,7 @@ const rooms = [
   ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],
   ['session', "a saved controller's session (client, polls, pending changes, state) and all sessions"],
   ['fleet', "the fleet inventory (identity, firmware, drift, last known values), scripts' attribution"],
+  ['reservations', 'who holds which outlets, groups and controllers for how long, checked before a switch'],
   ['actions', 'what one controller is asked to do: outlets, delayed cycles, scripts, users, system'],
 ];
 

@@ -9,7 +9,7 @@ import type { EventHub } from './kernel/event-hub';
 import type { RunningDemo } from './demo';
 import type { Operations } from './actions/operations';
 import type { ControllerRegistry } from './saved/registry';
-import type { Reservations } from './reservations';
+import type { Reservations } from './reservations/reservations';
 import type { ControllerSession } from './session/session';
 import type { SessionManager } from './session/sessions';
 import type { SettingsStore } from './saved/settings';

@@ -5,7 +5,7 @@ import { startedSession, type CoreContext } from './core-context';
 import type { Actor } from '../../src-preload/model';
 import { checkOwnUserDelete } from './actions/users-own';
 import { updateUser } from './users-update';
-import { grantedByNewUser, grantedByUserChange, grantsNothing } from './reservation-grants';
+import { grantedByNewUser, grantedByUserChange, grantsNothing } from './reservations/reservation-grants';
 
 type UserHandlers = Pick<Handlers, 'users/create' | 'users/delete' | 'users/update'>;
 

@@ -31,7 +31,7 @@ import { followExternalChange } from './session/registry-follow';
 import { SessionManager } from './session/sessions';
 import { meterLimitCarrier } from './meters/meter-ids';
 import { SettingsStore } from './saved/settings';
-import { createReservations } from './reservations-wiring';
+import { createReservations } from './reservations/reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
 import { startLimitWatch } from './meters/meter-limits-wiring';
 import { Sequences } from './sequence-runs';

@@ -9,7 +9,7 @@ import type { Actor, ContractError, SequenceRun, SequenceRunStep } from '../../s
 import { PlugboardError } from '../shared/errors';
 import type { Clock } from './kernel/clock';
 import type { EventHub } from './kernel/event-hub';
-import type { Reservations } from './reservations';
+import type { Reservations } from './reservations/reservations';
 import type { SessionManager } from './session/sessions';
 import { contractError, setOutlets } from './actions/outlet-actions';
 import { doneWords, stepWhat } from './sequence-words';

@@ -11,7 +11,7 @@ import type {
 } from '../../src-preload/model';
 import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
 import { neutralise, TEXT_LIMITS } from '../shared/text';
-import { untilText } from './reservation-words';
+import { untilText } from './reservations/reservation-words';
 import { breachWords } from './meters/meter-limits';
 
 /**

@@ -4,10 +4,10 @@
  * saved before the bound is left out of the list instead of printed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { localDateTime } from '../../src-preload/words';
-import { untilText } from '../../src-main/core/reservation-words';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import { localDateTime } from '../../../src-preload/words';
+import { untilText } from '../../../src-main/core/reservations/reservation-words';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

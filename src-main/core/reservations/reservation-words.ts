@@ -4,9 +4,9 @@
  * labgrid and LAVA, so it is one clean sentence: "Outlet 3 (Router) on Bench A is reserved by alice
  * until 14:30: flashing firmware."
  */
-import type { Group, Reservation, ReservationCell, ReservationTarget } from '../../src-preload/model';
-import { capitalise, isPrintableTime, localDateTime, outletLabel } from '../../src-preload/words';
-import { neutralise, TEXT_LIMITS } from '../shared/text';
+import type { Group, Reservation, ReservationCell, ReservationTarget } from '../../../src-preload/model';
+import { capitalise, isPrintableTime, localDateTime, outletLabel } from '../../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../../shared/text';
 
 /** One covered outlet, or every outlet of a controller (`outlet: null`). */
 export type Cell = ReservationCell;

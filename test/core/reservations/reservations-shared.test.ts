@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { Reservation } from '../../src-preload/contract';
-import { openConfStore } from '../../src-main/core/saved/conf-store';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { addController, cleanUp, emulator, newCore } from './harness';
+import type { Reservation } from '../../../src-preload/contract';
+import { openConfStore } from '../../../src-main/core/saved/conf-store';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { addController, cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-reservations-'));

@@ -5,7 +5,7 @@
  * nobody but the holder can hand a reserved outlet to a new login on the unit or to the unit's own
  * watchdog.
  */
-import type { AutopingItemInput, DeviceUser } from '../../src-preload/model';
+import type { AutopingItemInput, DeviceUser } from '../../../src-preload/model';
 
 /** What a unit user may switch: every outlet, or these (1-based). */
 type Power = 'all' | Set<number>;

@@ -4,11 +4,11 @@
  * break), and a new unit user or an AutoPing item cannot be handed a reserved outlet by someone else.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ContractError, Group, Reservation, Result } from '../../src-preload/contract';
-import type { Caller } from '../../src-preload/model';
-import { dispatch } from '../../src-main/core/dispatch';
-import { RESERVATIONS_KEY } from '../../src-main/core/reservations';
-import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+import type { ContractError, Group, Reservation, Result } from '../../../src-preload/contract';
+import type { Caller } from '../../../src-preload/model';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { RESERVATIONS_KEY } from '../../../src-main/core/reservations/reservations';
+import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
 
 afterEach(cleanUp);
 

@@ -4,16 +4,16 @@
  * refusals as counted entries (ActivityLog.refused),
  * and changes other processes make to the shared file followed as they happen.
  */
-import type { Actor, Reservation } from '../../src-preload/model';
-import type { Logger } from '../shared/logging';
-import type { ActivityLog } from './activity/activity-log';
-import type { Clock } from './kernel/clock';
-import type { EventHub } from './kernel/event-hub';
-import type { KeyValueStore } from './kernel/ports';
-import type { ControllerRegistry } from './saved/registry';
+import type { Actor, Reservation } from '../../../src-preload/model';
+import type { Logger } from '../../shared/logging';
+import type { ActivityLog } from '../activity/activity-log';
+import type { Clock } from '../kernel/clock';
+import type { EventHub } from '../kernel/event-hub';
+import type { KeyValueStore } from '../kernel/ports';
+import type { ControllerRegistry } from '../saved/registry';
 import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';
-import type { SessionManager } from './session/sessions';
+import type { SessionManager } from '../session/sessions';
 
 export interface ReservationsDeps {
   store: KeyValueStore;

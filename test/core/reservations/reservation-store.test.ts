@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Group, Reservation } from '../../src-preload/model';
-import { MemoryStore } from '../../src-main/core/kernel/ports';
-import { RESERVATIONS_KEY, Reservations } from '../../src-main/core/reservations';
-import { isPlugboardError } from '../../src-main/shared/errors';
-import { FakeClock } from './fake-clock';
+import type { Group, Reservation } from '../../../src-preload/model';
+import { MemoryStore } from '../../../src-main/core/kernel/ports';
+import { RESERVATIONS_KEY, Reservations } from '../../../src-main/core/reservations/reservations';
+import { isPlugboardError } from '../../../src-main/shared/errors';
+import { FakeClock } from '../fake-clock';
 
 const DAY = 86_400_000;
 const alice = { door: 'window', who: 'alice' } as const;

@@ -7,13 +7,13 @@
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
-import type { Actor, Group, Reservation } from '../../src-preload/model';
-import { capitalise } from '../../src-preload/words';
-import { RESERVATION_MAX_MS, type CallParsed } from '../../src-preload/contract';
-import { PlugboardError } from '../shared/errors';
-import type { Logger } from '../shared/logging';
-import type { Clock, TimerHandle } from './kernel/clock';
-import type { KeyValueStore } from './kernel/ports';
+import type { Actor, Group, Reservation } from '../../../src-preload/model';
+import { capitalise } from '../../../src-preload/words';
+import { RESERVATION_MAX_MS, type CallParsed } from '../../../src-preload/contract';
+import { PlugboardError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging';
+import type { Clock, TimerHandle } from '../kernel/clock';
+import type { KeyValueStore } from '../kernel/ports';
 import {
   cellsOf,
   describeCell,
@@ -26,7 +26,7 @@ import {
   type Names,
 } from './reservation-words';
 import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
-import { sameJson } from './kernel/same-json';
+import { sameJson } from '../kernel/same-json';
 
 export const RESERVATIONS_KEY = 'reservations';
 

@@ -10,9 +10,9 @@ import {
   type Reservation,
   type ReservationCell,
   type ReservationTarget,
-} from '../../src-preload/model';
-import { isPrintableTime } from '../../src-preload/words';
-import { neutralise, TEXT_LIMITS } from '../shared/text';
+} from '../../../src-preload/model';
+import { isPrintableTime } from '../../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../../shared/text';
 
 const storedSchema = v.object({
   id: v.pipe(v.string(), v.minLength(1)),

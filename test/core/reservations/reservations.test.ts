@@ -6,11 +6,11 @@ import type {
   OutletActionResult,
   Reservation,
   Result,
-} from '../../src-preload/contract';
-import type { Caller } from '../../src-preload/model';
-import { dispatch } from '../../src-main/core/dispatch';
-import { FakeClock } from './fake-clock';
-import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from './harness';
+} from '../../../src-preload/contract';
+import type { Caller } from '../../../src-preload/model';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { FakeClock } from '../fake-clock';
+import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
 
 afterEach(cleanUp);
 
