@@ -13,7 +13,7 @@ import type { Reservations } from './reservations/reservations';
 import type { ControllerSession } from './session/session';
 import type { SessionManager } from './session/sessions';
 import type { SettingsStore } from './saved/settings';
-import type { Sequences } from './sequence-runs';
+import type { Sequences } from './sequences/sequences';
 
 /** Everything the Core's handlers share: one object, built once in createCore. */
 export interface CoreContext {

@@ -1,7 +1,7 @@
 /** The contract's group calls: the saved groups, running one, and sequences (groups run step by step). */
 import type { Handlers } from '../../src-preload/contract';
 import type { CoreContext } from './core-context';
-import { runGroup } from './groups-run';
+import { runGroup } from './sequences/groups-run';
 import type { Actor } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 
@@ -33,7 +33,7 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
         throw new PlugboardError('BAD_INPUT', 'A sequence is switched on or off, not cycled.', undefined, {
           action: 'Run it off, then on.',
         });
-      // As for a plain group, the window asks before it sends off; the tray is refused (sequence-runs.ts).
+      // As for a plain group, the window asks before it sends off; the tray is refused (sequences/sequences.ts).
       const runId = await ctx.sequences.start(id, action, actor, actor.door !== 'tray');
       return { results: [], runId };
     },

@@ -34,7 +34,7 @@ import { SettingsStore } from './saved/settings';
 import { createReservations } from './reservations/reservations-wiring';
 import { reservationHandlers } from './handlers-reservations';
 import { startLimitWatch } from './meters/meter-limits-wiring';
-import { Sequences } from './sequence-runs';
+import { Sequences } from './sequences/sequences';
 import { startFleet } from './fleet/fleet-wiring';
 import { fleetHandlers } from './handlers-fleet';
 import { credentialHandlers } from './credentials-handlers';
@@ -306,7 +306,7 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
-      // A sequence ends after its current step's request, recorded as stopped (sequence-runs.ts).
+      // A sequence ends after its current step's request, recorded as stopped (sequences/sequences.ts).
       await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
       await ctx.operations.finish();

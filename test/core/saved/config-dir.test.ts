@@ -20,7 +20,7 @@ import { plugboardConfigDir } from '../../../src-main/core/saved/config-dir';
 import { ConfigFileLock } from '../../../src-main/core/saved/config-lock';
 import { saveInventoryCache } from '../../../src-main/core/fleet/inventory-cache';
 import { openSavedCore } from '../../../src-main/core/saved-core';
-import { SequenceFile } from '../../../src-main/core/sequence-file';
+import { SequenceFile } from '../../../src-main/core/sequences/sequence-file';
 import { takeCoreLock } from '../../../src-main/link';
 import { MemorySecretStore } from '../../../src-main/secrets';
 import type { TlsChoice } from '../../../src-main/serve/options';

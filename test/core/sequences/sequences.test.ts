@@ -5,10 +5,10 @@
  * @real-unit
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Group, SequenceRun } from '../../src-preload/contract';
-import { FakeClock } from './fake-clock';
-import { cleanUp } from './harness';
-import { delay, ended, lab, latest, LOADED, planned, states, steps } from './sequence-lab';
+import type { Group, SequenceRun } from '../../../src-preload/contract';
+import { FakeClock } from '../fake-clock';
+import { cleanUp } from '../harness';
+import { delay, ended, lab, latest, LOADED, planned, states, steps } from '../sequence-lab';
 
 afterEach(cleanUp);
 

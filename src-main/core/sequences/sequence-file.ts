@@ -16,9 +16,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import type { SequenceRun } from '../../src-preload/model';
-import { WRITE_NO_LINK } from '../shared/config-folder';
-import type { Logger } from '../shared/logging';
+import type { SequenceRun } from '../../../src-preload/model';
+import { WRITE_NO_LINK } from '../../shared/config-folder';
+import type { Logger } from '../../shared/logging';
 
 export const SEQUENCE_RUNS_DIR = 'sequence-runs';
 

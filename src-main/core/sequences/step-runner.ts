@@ -5,13 +5,13 @@
  * confirmed in time, and says so in a sentence: never a success it did not see. Abort and stop (quit)
  * take effect between steps: a request on the wire is answered first; steps done stay done.
  */
-import type { Actor, ContractError, SequenceRun, SequenceRunStep } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import type { Clock } from './kernel/clock';
-import type { EventHub } from './kernel/event-hub';
-import type { Reservations } from './reservations/reservations';
-import type { SessionManager } from './session/sessions';
-import { contractError, setOutlets } from './actions/outlet-actions';
+import type { Actor, ContractError, SequenceRun, SequenceRunStep } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import type { Clock } from '../kernel/clock';
+import type { EventHub } from '../kernel/event-hub';
+import type { Reservations } from '../reservations/reservations';
+import type { SessionManager } from '../session/sessions';
+import { contractError, setOutlets } from '../actions/outlet-actions';
 import { doneWords, stepWhat } from './sequence-words';
 
 /** How long a step whose request got no answer (unconfirmed) waits for a poll to settle it. */

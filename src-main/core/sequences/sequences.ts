@@ -6,11 +6,11 @@
  * next start can say where a killed run stopped.
  */
 import { randomBytes } from 'node:crypto';
-import type { Actor, SequenceRun } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import type { Logger } from '../shared/logging';
-import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './sequence-run';
-import type { ControllerRegistry } from './saved/registry';
+import type { Actor, SequenceRun } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging';
+import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './step-runner';
+import type { ControllerRegistry } from '../saved/registry';
 import { processAlive, SequenceFile } from './sequence-file';
 import { clockWords, stoppedAt } from './sequence-words';
 

@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Group, GroupRunResult } from '../../src-preload/contract';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
-import { recordingProxy, type RecordingProxy } from './recording-proxy';
+import type { Group, GroupRunResult } from '../../../src-preload/contract';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
+import { recordingProxy, type RecordingProxy } from '../recording-proxy';
 
 const proxies: RecordingProxy[] = [];
 afterEach(async () => {

@@ -4,10 +4,10 @@
  * when a controller is removed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Group } from '../../src-preload/contract';
-import { createCore } from '../../src-main/core/index';
-import { cleanUp } from './harness';
-import { delay, lab } from './sequence-lab';
+import type { Group } from '../../../src-preload/contract';
+import { createCore } from '../../../src-main/core/index';
+import { cleanUp } from '../harness';
+import { delay, lab } from '../sequence-lab';
 
 afterEach(cleanUp);
 

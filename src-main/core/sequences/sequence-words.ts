@@ -1,5 +1,5 @@
 /** The sentences a sequence run says about itself (timeline lines and how it ended). */
-import type { SequenceRun, SequenceRunStep } from '../../src-preload/model';
+import type { SequenceRun, SequenceRunStep } from '../../../src-preload/model';
 
 /** "outlet 3" / "outlets 3, 4" of a step, on its controller. */
 export function stepWhat(step: Pick<SequenceRunStep, 'controllerName' | 'outlets'>): string {

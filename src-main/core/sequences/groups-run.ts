@@ -8,14 +8,25 @@
  * and should a tray call arrive anyway, the Core refuses it rather than switch a critical outlet off
  * without a confirmation.
  */
-import type { Actor } from '../../src-preload/model';
-import type { ContractError, GroupRunResult, OutletActionResult } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
-import type { CoreContext } from './core-context';
-import { contractError, cycleOutlets, setOutlets } from './actions/outlet-actions';
+import type { Actor } from '../../../src-preload/model';
+import type { ContractError, GroupRunResult, OutletActionResult } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import { contractError, cycleOutlets, setOutlets } from '../actions/outlet-actions';
+import type { Reservations } from '../reservations/reservations';
+import type { ControllerRegistry } from '../saved/registry';
+import type { SessionManager } from '../session/sessions';
+
+/** What a group run reads of the Core (the Core's context passes itself). */
+export interface GroupRunContext {
+  registry: ControllerRegistry;
+  reservations: Reservations;
+  sessions: SessionManager;
+  /** Resolves once every saved controller has its session. */
+  started: Promise<void>;
+}
 
 export async function runGroup(
-  ctx: CoreContext,
+  ctx: GroupRunContext,
   id: string,
   action: 'on' | 'off' | 'cycle',
   actor: Actor,

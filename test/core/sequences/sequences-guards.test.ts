@@ -7,13 +7,13 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Group, SequenceRun } from '../../src-preload/contract';
-import { SEQUENCE_RUNS_DIR } from '../../src-main/core/sequence-file';
-import { clockWords } from '../../src-main/core/sequence-words';
-import { DEAD_PID } from './dead-pid';
-import { FakeClock } from './fake-clock';
-import { cleanUp, newCore, until } from './harness';
-import { delay, ended, lab, LOADED, planned, states, steps } from './sequence-lab';
+import type { Group, SequenceRun } from '../../../src-preload/contract';
+import { SEQUENCE_RUNS_DIR } from '../../../src-main/core/sequences/sequence-file';
+import { clockWords } from '../../../src-main/core/sequences/sequence-words';
+import { DEAD_PID } from '../dead-pid';
+import { FakeClock } from '../fake-clock';
+import { cleanUp, newCore, until } from '../harness';
+import { delay, ended, lab, LOADED, planned, states, steps } from '../sequence-lab';
 
 afterEach(cleanUp);
 
