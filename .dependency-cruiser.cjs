@@ -60,6 +60,7 @@ const rooms = [
   ['reservations', 'who holds which outlets, groups and controllers for how long, checked before a switch'],
   ['actions', 'what one controller is asked to do: outlets, delayed cycles, scripts, users, system'],
   ['sequences', 'groups run at once across controllers, and sequences run step by step, kept while they run'],
+  ['tray', "the tray's menu and icon, built from the state alone (the Electron shell draws them)"],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

@@ -17,7 +17,7 @@ import {
   type TrayAction,
   type TrayIconState,
   type TrayMenuItem,
-} from '../core/tray-menu';
+} from '../core/tray/tray-menu';
 
 /** What the tray needs of Electron (a fake in tests). */
 export interface TrayElectron {

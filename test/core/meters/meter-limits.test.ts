@@ -8,7 +8,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LimitBreach, Settings } from '../../../src-preload/contract';
-import { buildTrayMenu, trayIconState, trayToolTip, type TrayState } from '../../../src-main/core/tray-menu';
+import {
+  buildTrayMenu,
+  trayIconState,
+  trayToolTip,
+  type TrayState,
+} from '../../../src-main/core/tray/tray-menu';
 import { FakeClock } from '../fake-clock';
 import { addController, cleanUp, emulator, meterKey, newCore, type CoreHarness } from '../harness';
 import { polls } from '../poll-steps';

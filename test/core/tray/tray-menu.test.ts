@@ -5,13 +5,13 @@ import type {
   Group,
   OutletState,
   Reservation,
-} from '../../src-preload/model';
+} from '../../../src-preload/model';
 import {
   buildTrayMenu,
   trayIconState,
   type TrayMenuItem,
   type TrayState,
-} from '../../src-main/core/tray-menu';
+} from '../../../src-main/core/tray/tray-menu';
 
 function summary(id: string, name: string, extra: Partial<ControllerSummary> = {}): ControllerSummary {
   return {

@@ -8,11 +8,11 @@ import type {
   OutletRef,
   OutletState,
   Reservation,
-} from '../../src-preload/model';
-import { STATUS_TEXT, capitalise, outletLabel } from '../../src-preload/words';
-import { neutralise, TEXT_LIMITS } from '../shared/text';
-import { untilText } from './reservations/reservation-words';
-import { breachWords } from './meters/meter-limits';
+} from '../../../src-preload/model';
+import { STATUS_TEXT, capitalise, outletLabel } from '../../../src-preload/words';
+import { neutralise, TEXT_LIMITS } from '../../shared/text';
+import { untilText } from '../reservations/reservation-words';
+import { breachWords } from '../meters/meter-limits';
 
 /**
  * The tray menu as plain data: a pure function of the app's state, so it is tested without Electron.
