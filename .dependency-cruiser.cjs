@@ -61,6 +61,7 @@ const rooms = [
   ['actions', 'what one controller is asked to do: outlets, delayed cycles, scripts, users, system'],
   ['sequences', 'groups run at once across controllers, and sequences run step by step, kept while they run'],
   ['tray', "the tray's menu and icon, built from the state alone (the Electron shell draws them)"],
+  ['flows', 'changes across rooms: adding, updating, removing controllers, passwords, the demo; the context'],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

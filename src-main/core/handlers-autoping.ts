@@ -4,7 +4,7 @@
  */
 import type { Handlers } from '../../src-preload/contract';
 import type { AutopingItemInput } from '../../src-preload/model';
-import { startedSession, type CoreContext } from './core-context';
+import { startedSession, type CoreContext } from './flows/core-context';
 import { recorded } from './actions/admin-actions';
 import { cycledByAutoping, grantsNothing } from './reservations/reservation-grants';
 import type { Actor } from '../../src-preload/model';

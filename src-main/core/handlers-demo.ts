@@ -1,9 +1,9 @@
 /** The contract's demo calls: start software controllers to try Plugboard with, and remove them. */
 import type { ControllerSummary, Handlers } from '../../src-preload/contract';
-import { uniqueName } from './controllers-add';
-import { removeController } from './controllers-remove';
-import type { CoreContext } from './core-context';
-import { startDemoEmulators } from './demo';
+import { uniqueName } from './flows/controllers-add';
+import { removeController } from './flows/controllers-remove';
+import type { CoreContext } from './flows/core-context';
+import { startDemoEmulators } from './flows/demo';
 import { noteController } from './handlers-controllers';
 import type { Actor } from '../../src-preload/model';
 

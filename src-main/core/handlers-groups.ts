@@ -1,6 +1,6 @@
 /** The contract's group calls: the saved groups, running one, and sequences (groups run step by step). */
 import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './core-context';
+import type { CoreContext } from './flows/core-context';
 import { runGroup } from './sequences/groups-run';
 import type { Actor } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';

@@ -3,7 +3,7 @@ import type { Actor } from '../../src-preload/model';
 import type { Handlers } from '../../src-preload/contract';
 import { PlugboardError } from '../shared/errors';
 import { outletLabel } from '../../src-preload/words';
-import { startedSession, type CoreContext } from './core-context';
+import { startedSession, type CoreContext } from './flows/core-context';
 import { cycleWithDelay } from './actions/cycle-delayed';
 import {
   configureOutlet,

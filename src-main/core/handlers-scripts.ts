@@ -1,7 +1,7 @@
 /** The contract's script calls: start a user function, stop running threads. */
 import type { Handlers } from '../../src-preload/contract';
 import { startScript, stopScripts } from './actions/admin-actions';
-import { startedSession, type CoreContext } from './core-context';
+import { startedSession, type CoreContext } from './flows/core-context';
 import type { Actor } from '../../src-preload/model';
 
 type ScriptHandlers = Pick<Handlers, 'scripts/start' | 'scripts/stop'>;

@@ -6,7 +6,7 @@ import { MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
 import { systemClock, type Clock } from './kernel/clock';
-import type { CoreContext } from './core-context';
+import type { CoreContext } from './flows/core-context';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { EventHub } from './kernel/event-hub';
 import { activityHandlers } from './handlers-activity';

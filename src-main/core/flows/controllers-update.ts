@@ -3,15 +3,15 @@
  * new certificate. A change that would reconnect is verified first; the stored secret goes to a changed
  * place only when the person confirmed it or typed it again (secret-binding.ts).
  */
-import type { CallParsed, ControllerSummary } from '../../src-preload/contract';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
-import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
+import type { CallParsed, ControllerSummary } from '../../../src-preload/contract';
+import { PlugboardError, isPlugboardError } from '../../shared/errors';
+import { hostPortKey, normaliseControllerUrl } from '../../shared/controller-address';
 import { secretOf, userOf, verify } from './controllers-add';
-import { credentialsOf } from '../shared/credentials';
+import { credentialsOf } from '../../shared/credentials';
 import type { CoreContext } from './core-context';
-import type { ControllerPatch } from './saved/registry';
-import { boundPlaceChanges } from './saved/registry-envelope';
-import { checkSecretPlace } from './saved/secret-binding';
+import type { ControllerPatch } from '../saved/registry';
+import { boundPlaceChanges } from '../saved/registry-envelope';
+import { checkSecretPlace } from '../saved/secret-binding';
 
 /** Failures that prove what was typed is wrong; others (offline, busy) do not stop saving a change. */
 const REFUSES_CHANGE = new Set([

@@ -4,13 +4,13 @@
  * answers, else this run only) and its session starts again. A controller that refuses it keeps
  * needing one and says so; the others are not held back by it.
  */
-import type { CallParsed, CallResult, ControllerSummary } from '../../src-preload/contract';
-import { keepingOf } from '../secrets';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
-import { credentialsOf } from '../shared/credentials';
+import type { CallParsed, CallResult, ControllerSummary } from '../../../src-preload/contract';
+import { keepingOf } from '../../secrets';
+import { PlugboardError, isPlugboardError } from '../../shared/errors';
+import { credentialsOf } from '../../shared/credentials';
 import { verify } from './controllers-add';
 import type { CoreContext } from './core-context';
-import { isKeychainTrouble } from './session/credentials-needed';
+import { isKeychainTrouble } from '../session/credentials-needed';
 
 type Outcome = CallResult<'controllers/providePassword'>['results'][number];
 

@@ -5,12 +5,12 @@
  * with detail.fingerprint; the window retries with `fingerprint`). Secrets go only to the keychain (demo
  * controllers: to memory).
  */
-import type { CallParsed, ControllerSummary } from '../../src-preload/contract';
-import { DliClient } from '../dli/client';
-import { PlugboardError } from '../shared/errors';
-import type { ControllerDescription } from '../dli/types';
-import { credentialsOf, type Credentials } from '../shared/credentials';
-import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
+import type { CallParsed, ControllerSummary } from '../../../src-preload/contract';
+import { DliClient } from '../../dli/client';
+import { PlugboardError } from '../../shared/errors';
+import type { ControllerDescription } from '../../dli/types';
+import { credentialsOf, type Credentials } from '../../shared/credentials';
+import { hostPortKey, normaliseControllerUrl } from '../../shared/controller-address';
 import type { CoreContext } from './core-context';
 
 export type AuthInput = CallParsed<'controllers/add'>['auth'];

@@ -9,11 +9,11 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../src-preload/contract';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { dispatch } from '../../src-main/core/dispatch';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { FakeClock } from './fake-clock';
+import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../../src-preload/contract';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { FakeClock } from '../fake-clock';
 import {
   addController,
   cleanUp,
@@ -24,8 +24,8 @@ import {
   REAL_UNIT,
   until,
   type CoreHarness,
-} from './harness';
-import { nextPoll, outletReads, planned, polls } from './poll-steps';
+} from '../harness';
+import { nextPoll, outletReads, planned, polls } from '../poll-steps';
 
 afterEach(cleanUp);
 

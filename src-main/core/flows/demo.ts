@@ -4,7 +4,7 @@
  * and they do not survive a restart (the Core drops stale ones at start).
  */
 import { randomBytes } from 'node:crypto';
-import type { EmulatorOptions, RunningEmulator } from '../emulator/index';
+import type { EmulatorOptions, RunningEmulator } from '../../emulator/index';
 
 export interface DemoSpec {
   /** The name in Plugboard's tabs. */
@@ -99,7 +99,7 @@ export interface RunningDemo {
 /** Start the demo's emulators (on 127.0.0.1, ephemeral ports), named and marked as their specs say. */
 export async function startDemoEmulators(specs: readonly DemoSpec[] = DEMO_SPECS): Promise<RunningDemo[]> {
   // Loaded only when the demo starts: the emulator is not part of a normal start.
-  const { startEmulator } = await import('../emulator/index');
+  const { startEmulator } = await import('../../emulator/index');
   const started = await Promise.allSettled(
     specs.map(async (spec) => {
       const password = randomBytes(12).toString('base64url');

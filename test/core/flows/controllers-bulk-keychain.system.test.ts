@@ -5,13 +5,13 @@
  * password offered to the selected units only.
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
-import { openSecret } from '../../src-main/core/saved/registry-envelope';
-import { KeytarSecretStore, controllerAccount } from '../../src-main/secrets';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { keychainService, useSharedKeychainHere } from '../secrets/shared-keychain';
-import { cleanUp, emulator, newCore, until } from './harness';
-import { recordingProxy, type RecordingProxy } from './recording-proxy';
+import type { BulkAddResult, ControllerSummary } from '../../../src-preload/contract';
+import { openSecret } from '../../../src-main/core/saved/registry-envelope';
+import { KeytarSecretStore, controllerAccount } from '../../../src-main/secrets';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { keychainService, useSharedKeychainHere } from '../../secrets/shared-keychain';
+import { cleanUp, emulator, newCore, until } from '../harness';
+import { recordingProxy, type RecordingProxy } from '../recording-proxy';
 
 const proxies: RecordingProxy[] = [];
 

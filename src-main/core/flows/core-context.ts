@@ -1,21 +1,26 @@
-import type { AppInfo, ConfirmRequest } from '../../src-preload/model';
-import type { DiscoveryService } from '../discovery/discovery-service';
-import type { ActivityLog } from './activity/activity-log';
-import type { SecretStore } from '../secrets';
-import type { SessionSecrets } from './saved/credentials-session';
-import type { Clock } from './kernel/clock';
-import type { Logger } from '../shared/logging';
-import type { EventHub } from './kernel/event-hub';
+import type { AppInfo, ConfirmRequest } from '../../../src-preload/model';
+import type { DiscoveryService } from '../../discovery/discovery-service';
+import type { ActivityLog } from '../activity/activity-log';
+import type { SecretStore } from '../../secrets';
+import type { SessionSecrets } from '../saved/credentials-session';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../../shared/logging';
+import type { EventHub } from '../kernel/event-hub';
 import type { RunningDemo } from './demo';
-import type { Operations } from './actions/operations';
-import type { ControllerRegistry } from './saved/registry';
-import type { Reservations } from './reservations/reservations';
-import type { ControllerSession } from './session/session';
-import type { SessionManager } from './session/sessions';
-import type { SettingsStore } from './saved/settings';
-import type { Sequences } from './sequences/sequences';
+import type { Operations } from '../actions/operations';
+import type { ControllerRegistry } from '../saved/registry';
+import type { Reservations } from '../reservations/reservations';
+import type { ControllerSession } from '../session/session';
+import type { SessionManager } from '../session/sessions';
+import type { SettingsStore } from '../saved/settings';
+import type { Sequences } from '../sequences/sequences';
 
-/** Everything the Core's handlers share: one object, built once in createCore. */
+/**
+ * Everything the Core's flows and handlers share: one object, built once in createCore. It names a part
+ * of nearly every room, the demo controllers of this one included, so it lives in the lowest room that
+ * may see them all; a room below takes only the part it reads, as an interface of its own that this
+ * object satisfies (the fleet, the limit watch, a group run).
+ */
 export interface CoreContext {
   info: AppInfo;
   clock: Clock;

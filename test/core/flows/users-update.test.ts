@@ -7,10 +7,10 @@
  * real units).
  */
 import { afterEach, expect, it } from 'vitest';
-import { DliClient } from '../../src-main/dli/client';
-import type { RunningEmulator } from '../../src-main/emulator';
-import { controllerAccount } from '../../src-main/secrets';
-import { addController, cleanUp, emulator, keychainSecret, newCore, until } from './harness';
+import { DliClient } from '../../../src-main/dli/client';
+import type { RunningEmulator } from '../../../src-main/emulator';
+import { controllerAccount } from '../../../src-main/secrets';
+import { addController, cleanUp, emulator, keychainSecret, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 
@@ -93,7 +93,7 @@ it("a new password for Plugboard's own user goes to the keychain after the contr
 
 it('says plainly when the keychain fails after the controller accepted the new password, and keeps working', async () => {
   const { emu, h, c } = await setUp();
-  const { keychainError } = await import('../../src-main/secrets/keychain-errors');
+  const { keychainError } = await import('../../../src-main/secrets/keychain-errors');
   h.secrets.set = () => Promise.reject(keychainError('store', new Error('is locked')));
   const answer = await h.ok<{ warning: string | null }>('users/update', {
     controllerId: c.id,

@@ -4,8 +4,8 @@
  * then added with one password per user, a result per row.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { BulkAddResult, CsvImportPreview, Result } from '../../src-preload/contract';
-import { cleanUp, emulator, newCore } from './harness';
+import type { BulkAddResult, CsvImportPreview, Result } from '../../../src-preload/contract';
+import { cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 

@@ -6,11 +6,11 @@
  * problems (bad address, duplicate, already saved…) for the person to see before adding.
  */
 import { CsvError, parse } from 'csv-parse/sync';
-import type { CsvImportPreview, CsvImportRow } from '../../src-preload/contract';
-import { MAX_BULK_UNITS } from '../../src-preload/model';
-import { hostPortKey, normaliseControllerUrl, normaliseFingerprint } from '../shared/controller-address';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
-import { cleanTags } from './saved/registry-records';
+import type { CsvImportPreview, CsvImportRow } from '../../../src-preload/contract';
+import { MAX_BULK_UNITS } from '../../../src-preload/model';
+import { hostPortKey, normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
+import { PlugboardError, isPlugboardError } from '../../shared/errors';
+import { cleanTags } from '../saved/registry-records';
 import type { CoreContext } from './core-context';
 
 const COLUMNS = ['name', 'address', 'user', 'tags', 'fingerprint'] as const;

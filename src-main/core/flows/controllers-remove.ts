@@ -1,5 +1,5 @@
 /** Removing a saved controller. */
-import type { Actor } from '../../src-preload/model';
+import type { Actor } from '../../../src-preload/model';
 import type { CoreContext } from './core-context';
 
 /**

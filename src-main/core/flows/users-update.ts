@@ -4,13 +4,13 @@
  * controller accepted it: a refusal leaves the keychain as it was; a keychain that fails afterwards is
  * said plainly (the controller already has the new password) and the password is kept for this run.
  */
-import type { Actor, CallParsed, CallResult, ControllerSummary } from '../../src-preload/contract';
-import { isPlugboardError } from '../shared/errors';
-import type { UserChange } from '../dli/types';
-import { recorded } from './actions/admin-actions';
+import type { Actor, CallParsed, CallResult, ControllerSummary } from '../../../src-preload/contract';
+import { isPlugboardError } from '../../shared/errors';
+import type { UserChange } from '../../dli/types';
+import { recorded } from '../actions/admin-actions';
 import type { CoreContext } from './core-context';
-import type { ControllerSession } from './session/session';
-import { checkOwnUserDisallow, isOwnUser } from './actions/users-own';
+import type { ControllerSession } from '../session/session';
+import { checkOwnUserDisallow, isOwnUser } from '../actions/users-own';
 
 type UpdateInput = CallParsed<'users/update'>;
 

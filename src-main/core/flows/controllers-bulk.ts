@@ -5,11 +5,11 @@
  * units listed, each unit's user getting its own password. Saves run one at a time, so names made from
  * the controllers' own ("Bench", "Bench 2") and the already-saved check never race.
  */
-import type { BulkAddResult, CallParsed, ContractError } from '../../src-preload/contract';
-import { runPool } from '../discovery/work-pool';
-import { credentialsOf } from '../shared/credentials';
-import { hostPortKey, normaliseControllerUrl } from '../shared/controller-address';
-import { PlugboardError, internalError, isPlugboardError } from '../shared/errors';
+import type { BulkAddResult, CallParsed, ContractError } from '../../../src-preload/contract';
+import { runPool } from '../../discovery/work-pool';
+import { credentialsOf } from '../../shared/credentials';
+import { hostPortKey, normaliseControllerUrl } from '../../shared/controller-address';
+import { PlugboardError, internalError, isPlugboardError } from '../../shared/errors';
 import { refuseSavedAddress, saveVerified, secretOf, userOf, verify } from './controllers-add';
 import type { CoreContext } from './core-context';
 

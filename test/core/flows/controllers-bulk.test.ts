@@ -5,8 +5,8 @@
  * controllers-bulk-keychain.system.test.ts.
  */
 import { afterEach, expect, it } from 'vitest';
-import type { BulkAddResult, ControllerSummary } from '../../src-preload/contract';
-import { cleanUp, emulator, newCore } from './harness';
+import type { BulkAddResult, ControllerSummary } from '../../../src-preload/contract';
+import { cleanUp, emulator, newCore } from '../harness';
 
 afterEach(cleanUp);
 
