@@ -62,6 +62,7 @@ const rooms = [
   ['sequences', 'groups run at once across controllers, and sequences run step by step, kept while they run'],
   ['tray', "the tray's menu and icon, built from the state alone (the Electron shell draws them)"],
   ['flows', 'changes across rooms: adding, updating, removing controllers, passwords, the demo; the context'],
+  ['handlers', "the contract's calls, one file per domain, the role check before each, and the dispatcher"],
 ];
 
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */

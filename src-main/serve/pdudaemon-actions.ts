@@ -6,7 +6,7 @@
  */
 import type { Caller, ContractError, Handlers, OutletActionResult, Result } from '../../src-preload/contract';
 import type { Clock } from '../core/kernel/clock';
-import { dispatch } from '../core/dispatch';
+import { dispatch } from '../core/handlers/dispatch';
 import type { Logger } from '../shared/logging';
 import { PduRefusal, type PduRequest } from './pdudaemon-request';
 import { StateWatch, type EventSource } from './pdudaemon-state';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
 import { osUserName, type Core, type Notice } from '../core/index';
-import { dispatch } from '../core/dispatch';
+import { dispatch } from '../core/handlers/dispatch';
 import type { Logger } from '../shared/logging';
 import { errorSentence } from '../shared/errors';
 import {

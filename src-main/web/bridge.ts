@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Core } from '../core/index';
-import { dispatch } from '../core/dispatch';
+import { dispatch } from '../core/handlers/dispatch';
 import type { Logger } from '../shared/logging';
 
 /**

@@ -3,7 +3,7 @@
  * the IPC and WebSocket bindings run) and watched through its events.
  */
 import type { CallName, CallInput, CallResult, ControllerState } from '../../src-preload/contract';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/handlers/dispatch';
 import { createCore, type Core, type PollTiming } from '../../src-main/core/index';
 import { MemoryStore, type KeyValueStore } from '../../src-main/core/kernel/ports';
 import { ControllerRegistry } from '../../src-main/core/saved/registry';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, Reservation } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/saved/conf-store';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/handlers/dispatch';
 import { osUserName } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { cleanUp, newCore } from '../core/harness';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/saved/conf-store';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/handlers/dispatch';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from '../core/harness';
 import { cleanEnv, cli, type CliResult } from './run-cli';

@@ -12,7 +12,7 @@ import type {
   Result,
 } from '../../src-preload/contract';
 import { createCore, type Core, type CoreOptions, type Notice } from '../../src-main/core/index';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/handlers/dispatch';
 import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';

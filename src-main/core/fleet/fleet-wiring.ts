@@ -1,7 +1,7 @@
 /**
  * The fleet, started once per Core: the inventory, and the wiring the activity log's attributions need —
  * outlet names in entries and changes made by scripts Plugboard started (fleet-scripts.ts). The
- * `fleet/*` calls answer from it (handlers-fleet.ts).
+ * `fleet/*` calls answer from it (handlers/fleet.ts).
  */
 import { join } from 'node:path';
 import type { ActivityLog } from '../activity/activity-log';

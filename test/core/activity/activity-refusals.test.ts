@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../src-preload/contract';
 import type { ActivityEntry, Caller } from '../../../src-preload/model';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
-import { dispatch } from '../../../src-main/core/dispatch';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
 import { FakeClock } from '../fake-clock';
 import { addController, cleanUp, emulator, newCore } from '../harness';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityEntry, ControllerSummary, MeterHistory, Settings } from '../../../src-preload/contract';
 import type { RunningEmulator } from '../../../src-main/emulator';
-import { dispatch } from '../../../src-main/core/dispatch';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
 import { MemorySecretStore } from '../../../src-main/secrets';
 import { FakeClock } from '../fake-clock';
 import {

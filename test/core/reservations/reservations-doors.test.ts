@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ContractError, Group, Reservation, Result } from '../../../src-preload/contract';
 import type { Caller } from '../../../src-preload/model';
-import { dispatch } from '../../../src-main/core/dispatch';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
 import { RESERVATIONS_KEY } from '../../../src-main/core/reservations/reservations';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
 

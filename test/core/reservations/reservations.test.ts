@@ -8,7 +8,7 @@ import type {
   Result,
 } from '../../../src-preload/contract';
 import type { Caller } from '../../../src-preload/model';
-import { dispatch } from '../../../src-main/core/dispatch';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
 import { FakeClock } from '../fake-clock';
 import { addController, cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
 

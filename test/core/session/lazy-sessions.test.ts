@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import type { Group } from '../../../src-preload/contract';
-import { dispatch } from '../../../src-main/core/dispatch';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
 import { createCore } from '../../../src-main/core/index';
 import { addController, cleanUp, emulator, newCore } from '../harness';
 

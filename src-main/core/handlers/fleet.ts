@@ -1,9 +1,9 @@
 /** The fleet calls: the inventory as rows or as CSV, answered from the Core's fleet (fleet-wiring.ts). */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
-import { exportFilename } from './activity/activity-export';
-import type { Fleet } from './fleet/fleet-wiring';
-import { inventoryCsv } from './fleet/inventory-rows';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
+import { exportFilename } from '../activity/activity-export';
+import type { Fleet } from '../fleet/fleet-wiring';
+import { inventoryCsv } from '../fleet/inventory-rows';
 
 type FleetHandlers = Pick<Handlers, 'fleet/inventory' | 'fleet/inventoryCsv'>;
 

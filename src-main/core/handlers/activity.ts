@@ -1,7 +1,7 @@
 /** The contract's activity calls: the activity log, newest first, and its export (CSV, JSON lines). */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
-import { activityCsv, activityJsonl, exportFilename } from './activity/activity-export';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
+import { activityCsv, activityJsonl, exportFilename } from '../activity/activity-export';
 
 type ActivityHandlers = Pick<Handlers, 'activity/list' | 'activity/export'>;
 

@@ -2,12 +2,12 @@
  * The contract's AutoPing calls (issue 14 item 5): list, save (create or replace) and remove items on
  * a controller. Every change is recorded in the activity log, named by item and addresses.
  */
-import type { Handlers } from '../../src-preload/contract';
-import type { AutopingItemInput } from '../../src-preload/model';
-import { startedSession, type CoreContext } from './flows/core-context';
-import { recorded } from './actions/admin-actions';
-import { cycledByAutoping, grantsNothing } from './reservations/reservation-grants';
-import type { Actor } from '../../src-preload/model';
+import type { Handlers } from '../../../src-preload/contract';
+import type { AutopingItemInput } from '../../../src-preload/model';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import { recorded } from '../actions/admin-actions';
+import { cycledByAutoping, grantsNothing } from '../reservations/reservation-grants';
+import type { Actor } from '../../../src-preload/model';
 
 type AutopingHandlers = Pick<Handlers, 'autoping/list' | 'autoping/save' | 'autoping/remove'>;
 

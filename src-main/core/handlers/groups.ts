@@ -1,9 +1,9 @@
 /** The contract's group calls: the saved groups, running one, and sequences (groups run step by step). */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
-import { runGroup } from './sequences/groups-run';
-import type { Actor } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
+import { runGroup } from '../sequences/groups-run';
+import type { Actor } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 
 type GroupHandlers = Pick<
   Handlers,

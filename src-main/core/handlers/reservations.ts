@@ -1,7 +1,7 @@
 /** The contract's reservation calls (issue 15 part 4): list, take, release and break. */
-import type { Handlers } from '../../src-preload/contract';
-import type { Actor } from '../../src-preload/model';
-import type { CoreContext } from './flows/core-context';
+import type { Handlers } from '../../../src-preload/contract';
+import type { Actor } from '../../../src-preload/model';
+import type { CoreContext } from '../flows/core-context';
 
 type ReservationHandlers = Pick<
   Handlers,

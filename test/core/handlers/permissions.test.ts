@@ -4,12 +4,18 @@
  * administrator. Through the real dispatcher, against an emulated unit: a refused call sends nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { callNames, type Result } from '../../src-preload/contract';
-import { ROLES, type Caller, type Group, type Reservation, type SequenceRun } from '../../src-preload/model';
-import { dispatch } from '../../src-main/core/dispatch';
-import { CALL_ROLES } from '../../src-main/core/permissions';
-import { addController, cleanUp, emulator, newCore, type CoreHarness } from './harness';
-import { delay, lab, latest, steps } from './sequence-lab';
+import { callNames, type Result } from '../../../src-preload/contract';
+import {
+  ROLES,
+  type Caller,
+  type Group,
+  type Reservation,
+  type SequenceRun,
+} from '../../../src-preload/model';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
+import { CALL_ROLES } from '../../../src-main/core/handlers/permissions';
+import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../harness';
+import { delay, lab, latest, steps } from '../sequence-lab';
 
 afterEach(cleanUp);
 

@@ -1,8 +1,8 @@
 /** The contract's script calls: start a user function, stop running threads. */
-import type { Handlers } from '../../src-preload/contract';
-import { startScript, stopScripts } from './actions/admin-actions';
-import { startedSession, type CoreContext } from './flows/core-context';
-import type { Actor } from '../../src-preload/model';
+import type { Handlers } from '../../../src-preload/contract';
+import { startScript, stopScripts } from '../actions/admin-actions';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import type { Actor } from '../../../src-preload/model';
 
 type ScriptHandlers = Pick<Handlers, 'scripts/start' | 'scripts/stop'>;
 

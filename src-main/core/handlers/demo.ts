@@ -1,11 +1,11 @@
 /** The contract's demo calls: start software controllers to try Plugboard with, and remove them. */
-import type { ControllerSummary, Handlers } from '../../src-preload/contract';
-import { uniqueName } from './flows/controllers-add';
-import { removeController } from './flows/controllers-remove';
-import type { CoreContext } from './flows/core-context';
-import { startDemoEmulators } from './flows/demo';
-import { noteController } from './handlers-controllers';
-import type { Actor } from '../../src-preload/model';
+import type { ControllerSummary, Handlers } from '../../../src-preload/contract';
+import { uniqueName } from '../flows/controllers-add';
+import { removeController } from '../flows/controllers-remove';
+import type { CoreContext } from '../flows/core-context';
+import { startDemoEmulators } from '../flows/demo';
+import { noteController } from './controllers';
+import type { Actor } from '../../../src-preload/model';
 
 type DemoHandlers = Pick<Handlers, 'demo/start' | 'demo/remove'>;
 

@@ -1,6 +1,6 @@
 /** The contract's app calls: what Plugboard is, and everything the window shows at start. */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
 
 type AppHandlers = Pick<Handlers, 'app/info' | 'app/snapshot'>;
 

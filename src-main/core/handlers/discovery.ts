@@ -1,6 +1,6 @@
 /** The contract's discovery calls: start and stop a search for controllers on the network. */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
 
 type DiscoveryHandlers = Pick<Handlers, 'discovery/start' | 'discovery/stop'>;
 

@@ -1,7 +1,7 @@
 /** The dispatcher every door shares: one object a call, validated before any handler runs. */
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src-main/core/dispatch';
-import { newCore } from './harness';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
+import { newCore } from '../harness';
 
 describe('dispatch', () => {
   it('refuses an array, a number or a string where a call takes an object, and takes none as {}', async () => {

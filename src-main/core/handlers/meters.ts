@@ -1,9 +1,9 @@
 /** The contract's meter calls: one meter's history, all of them as CSV, and the meters outside their limits. */
-import type { Handlers } from '../../src-preload/contract';
-import { PlugboardError } from '../shared/errors';
-import { startedSession, type CoreContext } from './flows/core-context';
-import { meterCsv, meterCsvFilename } from './meters/meter-csv';
-import { currentBreaches } from './meters/meter-limits-wiring';
+import type { Handlers } from '../../../src-preload/contract';
+import { PlugboardError } from '../../shared/errors';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import { meterCsv, meterCsvFilename } from '../meters/meter-csv';
+import { currentBreaches } from '../meters/meter-limits-wiring';
 
 type MeterHandlers = Pick<Handlers, 'meters/history' | 'meters/exportCsv' | 'meters/breaches'>;
 

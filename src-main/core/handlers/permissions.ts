@@ -8,9 +8,9 @@
  * an operator runs them, an administrator saves or removes them. Scripts run Lua on the unit, which can
  * switch any outlet past a reservation, so starting or stopping one is an administrator's.
  */
-import { callNames, type CallName, type CallParsed, type Handlers } from '../../src-preload/contract';
-import { ROLES, type Caller, type Role } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
+import { callNames, type CallName, type CallParsed, type Handlers } from '../../../src-preload/contract';
+import { ROLES, type Caller, type Role } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 
 /** Each call's least role, and what it does in a refusal's words ("…, not <what>"). */
 export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {

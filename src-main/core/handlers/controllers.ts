@@ -1,12 +1,12 @@
 /** The contract's controllers calls: the saved controllers, adding, changing and removing them. */
-import type { ControllerSummary, Handlers } from '../../src-preload/contract';
-import { addController } from './flows/controllers-add';
-import { removeController } from './flows/controllers-remove';
-import { trustCertificate, updateController } from './flows/controllers-update';
-import { startedSession, type CoreContext } from './flows/core-context';
-import type { Actor } from '../../src-preload/model';
-import { addMany } from './flows/controllers-bulk';
-import { previewCsv } from './flows/controllers-csv';
+import type { ControllerSummary, Handlers } from '../../../src-preload/contract';
+import { addController } from '../flows/controllers-add';
+import { removeController } from '../flows/controllers-remove';
+import { trustCertificate, updateController } from '../flows/controllers-update';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import type { Actor } from '../../../src-preload/model';
+import { addMany } from '../flows/controllers-bulk';
+import { previewCsv } from '../flows/controllers-csv';
 
 type ControllerHandlers = Pick<
   Handlers,

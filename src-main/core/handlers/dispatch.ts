@@ -1,6 +1,6 @@
-import { calls, parseInput, type CallName, type Handlers, type Result } from '../../src-preload/contract';
-import { internalError, isPlugboardError } from '../shared/errors';
-import { consoleLogger, type Logger } from '../shared/logging';
+import { calls, parseInput, type CallName, type Handlers, type Result } from '../../../src-preload/contract';
+import { internalError, isPlugboardError } from '../../shared/errors';
+import { consoleLogger, type Logger } from '../../shared/logging';
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);

@@ -4,10 +4,10 @@
  * cleaned; and what a controller sends reaches pdudaemon answers and the log clean.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Reservation, Result } from '../../src-preload/contract';
-import type { Caller } from '../../src-preload/model';
-import { dispatch } from '../../src-main/core/dispatch';
-import { addController, cleanUp, emulator, newCore, until } from './harness';
+import type { Reservation, Result } from '../../../src-preload/contract';
+import type { Caller } from '../../../src-preload/model';
+import { dispatch } from '../../../src-main/core/handlers/dispatch';
+import { addController, cleanUp, emulator, newCore, until } from '../harness';
 
 afterEach(cleanUp);
 

@@ -1,8 +1,8 @@
 /** The contract's system calls: SSH on or off, the relay's timing, reboot, and reading the API tree. */
-import type { Handlers } from '../../src-preload/contract';
-import { readTree, reboot, setRelayTiming, setSsh } from './actions/admin-actions';
-import { startedSession, type CoreContext } from './flows/core-context';
-import type { Actor } from '../../src-preload/model';
+import type { Handlers } from '../../../src-preload/contract';
+import { readTree, reboot, setRelayTiming, setSsh } from '../actions/admin-actions';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import type { Actor } from '../../../src-preload/model';
 
 type SystemHandlers = Pick<
   Handlers,

@@ -1,11 +1,11 @@
 /** The contract's user calls: create, change and delete users on a controller. */
-import type { Handlers } from '../../src-preload/contract';
-import { createUser, deleteUser } from './actions/admin-actions';
-import { startedSession, type CoreContext } from './flows/core-context';
-import type { Actor } from '../../src-preload/model';
-import { checkOwnUserDelete } from './actions/users-own';
-import { updateUser } from './flows/users-update';
-import { grantedByNewUser, grantedByUserChange, grantsNothing } from './reservations/reservation-grants';
+import type { Handlers } from '../../../src-preload/contract';
+import { createUser, deleteUser } from '../actions/admin-actions';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import type { Actor } from '../../../src-preload/model';
+import { checkOwnUserDelete } from '../actions/users-own';
+import { updateUser } from '../flows/users-update';
+import { grantedByNewUser, grantedByUserChange, grantsNothing } from '../reservations/reservation-grants';
 
 type UserHandlers = Pick<Handlers, 'users/create' | 'users/delete' | 'users/update'>;
 

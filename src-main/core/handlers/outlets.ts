@@ -1,18 +1,18 @@
 /** The contract's outlet calls: switch, cycle, rename and configure outlets on one controller. */
-import type { Actor } from '../../src-preload/model';
-import type { Handlers } from '../../src-preload/contract';
-import { PlugboardError } from '../shared/errors';
-import { outletLabel } from '../../src-preload/words';
-import { startedSession, type CoreContext } from './flows/core-context';
-import { cycleWithDelay } from './actions/cycle-delayed';
+import type { Actor } from '../../../src-preload/model';
+import type { Handlers } from '../../../src-preload/contract';
+import { PlugboardError } from '../../shared/errors';
+import { outletLabel } from '../../../src-preload/words';
+import { startedSession, type CoreContext } from '../flows/core-context';
+import { cycleWithDelay } from '../actions/cycle-delayed';
 import {
   configureOutlet,
   cycleOutlets,
   renameOutlet,
   setOutlets,
   switchOutlets,
-} from './actions/outlet-actions';
-import type { ControllerSession } from './session/session';
+} from '../actions/outlet-actions';
+import type { ControllerSession } from '../session/session';
 
 type OutletHandlers = Pick<
   Handlers,

@@ -1,6 +1,6 @@
 /** The contract's settings calls. */
-import type { Handlers } from '../../src-preload/contract';
-import type { CoreContext } from './flows/core-context';
+import type { Handlers } from '../../../src-preload/contract';
+import type { CoreContext } from '../flows/core-context';
 
 type SettingsHandlers = Pick<Handlers, 'settings/get' | 'settings/set'>;
 
