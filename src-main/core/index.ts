@@ -37,7 +37,7 @@ import { startLimitWatch } from './meters/meter-limits-wiring';
 import { Sequences } from './sequences/sequences';
 import { startFleet } from './fleet/fleet-wiring';
 import { fleetHandlers } from './handlers/fleet';
-import { credentialHandlers } from './handlers/credentials';
+import { sequenceHandlers } from './handlers/sequences';
 import { SessionSecrets } from './saved/credentials-session';
 import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
 
@@ -239,12 +239,12 @@ export function createCore(options: CoreOptions): Core {
     ...systemHandlers(ctx, actor),
     ...meterHandlers(ctx),
     ...groupHandlers(ctx, actor),
+    ...sequenceHandlers(ctx, actor),
     ...activityHandlers(ctx),
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
-    ...credentialHandlers(ctx),
   });
   const user = options.user ?? osUserName();
   const facts: PermissionFacts = {

@@ -1,4 +1,7 @@
-/** The contract's controllers calls: the saved controllers, adding, changing and removing them. */
+/**
+ * The contract's controllers calls: the saved controllers, adding, changing and removing them, and their
+ * secrets (the "password needed" prompt, where a secret lives).
+ */
 import type { ControllerSummary, Handlers } from '../../../src-preload/contract';
 import { addController } from '../flows/controllers-add';
 import { removeController } from '../flows/controllers-remove';
@@ -7,6 +10,7 @@ import { startedSession, type CoreContext } from '../flows/core-context';
 import type { Actor } from '../../../src-preload/model';
 import { addMany } from '../flows/controllers-bulk';
 import { previewCsv } from '../flows/controllers-csv';
+import { providePassword, secretWhere } from '../flows/credentials-provide';
 
 type ControllerHandlers = Pick<
   Handlers,
@@ -19,6 +23,8 @@ type ControllerHandlers = Pick<
   | 'controllers/trustCertificate'
   | 'controllers/addMany'
   | 'controllers/importPreview'
+  | 'controllers/providePassword'
+  | 'controllers/secretWhere'
 >;
 
 export function noteController(
@@ -67,5 +73,7 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
     'controllers/addMany': async (input) =>
       addMany(ctx, input, ({ added }) => added && noteController(ctx, added, 'added to Plugboard', actor)),
     'controllers/importPreview': async ({ text }) => previewCsv(ctx, text),
+    'controllers/providePassword': (input) => providePassword(ctx, input),
+    'controllers/secretWhere': ({ controllerId }) => secretWhere(ctx, controllerId),
   };
 }

@@ -1,22 +1,11 @@
-/** The contract's group calls: the saved groups, running one, and sequences (groups run step by step). */
+/** The contract's group calls: the saved groups and running one (a sequence, when the group is one). */
 import type { Handlers } from '../../../src-preload/contract';
 import type { CoreContext } from '../flows/core-context';
 import { runGroup } from '../sequences/groups-run';
 import type { Actor } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 
-type GroupHandlers = Pick<
-  Handlers,
-  | 'groups/list'
-  | 'groups/save'
-  | 'groups/remove'
-  | 'groups/run'
-  | 'sequences/save'
-  | 'sequences/run'
-  | 'sequences/abort'
-  | 'sequences/runs'
-  | 'sequences/dismiss'
->;
+type GroupHandlers = Pick<Handlers, 'groups/list' | 'groups/save' | 'groups/remove' | 'groups/run'>;
 
 export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
   return {
@@ -36,17 +25,6 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
       // As for a plain group, the window asks before it sends off; the tray is refused (sequences/sequences.ts).
       const runId = await ctx.sequences.start(id, action, actor, actor.door !== 'tray');
       return { results: [], runId };
-    },
-    'sequences/save': async ({ id, name, steps }) =>
-      ctx.registry.saveGroup({ ...(id ? { id } : {}), name, members: [], steps }),
-    'sequences/run': async ({ id, action, confirmCritical }) => ({
-      runId: await ctx.sequences.start(id, action, actor, confirmCritical === true),
-    }),
-    'sequences/abort': async ({ runId }) => ctx.sequences.abort(runId),
-    'sequences/runs': async () => ctx.sequences.list(),
-    'sequences/dismiss': async ({ runId }) => {
-      ctx.sequences.dismiss(runId);
-      return null;
     },
   };
 }
