@@ -9,7 +9,7 @@
  *   src-main/discovery  shared, dli               finding controllers on the network
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
  *   src-main/link       shared                    a running Core's socket (client) and the Core lock
- *   src-main/core       all of the above but link the app
+ *   src-main/core       all of the above but link the app: rooms in a strict order behind a public surface
  *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core (shell and
  *                      web also serve the Core's socket, src-main/serve/core-socket.ts, when they run the Core)
  *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
@@ -65,6 +65,20 @@ const rooms = [
   ['handlers', "the contract's calls, one file per domain, the role check before each, and the dispatcher"],
 ];
 
+/**
+ * The Core's public surface, its only files outside the rooms: the rest of Plugboard imports the Core
+ * through these and nothing else, so a room can change inside without a door noticing.
+ *
+ *   index.ts       the Core (createCore) and what the doors use with it: the dispatcher, the ports, the
+ *                  names of the files it keeps, the tray's menu, the exports the command line prints
+ *   saved-core.ts  the machine's Core: the config folder, its lock and the OS keychain (serve, web, CLI)
+ *   config.ts      the config folder's place, the saved controllers as a direct request reads them, where
+ *                  a saved secret may go: what a `plugboard` command needs as it starts, nothing heavier
+ *   store.ts       the config file without a Core: its store and the records in it, for the doors that
+ *                  read it directly (the desktop app's electron-store, a direct request, tests)
+ */
+const coreSurface = ['index', 'saved-core', 'config', 'store'];
+
 /** One rule per room: it may import only the rooms below it (and itself) of the Core. */
 const roomRules = rooms.map(([name, holds], index) => ({
   name: `core-room-${name}`,
@@ -116,6 +130,13 @@ module.exports = {
       'The Core knows nothing of its shells.',
     ),
     ...roomRules,
+    {
+      name: 'core-surface',
+      comment: `Outside src-main/core, the Core is imported only through its public files (${coreSurface.map((file) => `${file}.ts`).join(', ')}): a room's file is the Core's own business.`,
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^src-main/core/' },
+      to: { path: '^src-main/core/', pathNot: `^src-main/core/(${coreSurface.join('|')})\\.ts$` },
+    },
     layer(
       'shell',
       doors,

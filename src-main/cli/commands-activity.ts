@@ -7,7 +7,6 @@
 import type { Command } from 'commander';
 import { ACTIVITY_DOORS, type ActivityDoor } from '../../src-preload/model';
 import { activityActionText, localDateTime } from '../../src-preload/words';
-import { activityCsv } from '../core/activity/activity-export';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
 import { UsageError, excerpt } from './io';
@@ -87,6 +86,8 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (context.json) return terminal.json(entries);
         if (o.csv === true) {
+          // The Core is loaded by now (withCore): its export costs nothing more here.
+          const { activityCsv } = await import('../core/index');
           terminal.io.out.write(activityCsv(entries));
           return;
         }

@@ -10,8 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
-import { dispatch } from '../core/handlers/dispatch';
-import { osUserName } from '../core/index';
+import { dispatch, osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';

@@ -41,8 +41,29 @@ import { sequenceHandlers } from './handlers/sequences';
 import { SessionSecrets } from './saved/credentials-session';
 import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
 
+/*
+ * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
+ * besides createCore, what the doors use of it — the dispatcher every binding shares, the ports a Core is
+ * given, the files it keeps in the config folder, the tray's menu and the exports the command line prints.
+ */
 export type { Notice } from './session/notifications';
 export type { PollTiming } from './session/poll-policy';
+export { dispatch } from './handlers/dispatch';
+export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
+export { MemoryStore, type KeyValueStore } from './kernel/ports';
+export { INVENTORY_FILE } from './fleet/fleet-wiring';
+export { SEQUENCE_RUNS_DIR } from './sequences/sequence-file';
+export { activityCsv } from './activity/activity-export';
+export { inventoryCsv } from './fleet/inventory-rows';
+export {
+  buildTrayMenu,
+  trayIconState,
+  trayToolTip,
+  type TrayAction,
+  type TrayIconState,
+  type TrayMenuItem,
+  type TrayState,
+} from './tray/tray-menu';
 
 /** The activity log's file in the config folder. */
 export const ACTIVITY_FILE = 'activity.jsonl';

