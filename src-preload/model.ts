@@ -310,7 +310,7 @@ export interface Actor {
  * What a caller may do, least first: `observer` reads (the read API, /metrics, reading through the link);
  * `operator` also switches, cycles, reserves (and releases its own reservations) and runs groups and
  * sequences; `admin` also manages users, SSH and the system, adds, moves and removes controllers, reuses
- * a saved secret and breaks others' reservations. Checked by the Core on every call (core/permissions.ts).
+ * a saved secret and breaks others' reservations. Checked by the Core on every call (core/handlers/permissions.ts).
  */
 export const ROLES = ['observer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

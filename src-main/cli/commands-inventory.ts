@@ -3,7 +3,7 @@
  * serial, firmware, relay firmware, SSH, user count, outlets on and last seen, with drift marked (`*`:
  * a newer firmware runs on another controller of the same model) and last-known values of controllers
  * that did not answer marked `(last known)`. `--json` prints the rows; `--csv` the same CSV as the
- * window's export (core/inventory-rows.ts).
+ * window's export (core/fleet/inventory-rows.ts).
  */
 import type { Command } from 'commander';
 import type { InventoryRow } from '../../src-preload/model';

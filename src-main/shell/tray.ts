@@ -1,5 +1,5 @@
 /**
- * The tray: applies the pure menu model from core/tray-menu.ts to an Electron Tray, rebuilding it
+ * The tray: applies the pure menu model from core/tray/tray-menu.ts to an Electron Tray, rebuilding it
  * (coalesced) when the Core's state changes and only when the menu really differs — replacing a menu
  * closes it on some desktops — and maps menu clicks to Core calls made on behalf of the tray.
  */

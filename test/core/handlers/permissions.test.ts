@@ -1,5 +1,5 @@
 /**
- * Roles, checked by the Core on every call (core/permissions.ts): an observer reads, an operator also
+ * Roles, checked by the Core on every call (core/handlers/permissions.ts): an observer reads, an operator also
  * switches and reserves, an administrator does the rest; a door alone is the folder's owner, an
  * administrator. Through the real dispatcher, against an emulated unit: a refused call sends nothing.
  */
