@@ -7,7 +7,8 @@
  */
 import type { Actor } from '../../../src-preload/model';
 import type { ContractError, OutletActionResult, OutletFailure } from '../../../src-preload/model';
-import { isPlugboardError } from '../../shared/errors';
+import { internalError, isPlugboardError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging';
 import type { OutletSettings } from '../../dli/api-settings';
 import type { OutletSelection } from '../../dli/types';
 import { capitalise, outletLabel } from '../../../src-preload/words';
@@ -19,10 +20,26 @@ function mayHaveHappened(error: unknown): boolean {
   return isPlugboardError(error) && error.code === 'TIMEOUT' && error.detail?.unanswered === true;
 }
 
+/**
+ * The contract's form of a failure that is thrown on to the door: one of Plugboard's own (not a
+ * PlugboardError) is an internal error, whose cause the dispatcher logs when it catches it. A failure
+ * kept in a result instead is `keptFailure`'s.
+ */
 export function contractError(error: unknown): ContractError {
   return isPlugboardError(error)
     ? error.toContractError()
-    : { code: 'INTERNAL', message: 'Plugboard hit an internal error; details are in the log.' };
+    : { code: 'INTERNAL', message: 'Plugboard hit an internal error; the details are in its log.' };
+}
+
+/**
+ * The contract's form of a failure kept in a result and not thrown on (a group run's part on one
+ * controller, a sequence's step): no dispatcher will see it, so one of Plugboard's own is logged here,
+ * with its cause and stack, before the result says the details are in the log.
+ */
+export function keptFailure(error: unknown, doing: string, log: Logger): ContractError {
+  return isPlugboardError(error)
+    ? error.toContractError()
+    : internalError(doing, error, log).toContractError();
 }
 
 /** One activity entry per outlet (or one for the whole controller when the outlets are not known). */

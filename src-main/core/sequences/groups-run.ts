@@ -11,13 +11,15 @@
 import type { Actor } from '../../../src-preload/model';
 import type { ContractError, GroupRunResult, OutletActionResult } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
-import { contractError, cycleOutlets, setOutlets } from '../actions/outlet-actions';
+import { cycleOutlets, keptFailure, setOutlets } from '../actions/outlet-actions';
+import type { Logger } from '../../shared/logging';
 import type { Reservations } from '../reservations/reservations';
 import type { ControllerRegistry } from '../saved/registry';
 import type { SessionManager } from '../session/sessions';
 
 /** What a group run reads of the Core (the Core's context passes itself). */
 export interface GroupRunContext {
+  log: Logger;
   registry: ControllerRegistry;
   reservations: Reservations;
   sessions: SessionManager;
@@ -71,7 +73,8 @@ export async function runGroup(
           : await setOutlets(session, outlets, action === 'on', false, viaGroup);
       return { controllerId, outlets, error: combined(result) };
     } catch (error) {
-      return { controllerId, outlets, error: contractError(error) };
+      const doing = `${action === 'cycle' ? 'cycle' : `switch ${action}`} group "${group.name}" at ${session.summary.name}`;
+      return { controllerId, outlets, error: keptFailure(error, doing, ctx.log) };
     }
   });
   return { results: await Promise.all(runs) };

@@ -8,7 +8,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor, SequenceRun } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
-import type { Logger } from '../../shared/logging';
 import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './step-runner';
 import type { ControllerRegistry } from '../saved/registry';
 import { processAlive, SequenceFile } from './sequence-file';
@@ -16,7 +15,6 @@ import { clockWords, stoppedAt } from './sequence-words';
 
 type Deps = SequenceCtx & {
   registry: ControllerRegistry;
-  log: Logger;
   dataDir: string | null;
   /** Resolves once the saved controllers have sessions. */
   started: () => Promise<void>;
@@ -75,7 +73,7 @@ export class Sequences {
     try {
       for (const step of ordered) d.reservations.assertMayAct(actor, step.controllerId, step.outlets);
     } catch (error) {
-      throw refusedWhole(group.name, error);
+      throw refusedWhole(group.name, error, d.log);
     }
     const runId = `s${randomBytes(6).toString('hex')}`;
     const run: SequenceRun = {

@@ -11,7 +11,8 @@ import type { Clock } from '../kernel/clock';
 import type { EventHub } from '../kernel/event-hub';
 import type { Reservations } from '../reservations/reservations';
 import type { SessionManager } from '../session/sessions';
-import { contractError, setOutlets } from '../actions/outlet-actions';
+import { keptFailure, setOutlets } from '../actions/outlet-actions';
+import type { Logger } from '../../shared/logging';
 import { doneWords, stepWhat } from './sequence-words';
 
 /** How long a step whose request got no answer (unconfirmed) waits for a poll to settle it. */
@@ -20,6 +21,7 @@ export const UNANSWERED_WAIT_S = 30;
 /** What a run needs of the Core (not CoreContext itself, which holds the runs). */
 export interface SequenceCtx {
   clock: Clock;
+  log: Logger;
   events: EventHub;
   sessions: SessionManager;
   reservations: Reservations;
@@ -65,14 +67,9 @@ export async function runSequence(
       try {
         unconfirmed = await switchStep(ctx, step, on, control);
       } catch (error) {
-        return fail(
-          run,
-          i,
-          step,
-          error instanceof StepFailed ? error.error : contractError(error),
-          ctx,
-          changed,
-        );
+        const doing = `switch step ${i + 1} of sequence '${run.name}' (${stepWhat(step)}) ${run.action}`;
+        const failure = error instanceof StepFailed ? error.error : keptFailure(error, doing, ctx.log);
+        return fail(run, i, step, failure, ctx, changed);
       }
       const last = i === run.steps.length - 1;
       if (step.wait.kind === 'confirmed' || unconfirmed) {
@@ -241,9 +238,9 @@ function confirmation(
   });
 }
 
-/** Refused before anything is switched: a sentence and the error's own code. */
-export function refusedWhole(name: string, error: unknown): PlugboardError {
-  const e = contractError(error);
+/** Refused before anything is switched: a sentence and the error's own code (one of Plugboard's own, logged). */
+export function refusedWhole(name: string, error: unknown, log: Logger): PlugboardError {
+  const e = keptFailure(error, `check the reservations of sequence '${name}'`, log);
   return new PlugboardError(e.code, `Sequence '${name}' did not start: ${e.message}`, undefined, {
     ...(e.action ? { action: e.action } : {}),
   });
