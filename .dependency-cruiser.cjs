@@ -17,7 +17,8 @@
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
  * `src-preload/contract.ts`, `model.ts` and `words.ts` are the contract shared by both processes: every
- * layer may import them, and they import nothing of Plugboard's but each other. Only the Electron shell
+ * layer may import them, and they import nothing of Plugboard's but each other (and contract.ts its calls
+ * by domain, src-preload/contract/, which nothing else imports). Only the Electron shell
  * and the preload import `electron`. What the renderer may import is checked by eslint.config.js; here it
  * is cruised for cycles only.
  *
@@ -168,10 +169,18 @@ module.exports = {
     {
       name: 'contract-is-self-contained',
       comment:
-        "src-preload/contract.ts and model.ts are imported by both processes: they import only each other (and valibot), never main's or the renderer's code.",
+        "src-preload/contract.ts and model.ts are imported by both processes: they import only each other, the contract's parts (and valibot), never main's or the renderer's code.",
       severity: 'error',
-      from: { path: '^src-preload/(contract|model|words)\\.ts$' },
-      to: { path: '^src-', pathNot: '^src-preload/(contract|model|words)\\.ts$' },
+      from: { path: '^src-preload/((contract|model|words)\\.ts$|contract/)' },
+      to: { path: '^src-', pathNot: '^src-preload/((contract|model|words)\\.ts$|contract/)' },
+    },
+    {
+      name: 'contract-parts-through-the-contract',
+      comment:
+        "src-preload/contract/ holds the contract's calls by domain: contract.ts assembles them, and everything else imports contract.ts.",
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^src-preload/(contract\\.ts$|contract/)' },
+      to: { path: '^src-preload/contract/' },
     },
     {
       name: 'only-the-contract-from-preload',
