@@ -1,5 +1,5 @@
 /**
- * `inventory`: the fleet inventory through the Core (issue 16 item 9) — every saved controller's model,
+ * `inventory`: the fleet inventory through the Core — every saved controller's model,
  * serial, firmware, relay firmware, SSH, user count, outlets on and last seen, with drift marked (`*`:
  * a newer firmware runs on another controller of the same model) and last-known values of controllers
  * that did not answer marked `(last known)`. `--json` prints the rows; `--csv` the same CSV as the

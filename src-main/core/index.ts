@@ -245,9 +245,9 @@ export function createCore(options: CoreOptions): Core {
     secrets,
     sessionSecrets,
   };
-  // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
+  // Meters outside their limits: judged from the pushed states, pushed as `meters/breaches`.
   startLimitWatch(ctx);
-  // Issue 16: the fleet inventory, outlet names and script attribution in the activity log.
+  // The fleet inventory, outlet names and script attribution in the activity log.
   const fleet = startFleet(ctx, options.dataDir ?? null);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),

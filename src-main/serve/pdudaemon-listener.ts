@@ -1,5 +1,5 @@
 /**
- * pdudaemon's protocol on one port (issue 15): its clients (labgrid's PDUDaemonDriver, LAVA's pduclient)
+ * pdudaemon's protocol on one port: its clients (labgrid's PDUDaemonDriver, LAVA's pduclient)
  * use 16421 for both the HTTP API and the TCP line protocol, so each connection is told apart by its
  * first bytes: an HTTP method and a space-slash (`GET /`) is HTTP, anything else a TCP request line.
  *

@@ -1,5 +1,5 @@
 /**
- * pdudaemon's reboot done by Plugboard itself (issue 15): switch the outlet off, wait `delay` seconds,
+ * pdudaemon's reboot done by Plugboard itself: switch the outlet off, wait `delay` seconds,
  * switch it on, and answer after the on. The wait and the on are a tracked operation (operations.ts), so
  * a Core that is told to stop during the wait still switches the outlet back on before it stops.
  */

@@ -1,6 +1,6 @@
 /**
- * Work the Core has promised to finish even if it is told to stop: a delayed cycle's switch back on
- * (issue 15: "a shutdown never leaves an outlet off that a command in progress meant to turn back on").
+ * Work the Core has promised to finish even if it is told to stop: a delayed cycle's switch back on, since
+ * a shutdown must never leave an outlet off that a command in progress meant to turn back on.
  * Each operation says by when it will be done; `finish` waits for them, but never past the latest of
  * those times, so a stop is bounded by the longest delay plus one request's deadline. A stop that cannot
  * wait that long (a service's grace period ended) calls `hurry`: every wait ends at once, so what it was

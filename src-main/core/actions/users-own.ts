@@ -1,5 +1,5 @@
 /**
- * The user Plugboard itself logs in as on a controller (issue 16): deleting it cuts Plugboard off, so
+ * The user Plugboard itself logs in as on a controller: deleting it cuts Plugboard off, so
  * the Core refuses it without an explicit confirmation, whichever door asks (window, web, CLI).
  */
 import type { ControllerSummary } from '../../../src-preload/model';

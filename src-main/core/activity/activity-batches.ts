@@ -1,5 +1,5 @@
 /**
- * Which activity entries are one action (issue 16 item 12): an all on, a selection, a group run. Each
+ * Which activity entries are one action: an all on, a selection, a group run. Each
  * entry of one action gets the id of its first entry as `batch`; the window shows them as one entry that
  * opens to its outlets.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV and JSON-lines exports of the Core (issue 16): the activity log (`plugboard activity --csv`, the
+ * CSV and JSON-lines exports of the Core: the activity log (`plugboard activity --csv`, the
  * Activity panel's export) and the fleet inventory's file name. The CSV itself is written by the one
  * writer, src-main/shared/csv.ts (RFC 4180, formula-safe text cells); times are in UTC (ISO 8601).
  */

@@ -34,7 +34,7 @@ export type NewActivity = Omit<
   actor: Actor;
 };
 
-/** What the Core adds to an entry as it is recorded (issue 16): the outlet's name, a script's attribution. */
+/** What the Core adds to an entry as it is recorded: the outlet's name, a script's attribution. */
 export interface ActivityEnrichment {
   /** The outlet's name now (null: not known). */
   outletName(controllerId: string, outlet: number): string | null;

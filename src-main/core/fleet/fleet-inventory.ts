@@ -1,5 +1,5 @@
 /**
- * The fleet inventory (issue 16 item 9), kept by the Core: rows built from every saved controller's live
+ * The fleet inventory, kept by the Core: rows built from every saved controller's live
  * state and what was last known of it (so an offline controller shows its last values, marked), and the
  * users and SSH that are not read yet, read on demand — a few controllers at a time, in the background,
  * never holding up the answer (the window gets them as `state/changed`).

@@ -1,5 +1,5 @@
 /**
- * Which changes seen on a unit a script Plugboard started made (issue 16 item 12).
+ * Which changes seen on a unit a script Plugboard started made.
  *
  * The rule: a script thread started through Plugboard (`scripts/start`) runs, as far as Plugboard knows,
  * from its start until a read of the controller's threads no longer lists it — and one poll of the

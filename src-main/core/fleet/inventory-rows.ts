@@ -1,5 +1,5 @@
 /**
- * The fleet inventory's rows (issue 16 item 9), pure: from each saved controller's live state and what
+ * The fleet inventory's rows, pure: from each saved controller's live state and what
  * was last known of it, one row; then drift — a firmware (or relay firmware) older than the newest seen
  * on another controller of the same model. Versions compare numerically, part by part (1.10.2 > 1.9.8).
  */

@@ -1,5 +1,5 @@
 /**
- * Adding many controllers with one set of credentials (issue 16 item 7): a range probe's finds or a CSV
+ * Adding many controllers with one set of credentials: a range probe's finds or a CSV
  * file's rows. Each unit is verified with its own client, at most 8 at a time, and saved with its secret
  * bound to its own address and login (registry-envelope.ts), or not at all. The secrets go only to the
  * units listed, each unit's user getting its own password. Saves run one at a time, so names made from

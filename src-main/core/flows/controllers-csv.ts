@@ -1,5 +1,5 @@
 /**
- * Reading a CSV file of controllers to import (issue 16 item 7): a header row naming the columns
+ * Reading a CSV file of controllers to import: a header row naming the columns
  * (address, and optionally name, user, tags, fingerprint, in any order and case), then one controller a
  * row. Tags in a cell are separated by ";". A password, secret or token column is refused: secrets are
  * typed once for the import, never kept in a file. Nothing is saved here; every row comes back with its

@@ -43,9 +43,9 @@ export interface CoreContext {
   reservations: Reservations;
   /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
   operations: Operations;
-  /** Sequence runs (issue 16 item 10): groups switched step by step. */
+  /** Sequence runs: groups switched step by step. */
   sequences: Sequences;
-  /** Issue 16: where secrets are kept (keychain or memory) and the ones kept for this run only. */
+  /** Where secrets are kept (keychain or memory) and the ones kept for this run only. */
   secrets: SecretStore;
   sessionSecrets: SessionSecrets;
 }

@@ -1,5 +1,5 @@
 /**
- * One prompt for every controller that needs the same user's password (issue 16): the password is
+ * One prompt for every controller that needs the same user's password: the password is
  * checked against each controller first, then kept for it (the keychain when asked to remember and one
  * answers, else this run only) and its session starts again. A controller that refuses it keeps
  * needing one and says so; the others are not held back by it.

@@ -1,5 +1,5 @@
 /**
- * Changing a user on a controller (issue 16): outlet access, administrator, allowed and password, in one
+ * Changing a user on a controller: outlet access, administrator, allowed and password, in one
  * request. A new password for the user Plugboard logs in as then replaces the saved one, only after the
  * controller accepted it: a refusal leaves the keychain as it was; a keychain that fails afterwards is
  * said plainly (the controller already has the new password) and the password is kept for this run.

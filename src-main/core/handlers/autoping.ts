@@ -1,5 +1,5 @@
 /**
- * The contract's AutoPing calls (issue 14 item 5): list, save (create or replace) and remove items on
+ * The contract's AutoPing calls: list, save (create or replace) and remove items on
  * a controller. Every change is recorded in the activity log, named by item and addresses.
  */
 import type { Handlers } from '../../../src-preload/contract';

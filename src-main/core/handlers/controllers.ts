@@ -69,7 +69,7 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
       noteController(ctx, summary, `accepted certificate ${input.fingerprint.slice(0, 11)}…`, actor);
       return summary;
     },
-    // Bulk add and CSV import (issue 16 item 7).
+    // Bulk add and CSV import.
     'controllers/addMany': async (input) =>
       addMany(ctx, input, ({ added }) => added && noteController(ctx, added, 'added to Plugboard', actor)),
     'controllers/importPreview': async ({ text }) => previewCsv(ctx, text),

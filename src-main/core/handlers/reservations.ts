@@ -1,4 +1,4 @@
-/** The contract's reservation calls (issue 15 part 4): list, take, release and break. */
+/** The contract's reservation calls: list, take, release and break. */
 import type { Handlers } from '../../../src-preload/contract';
 import type { Actor } from '../../../src-preload/model';
 import type { CoreContext } from '../flows/core-context';

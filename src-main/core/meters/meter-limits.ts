@@ -1,5 +1,5 @@
 /**
- * Which meters are outside their saved limits right now (issue 16 item 11). The Core keeps one list and
+ * Which meters are outside their saved limits right now. The Core keeps one list and
  * publishes it whole (`meters/breaches`) whenever it changes, so the window, the web window and the
  * tray show the same breaches. Pure bookkeeping: fed the states and settings the Core already pushes.
  *

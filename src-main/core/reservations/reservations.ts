@@ -1,5 +1,5 @@
 /**
- * Reservations (issue 15 part 4): while one lasts, only its holder may switch what it covers. They live
+ * Reservations: while one lasts, only its holder may switch what it covers. They live
  * in the shared settings file under `reservations`, so every Core on this config folder — the app, the
  * web shell, `plugboard serve`, a CLI command's own Core — sees the same ones: each check reads the file
  * (conf re-reads it on every get), and every change is a read-modify-write under the file's

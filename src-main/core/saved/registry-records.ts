@@ -98,7 +98,7 @@ export const storedControllerSchema = v.object({
   colour: v.fallback(v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/)), CONTROLLER_PALETTE[0]),
   order: v.fallback(v.pipe(v.number(), v.finite()), Number.MAX_SAFE_INTEGER),
   demo: v.fallback(v.boolean(), false),
-  /** pdudaemon's second name (issue 15); anything unusable reads as none. */
+  /** pdudaemon's second name; anything unusable reads as none. */
   alias: v.fallback(
     v.optional(
       v.pipe(
@@ -110,7 +110,7 @@ export const storedControllerSchema = v.object({
     ),
     undefined,
   ),
-  /** Tags (issue 16); unusable ones are dropped one by one, not the controller. */
+  /** Tags; unusable ones are dropped one by one, not the controller. */
   tags: v.fallback(
     v.optional(
       v.pipe(

@@ -1,5 +1,5 @@
 /**
- * A sequence's steps as saved with its group (issue 16 item 10): checked against the saved controllers,
+ * A sequence's steps as saved with its group: checked against the saved controllers,
  * each outlet in one step only; the group's `members` are the steps' outlets in order, so reservations,
  * the tray and the CLI see a sequence as the group it is.
  */

@@ -1,5 +1,5 @@
 /**
- * Sequence runs kept in the config folder (issue 16 item 10): one small JSON file per run in
+ * Sequence runs kept in the config folder: one small JSON file per run in
  * `sequence-runs/`, rewritten (temporary file, then rename) on every change of the run, so a Plugboard
  * that is killed mid-run leaves where it stopped. Each file is written only by the process running it,
  * so no lock is needed; a run still "running" whose process is gone was killed.

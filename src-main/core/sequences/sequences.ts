@@ -1,5 +1,5 @@
 /**
- * The Core's sequence runs (issue 16 item 10): starting one (refused whole, before anything switches,
+ * The Core's sequence runs: starting one (refused whole, before anything switches,
  * when a step is reserved by someone else or a critical outlet would go off unconfirmed), Abort, the
  * runs a person should see, and a stop that lets the current step's request finish and records where
  * the run stopped. Every change is pushed (`sequence/progress`) and written to the config folder, so the

@@ -1,5 +1,5 @@
 /**
- * One sequence run (issue 16 item 10): its steps one after another, each one request to its controller
+ * One sequence run: its steps one after another, each one request to its controller
  * (a persistent on/off of the step's outlets), then its wait — a delay, or until the controller confirms
  * the outlets' physical state. The run stops at the first step that is refused, fails, or is not
  * confirmed in time, and says so in a sentence: never a success it did not see. Abort and stop (quit)

@@ -1,5 +1,5 @@
 /**
- * The "password needed" state (issue 16): a saved controller whose password or token is not available
+ * The "password needed" state: a saved controller whose password or token is not available
  * (no keychain, a locked one, or its entry is gone) is not polled with an empty password — no request
  * that must fail its login is sent, and nothing counts as a wrong password. Its status is
  * `password_needed` until someone gives the secret (`controllers/providePassword`).
