@@ -1,6 +1,6 @@
 /**
  * The command line's exit codes: ONE table that every command follows, printed by `plugboard --help`
- * and copied into README's CLI section. Errors map to it in one place (`exitCodeFor`).
+ * and shown in docs/cli.md (test/docs/exit-codes.test.ts keeps the two equal). Errors map to it in one place (`exitCodeFor`).
  */
 import type { ErrorCode } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
