@@ -14,7 +14,7 @@ export const EXIT_USAGE = 2;
 export const EXIT_UNREACHABLE = 3;
 /** The login was refused: wrong password or token, no permission for that, or a certificate to accept. */
 export const EXIT_AUTH = 4;
-/** Reserved by someone else (issue 15's reservations). */
+/** Reserved by someone else (a reservation). */
 export const EXIT_RESERVED = 5;
 /** The outlet is locked on the unit (its keypad or web page): only there can it be changed. */
 export const EXIT_LOCKED = 6;

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
-import { dispatch } from '../../src-main/core/dispatch';
-import { osUserName } from '../../src-main/core/index';
+import { dispatch, osUserName } from '../../src-main/core/index';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { expectAccessible } from './a11y';
 import type { BrowserSession } from './harness';

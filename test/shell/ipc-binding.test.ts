@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { callNames, type Handlers } from '../../src-preload/contract';
-import { createCore } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, MemoryStore } from '../../src-main/core/index';
 import { resolveAppPage } from '../../src-main/shell/app-page';
 import {
   bindIpc,

@@ -3,7 +3,7 @@ import { settle, type Backend } from '../backend';
 import { untilWords } from '../format';
 
 /**
- * The window's view of the reservations (issue 15 part 4): every current one, kept current by
+ * The window's view of the reservations: every current one, kept current by
  * `reservations/changed`, and who the window holds them as, so its own are told from others'.
  * The Core refuses what someone else reserved; the window shows why before anyone clicks.
  */
