@@ -9,7 +9,7 @@
  *   src-main/discovery  shared, dli               finding controllers on the network
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
  *   src-main/link       shared                    a running Core's socket (client) and the Core lock
- *   src-main/core       all of the above but link the app
+ *   src-main/core       all of the above but link the app: rooms in a strict order behind a public surface
  *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core (shell and
  *                      web also serve the Core's socket, src-main/serve/core-socket.ts, when they run the Core)
  *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
@@ -17,7 +17,8 @@
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
  *
  * `src-preload/contract.ts`, `model.ts` and `words.ts` are the contract shared by both processes: every
- * layer may import them, and they import nothing of Plugboard's but each other. Only the Electron shell
+ * layer may import them, and they import nothing of Plugboard's but each other (and contract.ts its calls
+ * by domain, src-preload/contract/, which nothing else imports). Only the Electron shell
  * and the preload import `electron`. What the renderer may import is checked by eslint.config.js; here it
  * is cruised for cycles only.
  *
@@ -43,6 +44,63 @@ const layer = (name, allowed, why, files = []) => ({
 const coreSocket = 'src-main/serve/core-socket\\.ts';
 
 const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'link'];
+
+/**
+ * The Core's rooms, from the bottom up, each one concern: a room may import itself and the rooms below
+ * it, never one above and never the Core's public files at its top (index.ts and the others of
+ * `coreSurface`), which assemble the rooms. Where a lower room needs something of a higher one, the
+ * higher one passes it in (a port or a callback), as createCore does.
+ */
+const rooms = [
+  ['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses'],
+  ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
+  ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
+  ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],
+  ['session', "a saved controller's session (client, polls, pending changes, state) and all sessions"],
+  ['fleet', "the fleet inventory (identity, firmware, drift, last known values), scripts' attribution"],
+  ['reservations', 'who holds which outlets, groups and controllers for how long, checked before a switch'],
+  ['actions', 'what one controller is asked to do: outlets, delayed cycles, scripts, users, system'],
+  ['sequences', 'groups run at once across controllers, and sequences run step by step, kept while they run'],
+  ['tray', "the tray's menu and icon, built from the state alone (the Electron shell draws them)"],
+  ['flows', 'changes across rooms: adding, updating, removing controllers, passwords, the demo; the context'],
+  ['handlers', "the contract's calls, one file per domain, the role check before each, and the dispatcher"],
+];
+
+/**
+ * The Core's public surface, its only files outside the rooms: the rest of Plugboard imports the Core
+ * through these and nothing else, so a room can change inside without a door noticing.
+ *
+ *   index.ts       the Core (createCore) and what the doors use with it: the dispatcher, the ports, the
+ *                  names of the files it keeps, the tray's menu, the exports the command line prints
+ *   saved-core.ts  the machine's Core: the config folder, its lock and the OS keychain (serve, web, CLI)
+ *   config.ts      the config folder's place, the saved controllers as a direct request reads them, where
+ *                  a saved secret may go: what a `plugboard` command needs as it starts, nothing heavier
+ *   store.ts       the config file without a Core: its store and the records in it, for the doors that
+ *                  read it directly (the desktop app's electron-store, a direct request, tests)
+ */
+const coreSurface = ['index', 'saved-core', 'config', 'store'];
+
+/** One rule per room: it may import only the rooms below it (and itself) of the Core. */
+const roomRules = rooms.map(([name, holds], index) => ({
+  name: `core-room-${name}`,
+  comment: `src-main/core/${name}/ holds ${holds}. It may import only ${
+    index === 0
+      ? 'itself'
+      : `itself and the rooms below it (${rooms
+          .slice(0, index)
+          .map(([below]) => below)
+          .join(', ')})`
+  } of the Core.`,
+  severity: 'error',
+  from: { path: `^src-main/core/${name}/` },
+  to: {
+    path: '^src-main/core/',
+    pathNot: `^src-main/core/(${rooms
+      .slice(0, index + 1)
+      .map(([below]) => below)
+      .join('|')})/`,
+  },
+}));
 
 module.exports = {
   forbidden: [
@@ -72,6 +130,14 @@ module.exports = {
       ['shared', 'dli', 'secrets', 'discovery', 'emulator'],
       'The Core knows nothing of its shells.',
     ),
+    ...roomRules,
+    {
+      name: 'core-surface',
+      comment: `Outside src-main/core, the Core is imported only through its public files (${coreSurface.map((file) => `${file}.ts`).join(', ')}): a room's file is the Core's own business.`,
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^src-main/core/' },
+      to: { path: '^src-main/core/', pathNot: `^src-main/core/(${coreSurface.join('|')})\\.ts$` },
+    },
     layer(
       'shell',
       doors,
@@ -103,10 +169,18 @@ module.exports = {
     {
       name: 'contract-is-self-contained',
       comment:
-        "src-preload/contract.ts and model.ts are imported by both processes: they import only each other (and valibot), never main's or the renderer's code.",
+        "src-preload/contract.ts and model.ts are imported by both processes: they import only each other, the contract's parts (and valibot), never main's or the renderer's code.",
       severity: 'error',
-      from: { path: '^src-preload/(contract|model|words)\\.ts$' },
-      to: { path: '^src-', pathNot: '^src-preload/(contract|model|words)\\.ts$' },
+      from: { path: '^src-preload/((contract|model|words)\\.ts$|contract/)' },
+      to: { path: '^src-', pathNot: '^src-preload/((contract|model|words)\\.ts$|contract/)' },
+    },
+    {
+      name: 'contract-parts-through-the-contract',
+      comment:
+        "src-preload/contract/ holds the contract's calls by domain: contract.ts assembles them, and everything else imports contract.ts.",
+      severity: 'error',
+      from: { path: '^src-', pathNot: '^src-preload/(contract\\.ts$|contract/)' },
+      to: { path: '^src-preload/contract/' },
     },
     {
       name: 'only-the-contract-from-preload',

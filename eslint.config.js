@@ -49,9 +49,17 @@ export default ts.config(
         {
           paths: [
             { name: 'electron', message: 'The renderer talks to main only through window.plugboard.' },
-            ...nodeBuiltins.map((name) => ({ name, message: 'The renderer runs in a sandboxed page: no Node built-ins.' })),
+            ...nodeBuiltins.map((name) => ({
+              name,
+              message: 'The renderer runs in a sandboxed page: no Node built-ins.',
+            })),
           ],
-          patterns: [{ group: ['electron/*', '../src-main/*', '../../src-main/*', '**/src-main/**'], message: 'The renderer may not import main-process code.' }],
+          patterns: [
+            {
+              group: ['electron/*', '../src-main/*', '../../src-main/*', '**/src-main/**'],
+              message: 'The renderer may not import main-process code.',
+            },
+          ],
         },
       ],
     },
@@ -68,5 +76,25 @@ export default ts.config(
   {
     files: ['test/**'],
     rules: { 'no-restricted-syntax': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  // Tests of the other folders use the Core as the doors do, through its public files (src-main/core's
+  // index.ts, saved-core.ts, config.ts, store.ts: .dependency-cruiser.cjs, core-surface); test/core tests its rooms.
+  {
+    files: ['test/**'],
+    ignores: ['test/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: 'src-main/core/[^/]+/',
+              message:
+                'Import the Core through src-main/core/index.ts, saved-core.ts, config.ts or store.ts.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -80,11 +80,11 @@ export interface ControllerSummary {
   /** A demo controller running in-process; removable. */
   demo: boolean;
   /**
-   * A second name for the pdudaemon protocol's `hostname` (issue 15): no spaces (its TCP line splits on
+   * A second name for the pdudaemon protocol's `hostname`: no spaces (its TCP line splits on
    * them), unique among every controller's names and aliases (case-insensitive). Absent: none.
    */
   alias?: string;
-  /** Tags (issue 16): "rack 7", "bench", "ci"… in the order given. Absent: none. */
+  /** Tags: "rack 7", "bench", "ci"… in the order given. Absent: none. */
   tags?: string[];
 }
 
@@ -98,7 +98,7 @@ export type ControllerStatus =
   | 'rebooting'
   | 'error'
   /**
-   * Issue 16: no password or token is available for it (no keychain, a locked one, or the entry is gone):
+   * No password or token is available for it (no keychain, a locked one, or the entry is gone):
    * not polled (never with an empty password) until one is given (`controllers/providePassword`).
    */
   | 'password_needed';
@@ -232,7 +232,7 @@ export interface ControllerState {
   /** Epoch ms when a reboot was requested; null when not rebooting. */
   rebootingSince: number | null;
   /**
-   * Epoch ms of the next connection attempt while the controller fails (offline, error; issue 16), as the
+   * Epoch ms of the next connection attempt while the controller fails (offline, error), as the
    * poll policy's back-off plans it: the window shows "retrying in N s". null or absent: none planned
    * (online, or paused until the person acts).
    */
@@ -249,7 +249,7 @@ export interface Group {
   id: string;
   name: string;
   members: OutletRef[];
-  /** A sequence (issue 16 item 10): switched step by step; `members` are then its steps' outlets, in order. */
+  /** A sequence: switched step by step; `members` are then its steps' outlets, in order. */
   kind?: 'sequence';
   steps?: SequenceStep[];
 }
@@ -310,7 +310,7 @@ export interface Actor {
  * What a caller may do, least first: `observer` reads (the read API, /metrics, reading through the link);
  * `operator` also switches, cycles, reserves (and releases its own reservations) and runs groups and
  * sequences; `admin` also manages users, SSH and the system, adds, moves and removes controllers, reuses
- * a saved secret and breaks others' reservations. Checked by the Core on every call (core/permissions.ts).
+ * a saved secret and breaks others' reservations. Checked by the Core on every call (core/handlers/permissions.ts).
  */
 export const ROLES = ['observer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -343,9 +343,9 @@ export interface ActivityEntry {
   who: string | null;
   result: ActivityResult;
   error: ContractError | null;
-  /** The outlet's name when it was recorded (issue 16); absent in older entries. */
+  /** The outlet's name when it was recorded; absent in older entries. */
   outletName?: string | null;
-  /** One action over several outlets: every entry of it has the id of its first entry (issue 16). */
+  /** One action over several outlets: every entry of it has the id of its first entry. */
   batch?: number;
   /**
    * A refusal (someone else's reservation, a role) repeated by the same client for the same thing within
@@ -387,7 +387,7 @@ export interface Settings {
   trayFavourites: OutletRef[];
   /** Start the desktop app at login (its tray); off by default. */
   startAtLogin: boolean;
-  /** Overview (issue 16): one dense row per controller instead of a tile; off by default. */
+  /** Overview: one dense row per controller instead of a tile; off by default. */
   overviewCompact: boolean;
 }
 
@@ -410,10 +410,12 @@ export interface AppInfo {
   shell: 'electron' | 'web' | 'cli' | 'serve' | 'test';
   platform: string;
   /**
-   * Whether a keychain answered: without one, passwords last until Plugboard stops, and `why` says what
-   * the keychain said (null: a run that never uses one). Absent from a Core that does not say.
+   * Where passwords and tokens are kept: the system keychain, or this session only (no keychain
+   * answered: forgotten when Plugboard stops). Absent: not said (an older Core).
    */
-  keychain?: { answers: boolean; why: string | null };
+  secrets?: 'keychain' | 'session';
+  /** What the keychain said when it did not answer (secrets are then kept for this session only). */
+  keychainWhy?: string;
 }
 
 /** Everything the window needs to draw itself at start, in one call. */
@@ -465,7 +467,7 @@ export interface TreeNode {
 }
 
 /**
- * AutoPing (issue 14 item 5): the controller pings addresses and power-cycles outlets when they stop
+ * AutoPing: the controller pings addresses and power-cycles outlets when they stop
  * answering. What one item does and how it is doing.
  */
 export type AutopingStatus = 'disabled' | 'waiting' | 'ok' | 'failing' | 'rebooting' | 'halted';
@@ -492,7 +494,7 @@ export interface AutopingItem extends AutopingItemInput {
   status: AutopingStatus | (string & {});
 }
 
-// ---------- reservations (issue 15 part 4) ----------
+// ---------- reservations ----------
 
 /** What a reservation covers: one outlet, a group's outlets, or every outlet of a controller. */
 export type ReservationTarget =
@@ -530,7 +532,7 @@ export interface Reservation {
   expiresAt: number;
 }
 
-// ---------- meter limit breaches (issue 16 item 11) ----------
+// ---------- meter limit breaches ----------
 
 /**
  * A meter outside the limits saved for it (settings `meterThresholds`), as the Core last read it. The
@@ -558,7 +560,7 @@ export interface LimitBreach {
   insideSince: number | null;
 }
 
-// ---------- sequences (issue 16 item 10) ----------
+// ---------- sequences ----------
 
 /**
  * What a sequence step waits for before the next step: a delay in seconds, or the controller confirming
@@ -615,7 +617,7 @@ export interface SequenceRun {
   timeline: SequenceTimelineEntry[];
 }
 
-// ---------- bulk add and CSV import (issue 16 item 7) ----------
+// ---------- bulk add and CSV import ----------
 
 /** The most controllers one `controllers/addMany` or one CSV import takes (the contract says 256 too). */
 export const MAX_BULK_UNITS = 256;
@@ -653,7 +655,7 @@ export interface CsvImportPreview {
   users: string[];
 }
 
-// ---------- fleet inventory (issue 16 item 9) ----------
+// ---------- fleet inventory ----------
 
 /** One controller in the fleet inventory: what it is, what it runs, and how it is set up. */
 export interface InventoryRow {

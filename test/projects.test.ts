@@ -32,12 +32,15 @@ async function resolvedProjects(): Promise<Map<string, string[]>> {
 
 const STARTS_EMULATOR = /\bemulator\(|\bprofileOptions\(|startEmulator\(/;
 
-/** Whether a test file starts an emulator itself or through a test helper of its own folder it imports. */
+/**
+ * Whether a test file starts an emulator itself or through a test helper it imports from its own folder
+ * or the one above (test/core/<room>/ tests share test/core's helpers).
+ */
 function startsEmulator(file: string, text: string): boolean {
   if (STARTS_EMULATOR.test(text)) return true;
   // Not the harness itself: it defines emulator(), which says nothing of whether the file calls it.
-  const helpers = [...text.matchAll(/from '(\.\/[\w-]+)'/g)]
-    .filter((m) => m[1] !== './harness')
+  const helpers = [...text.matchAll(/from '(\.{1,2}\/[\w-]+)'/g)]
+    .filter((m) => !m[1]!.endsWith('/harness'))
     .map((m) => join(root, dirname(file), `${m[1]}.ts`));
   return helpers.some((helper) => existsSync(helper) && STARTS_EMULATOR.test(readFileSync(helper, 'utf8')));
 }

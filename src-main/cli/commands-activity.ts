@@ -2,12 +2,11 @@
  * `activity`: the activity log through the Core (who did what, through which door, and what the unit
  * confirmed), oldest first like a log file. Filters: --controller, --outlet, --who, --door, --since.
  * `--json` prints one JSON array (as every --json of this CLI: one document); `--csv` exports RFC 4180 CSV
- * (core/fleet-csv.ts, the same as the Activity panel's export).
+ * (core/activity/activity-export.ts, the same as the Activity panel's export).
  */
 import type { Command } from 'commander';
 import { ACTIVITY_DOORS, type ActivityDoor } from '../../src-preload/model';
 import { activityActionText, localDateTime } from '../../src-preload/words';
-import { activityCsv } from '../core/fleet-csv';
 import type { Runner } from './command-context';
 import { leaf } from './global-options';
 import { UsageError, excerpt } from './io';
@@ -87,6 +86,8 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (context.json) return terminal.json(entries);
         if (o.csv === true) {
+          // The Core is loaded by now (withCore): its export costs nothing more here.
+          const { activityCsv } = await import('../core/index');
           terminal.io.out.write(activityCsv(entries));
           return;
         }

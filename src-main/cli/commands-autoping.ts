@@ -1,5 +1,5 @@
 /**
- * `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items (issue 14 item 5). An
+ * `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items. An
  * item power-cycles outlets on its own later, so on a saved controller add, edit, enable and disable go
  * through the Core (its reservation check and activity log), like switching.
  */

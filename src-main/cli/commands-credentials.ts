@@ -1,5 +1,5 @@
 /**
- * `plugboard password USER --password-stdin` (issue 16): give the password of USER to every saved
+ * `plugboard password USER --password-stdin`: give the password of USER to every saved
  * controller that needs it (no keychain, a locked one, or its entry is gone), or only to --controller
  * NAME. Through a running `plugboard serve` it reaches the service's Core, which then polls them again.
  */

@@ -1,5 +1,5 @@
 /**
- * `controllers import FILE.csv` (issue 16 item 7): the window's CSV import on the command line. The
+ * `controllers import FILE.csv`: the window's CSV import on the command line. The
  * Core reads the file's rows (name, address, user, tags, fingerprint) and adds the good ones with one
  * password per user, each saved with its secret bound to its own address, in the OS keychain only.
  * Passwords come from a hidden prompt (or standard input, one line per user) or --password-file, never

@@ -1,9 +1,9 @@
 /**
- * `inventory`: the fleet inventory through the Core (issue 16 item 9) — every saved controller's model,
+ * `inventory`: the fleet inventory through the Core — every saved controller's model,
  * serial, firmware, relay firmware, SSH, user count, outlets on and last seen, with drift marked (`*`:
  * a newer firmware runs on another controller of the same model) and last-known values of controllers
  * that did not answer marked `(last known)`. `--json` prints the rows; `--csv` the same CSV as the
- * window's export (core/inventory-rows.ts).
+ * window's export (core/fleet/inventory-rows.ts).
  */
 import type { Command } from 'commander';
 import type { InventoryRow } from '../../src-preload/model';
@@ -44,7 +44,7 @@ export function registerInventoryCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (context.json) return terminal.json(rows);
         if (o.csv === true) {
-          const { inventoryCsv } = await import('../core/inventory-rows');
+          const { inventoryCsv } = await import('../core/index');
           terminal.io.out.write(inventoryCsv(rows));
           return;
         }

@@ -1,6 +1,6 @@
 /**
  * `reservations` (list), `reserve <target> --for <duration> --reason <text>`, `release <id>` and
- * `release <id> --break --reason <text>` (issue 15 part 4), through the Core as this OS user.
+ * `release <id> --break --reason <text>`, through the Core as this OS user.
  */
 import type { Command } from 'commander';
 import { parseInput, type Handlers } from '../../src-preload/contract';

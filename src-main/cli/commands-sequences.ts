@@ -1,5 +1,5 @@
 /**
- * `sequence run <name> on|off [--yes]` (issue 16 item 10): runs a sequence through the Core as this OS
+ * `sequence run <name> on|off [--yes]`: runs a sequence through the Core as this OS
  * user and prints its timeline as it goes, until it ends; Ctrl+C aborts it (steps done stay done).
  * `sequence abort <run-id>` and `sequences` (runs going on, and runs that stopped short).
  */

@@ -1,5 +1,5 @@
 /**
- * `user edit` and `user delete` (issue 16): change a user's outlets, administrator, allowed and password
+ * `user edit` and `user delete`: change a user's outlets, administrator, allowed and password
  * in place; deleting the user Plugboard itself logs in as needs --yes (the Core refuses it otherwise).
  */
 import type { Command } from 'commander';

@@ -2,15 +2,18 @@
  * From global options (or the environment, or a saved controller) to a connected client. Passwords are
  * taken from --password, --password-stdin, PLUGBOARD_PASSWORD or the keychain, and never printed.
  */
-import type { ControllerRegistry } from '../core/registry';
+import {
+  type ControllerRegistry,
+  boundPlaceChanges,
+  checkSecretPlace,
+  type SecretPlace,
+} from '../core/config';
 import { DliClient } from '../dli/client';
 import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
 import { credentialsOf, type Credentials } from '../shared/credentials';
 import type { ControllerSummary } from '../../src-preload/model';
 import { normaliseControllerUrl } from '../shared/controller-address';
-import { boundPlaceChanges } from '../core/registry-envelope';
-import { checkSecretPlace, type SecretPlace } from '../core/secret-binding';
 import { UsageError, excerpt, type Terminal } from './io';
 
 /** The global options, as commander hands them over. */

@@ -1,5 +1,5 @@
 /**
- * How a command reaches Plugboard's Core (issue 15: the CLI goes through the Core): a running
+ * How a command reaches Plugboard's Core (the CLI goes through the Core): a running
  * `plugboard serve` when there is one (found in the config folder, or given with --service), else a Core
  * in this process over the saved controllers (config folder and keychain), with lazy sessions (only the
  * controllers a command addresses are polled), disposed when the command ends. Either way the calls are
@@ -10,8 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
-import { dispatch } from '../core/dispatch';
-import { osUserName } from '../core/index';
+import { dispatch, osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';

@@ -1,6 +1,6 @@
 /**
  * The command line's exit codes: ONE table that every command follows, printed by `plugboard --help`
- * and copied into README's CLI section. Errors map to it in one place (`exitCodeFor`).
+ * and shown in docs/cli.md (test/docs/exit-codes.test.ts keeps the two equal). Errors map to it in one place (`exitCodeFor`).
  */
 import type { ErrorCode } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
@@ -14,7 +14,7 @@ export const EXIT_USAGE = 2;
 export const EXIT_UNREACHABLE = 3;
 /** The login was refused: wrong password or token, no permission for that, or a certificate to accept. */
 export const EXIT_AUTH = 4;
-/** Reserved by someone else (issue 15's reservations). */
+/** Reserved by someone else (a reservation). */
 export const EXIT_RESERVED = 5;
 /** The outlet is locked on the unit (its keypad or web page): only there can it be changed. */
 export const EXIT_LOCKED = 6;

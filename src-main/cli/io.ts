@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import type { Readable, Writable } from 'node:stream';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/config';
 
 export type Colors = ReturnType<typeof pc.createColors>;
 

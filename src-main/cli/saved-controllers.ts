@@ -4,8 +4,7 @@
  * them (`--controller`, `controllers …`): connect.ts imports this file on first use, so a command given
  * `--url` never loads conf, ajv, proper-lockfile or keytar.
  */
-import { openConfStore } from '../core/conf-store';
-import { ControllerRegistry } from '../core/registry';
+import { openConfStore, ControllerRegistry } from '../core/store';
 import { KeytarSecretStore } from '../secrets';
 import { configDirOf, type Terminal } from './io';
 

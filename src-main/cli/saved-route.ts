@@ -19,7 +19,7 @@ import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { ControllerSummary } from '../../src-preload/model';
-import { CONTROLLERS_KEY, readControllers } from '../core/registry-records';
+import { CONTROLLERS_KEY, readControllers } from '../core/config';
 import { addressHost, samePortsOfUnit } from '../shared/controller-address';
 import { PlugboardError } from '../shared/errors';
 import type { CommandContext, CoreCaller } from './command-context';

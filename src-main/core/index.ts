@@ -2,46 +2,68 @@ import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-pre
 import type { ActivityDoor, Actor, Caller } from '../../src-preload/model';
 import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
-import { MemorySecretStore, keepingOf, type SecretStore } from '../secrets';
+import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
-import { ActivityLog } from './activity-log';
-import { systemClock, type Clock } from './clock';
-import type { CoreContext } from './core-context';
+import { ActivityLog } from './activity/activity-log';
+import { systemClock, type Clock } from './kernel/clock';
+import type { CoreContext } from './flows/core-context';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { EventHub } from './event-hub';
-import { activityHandlers } from './handlers-activity';
-import { appHandlers } from './handlers-app';
-import { autopingHandlers } from './handlers-autoping';
-import { demoHandlers } from './handlers-demo';
-import { discoveryHandlers } from './handlers-discovery';
-import { groupHandlers } from './handlers-groups';
-import { settingsHandlers } from './handlers-settings';
-import { controllerHandlers } from './handlers-controllers';
-import { meterHandlers } from './handlers-meters';
-import { outletHandlers } from './handlers-outlets';
-import { scriptHandlers } from './handlers-scripts';
-import { systemHandlers } from './handlers-system';
-import { userHandlers } from './handlers-users';
-import { NotificationDecider, type Notice } from './notifications';
-import { Operations } from './operations';
-import { DEFAULT_TIMING, type PollTiming } from './poll-policy';
-import type { KeyValueStore } from './ports';
-import { ControllerRegistry } from './registry';
-import { followExternalChange } from './registry-follow';
-import { SessionManager } from './sessions';
-import { meterLimitCarrier } from './meter-ids';
-import { SettingsStore } from './settings';
-import { createReservations } from './reservations-wiring';
-import { reservationHandlers } from './handlers-reservations';
-import { startLimitWatch } from './meter-limits-wiring';
-import { Sequences } from './sequence-runs';
-import { fleetHandlers, startFleet } from './fleet-handlers';
-import { credentialHandlers } from './credentials-handlers';
-import { SessionSecrets } from './credentials-session';
-import { permittedHandlers, type PermissionFacts } from './permissions';
+import { EventHub } from './kernel/event-hub';
+import { activityHandlers } from './handlers/activity';
+import { appHandlers } from './handlers/app';
+import { autopingHandlers } from './handlers/autoping';
+import { demoHandlers } from './handlers/demo';
+import { discoveryHandlers } from './handlers/discovery';
+import { groupHandlers } from './handlers/groups';
+import { settingsHandlers } from './handlers/settings';
+import { controllerHandlers } from './handlers/controllers';
+import { meterHandlers } from './handlers/meters';
+import { outletHandlers } from './handlers/outlets';
+import { scriptHandlers } from './handlers/scripts';
+import { systemHandlers } from './handlers/system';
+import { userHandlers } from './handlers/users';
+import { NotificationDecider, type Notice } from './session/notifications';
+import { Operations } from './actions/operations';
+import { DEFAULT_TIMING, type PollTiming } from './session/poll-policy';
+import type { KeyValueStore } from './kernel/ports';
+import { ControllerRegistry } from './saved/registry';
+import { followExternalChange } from './session/registry-follow';
+import { SessionManager } from './session/sessions';
+import { meterLimitCarrier } from './meters/meter-ids';
+import { SettingsStore } from './saved/settings';
+import { createReservations } from './reservations/reservations-wiring';
+import { reservationHandlers } from './handlers/reservations';
+import { startLimitWatch } from './meters/meter-limits-wiring';
+import { Sequences } from './sequences/sequences';
+import { startFleet } from './fleet/fleet-wiring';
+import { fleetHandlers } from './handlers/fleet';
+import { sequenceHandlers } from './handlers/sequences';
+import { SessionSecrets } from './saved/credentials-session';
+import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
 
-export type { Notice } from './notifications';
-export type { PollTiming } from './poll-policy';
+/*
+ * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
+ * besides createCore, what the doors use of it — the dispatcher every binding shares, the ports a Core is
+ * given, the files it keeps in the config folder, the tray's menu and the exports the command line prints.
+ */
+export type { Notice } from './session/notifications';
+export type { PollTiming } from './session/poll-policy';
+export { dispatch } from './handlers/dispatch';
+export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
+export { MemoryStore, type KeyValueStore } from './kernel/ports';
+export { INVENTORY_FILE } from './fleet/fleet-wiring';
+export { SEQUENCE_RUNS_DIR } from './sequences/sequence-file';
+export { activityCsv } from './activity/activity-export';
+export { inventoryCsv } from './fleet/inventory-rows';
+export {
+  buildTrayMenu,
+  trayIconState,
+  trayToolTip,
+  type TrayAction,
+  type TrayIconState,
+  type TrayMenuItem,
+  type TrayState,
+} from './tray/tray-menu';
 
 /** The activity log's file in the config folder. */
 export const ACTIVITY_FILE = 'activity.jsonl';
@@ -200,7 +222,8 @@ export function createCore(options: CoreOptions): Core {
       version: options.version,
       shell: options.shell,
       platform: process.platform,
-      keychain: { answers: keepingOf(secrets) === 'keychain', why: secrets.why ?? null },
+      secrets: keepingOf(secrets),
+      ...(secrets.why ? { keychainWhy: secrets.why } : {}),
     },
     clock,
     log,
@@ -229,9 +252,9 @@ export function createCore(options: CoreOptions): Core {
     secrets,
     sessionSecrets,
   };
-  // Meters outside their limits (issue 16 item 11): judged from the pushed states, pushed as `meters/breaches`.
+  // Meters outside their limits: judged from the pushed states, pushed as `meters/breaches`.
   startLimitWatch(ctx);
-  // Issue 16: the fleet inventory, outlet names and script attribution in the activity log.
+  // The fleet inventory, outlet names and script attribution in the activity log.
   const fleet = startFleet(ctx, options.dataDir ?? null);
   const handlersFor = (actor: Actor): Handlers => ({
     ...appHandlers(ctx),
@@ -244,12 +267,12 @@ export function createCore(options: CoreOptions): Core {
     ...systemHandlers(ctx, actor),
     ...meterHandlers(ctx),
     ...groupHandlers(ctx, actor),
+    ...sequenceHandlers(ctx, actor),
     ...activityHandlers(ctx),
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
-    ...credentialHandlers(ctx),
   });
   const user = options.user ?? osUserName();
   const facts: PermissionFacts = {
@@ -311,7 +334,7 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
-      // A sequence ends after its current step's request, recorded as stopped (sequence-runs.ts).
+      // A sequence ends after its current step's request, recorded as stopped (sequences/sequences.ts).
       await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
       await ctx.operations.finish();

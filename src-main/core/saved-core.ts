@@ -6,8 +6,8 @@
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
 import { prepareConfigFolder } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
-import { openConfStore } from './conf-store';
-import { plugboardConfigDir } from './config-dir';
+import { openConfStore } from './saved/conf-store';
+import { plugboardConfigDir } from './saved/config-dir';
 import { createCore, type Core, type CoreOptions } from './index';
 
 export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'version' | 'log'>> {

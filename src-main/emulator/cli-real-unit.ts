@@ -10,7 +10,7 @@ import {
   type UngrantedStatus,
 } from './options';
 
-/** The real-unit profile's options (issue 14; see README.md in this folder). */
+/** The real-unit profile's options (see README.md in this folder). */
 export function addRealUnitOptions(program: Command): Command {
   return program
     .option(

@@ -10,7 +10,7 @@ export interface AutopingItemSnapshot extends AutopingItemFields {
   reboots: number;
 }
 
-/** The device API for the real-unit behaviours (issue 14); part of Device. */
+/** The device API for the real-unit behaviours; part of Device. */
 export interface RealUnitDevice {
   /** The real-unit behaviours this controller shows (all off in the fast default profile). */
   readonly behaviours: Readonly<Behaviours>;

@@ -51,7 +51,7 @@ export interface EmulatorOptions {
   /** Initial state per outlet (index 0 = outlet 1); default: the first half on, the rest off. */
   initialStates?: boolean[];
 
-  // ---- How real units behave on the wire (issue 14). Each is off in the fast default profile;
+  // ---- How real units behave on the wire. Each is off in the fast default profile;
   // `realUnit: true` turns every one on (see REAL_UNIT below); an explicit value still wins.
 
   /** Every behaviour of a real unit at once (defaults in REAL_UNIT). */

@@ -10,8 +10,7 @@ import type { Duplex } from 'node:stream';
 import * as v from 'valibot';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Caller } from '../../src-preload/model';
-import { dispatch } from '../core/dispatch';
-import type { Core } from '../core/index';
+import { dispatch, type Core } from '../core/index';
 import { LINK_PROTOCOL, linkCall, MAX_LINK_MESSAGE, type LinkCall } from '../link/wire';
 import type { Logger } from '../shared/logging';
 

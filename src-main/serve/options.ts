@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/config';
 import { isLoopback, parseAllow, type ClientNetworks } from './network';
 import { parseTokens, TOKENS_CREDENTIAL, type Token } from './tokens';
 

@@ -5,8 +5,7 @@
  * refusal is a PduRefusal with an HTTP status and one sentence.
  */
 import type { Caller, ContractError, Handlers, OutletActionResult, Result } from '../../src-preload/contract';
-import type { Clock } from '../core/clock';
-import { dispatch } from '../core/dispatch';
+import { type Clock, dispatch } from '../core/index';
 import type { Logger } from '../shared/logging';
 import { PduRefusal, type PduRequest } from './pdudaemon-request';
 import { StateWatch, type EventSource } from './pdudaemon-state';

@@ -1,5 +1,5 @@
 /**
- * pdudaemon's protocol on one port (issue 15): its clients (labgrid's PDUDaemonDriver, LAVA's pduclient)
+ * pdudaemon's protocol on one port: its clients (labgrid's PDUDaemonDriver, LAVA's pduclient)
  * use 16421 for both the HTTP API and the TCP line protocol, so each connection is told apart by its
  * first bytes: an HTTP method and a space-slash (`GET /`) is HTTP, anything else a TCP request line.
  *
@@ -15,7 +15,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Actor, Caller } from '../../src-preload/contract';
-import { systemClock, type Clock } from '../core/clock';
+import { systemClock, type Clock } from '../core/index';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createConnectionGuard, type ConnectionLimits } from '../web/connection-guard';
 import { excerpt, limitedLog } from '../web/log-limit';

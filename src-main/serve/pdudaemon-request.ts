@@ -1,5 +1,5 @@
 /**
- * pdudaemon's two request forms, read into one shape (issue 15). Both come from pdudaemon's own
+ * pdudaemon's two request forms, read into one shape. Both come from pdudaemon's own
  * listener.py: the TCP line `<pdu> <port> <command> [delay]` (split on single spaces, 3 or 4 fields)
  * and the HTTP `GET /power/control/<command>?hostname=<pdu>&port=<port>[&delay=<s>]`. Plugboard adds
  * `get-status` (pdudaemon PR 219, which names it `get-port-state`: both are accepted) and `wait=1`.

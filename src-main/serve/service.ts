@@ -133,7 +133,7 @@ async function reportMissingSecrets(
     const account = controllerAccount(controller.id);
     if ((await secrets.get(account).catch(() => null)) !== null) continue;
     log(
-      `${controller.name}: its password or token is not available here. Give it as the systemd credential ${credentialName(account)}${env.CREDENTIALS_DIRECTORY ? '' : ' (LoadCredentialEncrypted=, see the README)'} or in the keychain.`,
+      `${controller.name}: its password or token is not available here. Give it as the systemd credential ${credentialName(account)}${env.CREDENTIALS_DIRECTORY ? '' : ' (LoadCredentialEncrypted=, see docs/service.md)'} or in the keychain.`,
     );
   }
 }

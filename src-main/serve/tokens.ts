@@ -1,7 +1,7 @@
 /**
  * The JSON API's, the remote link's and /metrics' bearer tokens. Each has a name, recorded in the
  * activity log as who acted ("ci-runner switched outlet 3 through the JSON API"), and a role the Core
- * checks every call against (core/permissions.ts). They come from a file the operator keeps
+ * checks every call against (core/handlers/permissions.ts). They come from a file the operator keeps
  * (`--token-file`) or, under systemd, the credential `plugboard.tokens`: one token a line, `#` comments
  * and blank lines ignored:
  *

@@ -1,6 +1,6 @@
 import type { IpcMain } from 'electron';
 import { callNames, type CallName, type Handlers, type Result } from '../../src-preload/contract';
-import { dispatch } from '../core/dispatch';
+import { dispatch } from '../core/index';
 import type { Logger } from '../shared/logging';
 
 /** The part of an `IpcMainInvokeEvent` the sender check reads (a fake in tests). */

@@ -11,7 +11,7 @@ import {
   nativeTheme,
   session,
 } from 'electron';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createCore, osUserName } from '../core/index';
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';

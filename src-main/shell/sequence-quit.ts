@@ -1,7 +1,7 @@
 /**
- * Quitting while a sequence runs asks first (issue 16 item 10). Only this app's own Core runs sequences
+ * Quitting while a sequence runs asks first. Only this app's own Core runs sequences
  * that a quit stops; the Core then ends each run after its current step's request and records where it
- * stopped (sequence-runs.ts), which the next start shows.
+ * stopped (sequences/sequences.ts), which the next start shows.
  */
 import type { EventSink, Handlers, SequenceRun } from '../../src-preload/contract';
 

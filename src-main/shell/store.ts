@@ -1,7 +1,6 @@
 import Store from 'electron-store';
-import { plugboardConfigDir } from '../core/config-dir';
-import type { KeyValueStore } from '../core/ports';
-import { confKeyValueStore, CONFIG_FILE_MODE, type ConfLike } from '../core/conf-store';
+import { plugboardConfigDir } from '../core/config';
+import { CONFIG_FILE_MODE, confKeyValueStore, type ConfLike, type KeyValueStore } from '../core/store';
 import { prepareConfigFolder } from '../shared/config-folder';
 
 /**

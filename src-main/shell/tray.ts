@@ -1,23 +1,25 @@
 /**
- * The tray: applies the pure menu model from core/tray-menu.ts to an Electron Tray, rebuilding it
+ * The tray: applies the pure menu model from core/tray/tray-menu.ts to an Electron Tray, rebuilding it
  * (coalesced) when the Core's state changes and only when the menu really differs — replacing a menu
  * closes it on some desktops — and maps menu clicks to Core calls made on behalf of the tray.
  */
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
-import { osUserName, type Core, type Notice } from '../core/index';
-import { dispatch } from '../core/dispatch';
-import type { Logger } from '../shared/logging';
-import { errorSentence } from '../shared/errors';
 import {
+  osUserName,
+  type Core,
+  type Notice,
+  dispatch,
   buildTrayMenu,
   trayIconState,
   trayToolTip,
   type TrayAction,
   type TrayIconState,
   type TrayMenuItem,
-} from '../core/tray-menu';
+} from '../core/index';
+import type { Logger } from '../shared/logging';
+import { errorSentence } from '../shared/errors';
 
 /** What the tray needs of Electron (a fake in tests). */
 export interface TrayElectron {

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
-import type { Core } from '../core/index';
-import { dispatch } from '../core/dispatch';
+import { type Core, dispatch } from '../core/index';
 import type { Logger } from '../shared/logging';
 
 /**

@@ -21,7 +21,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { systemClock, type Clock, type TimerHandle } from '../core/clock';
+import { systemClock, type Clock, type TimerHandle } from '../core/index';
 
 export interface ConnectionLimits {
   /** Connections open at once, from all clients together. */

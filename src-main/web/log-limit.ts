@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type TimerHandle } from '../core/clock';
+import { systemClock, type Clock, type TimerHandle } from '../core/index';
 import type { Logger } from '../shared/logging';
 
 /** The longest line a refusal or a closed socket may write; what a client sent is cut well before this. */

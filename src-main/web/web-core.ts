@@ -5,11 +5,9 @@
  * lock, runs the Core and serves the Core's socket for the others, as `plugboard serve` does. `--demo`
  * (and a throwaway run) touches no config folder, so it takes no lock.
  */
-import type { Core } from '../core/index';
-import { createCore, osUserName } from '../core/index';
-import { MemoryStore } from '../core/ports';
+import { type Core, createCore, osUserName, MemoryStore } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
-import { plugboardConfigDir } from '../core/config-dir';
+import { plugboardConfigDir } from '../core/config';
 import { attachOrLock, coreSocketPath } from '../link';
 import { MemorySecretStore } from '../secrets';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';

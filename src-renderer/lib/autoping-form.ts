@@ -1,4 +1,4 @@
-/** The AutoPing item form's draft and its rules (issue 14 item 5); outlets are 1-based. */
+/** The AutoPing item form's draft and its rules; outlets are 1-based. */
 import type { AutopingItem, AutopingItemInput } from '../../src-preload/model';
 
 export interface AutopingDraft {

@@ -1,4 +1,4 @@
-/** Words for bulk add and CSV import (issue 16 item 7): counts and one unit's result in a sentence. */
+/** Words for bulk add and CSV import: counts and one unit's result in a sentence. */
 import type { BulkAddResult } from '../../src-preload/contract';
 
 /** "1 controller", "30 controllers". */

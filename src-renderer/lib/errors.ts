@@ -76,7 +76,7 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
 /** Headline and next step for an error, using its detail where that helps (required firmware, fingerprint). */
 export function adviceFor(error: ContractError): ErrorAdvice {
   const base = ADVICE[error.code] ?? ADVICE.INTERNAL;
-  // Issue 16: no password was available, so none was sent; the controller did not refuse anything.
+  // No password was available, so none was sent; the controller did not refuse anything.
   if (error.detail?.passwordNeeded === true)
     return {
       title: 'Plugboard has no password it may use for this controller, so it sent nothing.',

@@ -1,5 +1,5 @@
 /**
- * The fleet inventory table's columns, sorting and words (issue 16 item 9), pure. Rows come from the
+ * The fleet inventory table's columns, sorting and words, pure. Rows come from the
  * Core (`fleet/inventory`), drift already marked there; versions sort numerically (1.10.2 after 1.9.8),
  * unknown values always last.
  */

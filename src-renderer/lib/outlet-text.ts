@@ -1,4 +1,5 @@
 import type { ControllerState, OutletState } from '../../src-preload/model';
+import { outletLabel } from './format';
 import { statusSentence } from './status';
 
 /** Short explanations shown on hover and focus: the three states of an outlet and its marks. */
@@ -12,18 +13,27 @@ export const EXPLAIN = {
   pending: 'Plugboard sent this change; the controller has not confirmed it yet.',
 } as const;
 
-/** Why the three states of an outlet differ, in one sentence; null when they agree. */
-export function differenceReason(outlet: OutletState): string | null {
-  // During a cycle the countdown explains the relay being off; only a temporary state is worth a word.
-  if (outlet.cycleEndsAt !== null)
-    return outlet.transientState !== outlet.state
-      ? 'Switched temporarily: after a reboot it goes back to its saved state.'
+/**
+ * The line under a row when an outlet's three states differ: what it does now against what it returns to
+ * after a restart (saved), in words; null when they agree (the power switch says it all then).
+ */
+export function stateNote(outlet: OutletState): string | null {
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  const temporary =
+    outlet.transientState !== outlet.state
+      ? `Temporarily ${onOff(outlet.transientState)}: saved state ${onOff(outlet.state)}, so it goes back to ${onOff(outlet.state)} when the controller restarts.`
       : null;
+  // During a cycle the countdown explains the relay being off; only a temporary state is worth a word.
+  if (outlet.cycleEndsAt !== null) return temporary;
   if (outlet.physicalState !== outlet.transientState)
-    return 'The relay has not caught up yet (a cycle or the controller’s on-sequence delay is in progress).';
-  if (outlet.transientState !== outlet.state)
-    return 'Switched temporarily: after a reboot it goes back to its saved state.';
-  return null;
+    return `The relay is ${onOff(outlet.physicalState)} and turns ${onOff(outlet.transientState)} in a moment (a cycle or the controller’s on-sequence delay).${temporary ? ` ${temporary}` : ''}`;
+  return temporary;
+}
+
+/** The three states in one phrase, for the power switch's description. */
+export function statesWords(outlet: OutletState): string {
+  const onOff = (on: boolean) => (on ? 'on' : 'off');
+  return `Physical ${onOff(outlet.physicalState)}, temporary ${onOff(outlet.transientState)}, saved ${onOff(outlet.state)}.`;
 }
 
 /**
@@ -80,6 +90,14 @@ export function pendingText(outlet: OutletState): string | null {
     return outlet.cycleEndsAt !== null ? null : 'Waiting for the controller to confirm the cycle…';
   const what = p.kind === 'transientState' ? 'temporarily ' : '';
   return `Waiting for the controller to confirm: turning ${what}${p.target ? 'on' : 'off'}…`;
+}
+
+/** What a controller's reboot changes: the outlets whose relay is not at their saved state, named. */
+export function rebootChanges(outlets: readonly OutletState[]): string {
+  const changing = outlets.filter((o) => o.physicalState !== o.state);
+  if (changing.length === 0) return 'Every outlet is at its saved state: none changes.';
+  const named = changing.map((o) => `${outletLabel(o)} goes back ${o.state ? 'on' : 'off'}`);
+  return `${named.length === 1 ? 'One outlet changes' : `${named.length} outlets change`}: ${named.join('; ')}.`;
 }
 
 /** How a change to several outlets is kept: saved (persistent) or temporary (transient). */

@@ -1,5 +1,5 @@
 /**
- * Switching from the Overview (issue 16 item 3). On is one press. Off is deliberate: the first press
+ * Switching from the Overview. On is one press. Off is deliberate: the first press
  * arms the tile ("press again to switch off"), a second press on the same tile within ARM_MS switches
  * it; anything else lets the arm lapse. A critical outlet skips the arm and asks the same confirmation
  * as the outlet rows (ConfirmDialog, with the critical outlet to tick).

@@ -1,5 +1,5 @@
 /**
- * The "password needed" prompt's model and words (issue 16): the controllers whose secret is not
+ * The "password needed" prompt's model and words: the controllers whose secret is not
  * available, grouped by the user they log in as, so one password serves all of them.
  */
 import type { ControllerState, ControllerSummary } from '../../src-preload/model';

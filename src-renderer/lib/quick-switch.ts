@@ -1,5 +1,5 @@
 /**
- * What the quick switcher (Ctrl+K, issue 16 item 6) finds for a query: controllers (name, address,
+ * What the quick switcher (Ctrl+K) finds for a query: controllers (name, address,
  * alias, tags), outlets by name across every controller, and groups by name; comma-separated terms
  * must all match. Best matches first: a name
  * that is the query, then one that starts with it, then one with a word that does, then the rest. Each

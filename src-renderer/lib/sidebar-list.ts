@@ -1,5 +1,5 @@
 /**
- * The controller sidebar's list (issue 16 item 6): what a row shows, the filter (name, address, alias,
+ * The controller sidebar's list: what a row shows, the filter (name, address, alias,
  * tag, status; comma-separated terms must all match), the sorts, the outlets whose names match, and the keys that move
  * through the rows. Pure functions, so filtering 200 controllers is tested without a window.
  */

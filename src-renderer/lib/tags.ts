@@ -1,5 +1,5 @@
 /**
- * Tags typed in one box (issue 16): "rack 7, bench, ci". Split on commas, trimmed, empty ones dropped and
+ * Tags typed in one box: "rack 7, bench, ci". Split on commas, trimmed, empty ones dropped and
  * duplicates (any case) removed, with the problem in words when the Core would refuse them.
  */
 

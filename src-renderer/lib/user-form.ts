@@ -1,6 +1,6 @@
 /**
  * The user form's fields and the rules the controller (and the contract) enforce on them: one form for
- * a new user and for changing one (issue 16), where the name stays and an empty password keeps the old.
+ * a new user and for changing one, where the name stays and an empty password keeps the old.
  */
 import type { DeviceUser } from '../../src-preload/model';
 

@@ -3,11 +3,15 @@
  * the IPC and WebSocket bindings run) and watched through its events.
  */
 import type { CallName, CallInput, CallResult, ControllerState } from '../../src-preload/contract';
-import { dispatch } from '../../src-main/core/dispatch';
-import { createCore, type Core, type PollTiming } from '../../src-main/core/index';
-import { MemoryStore, type KeyValueStore } from '../../src-main/core/ports';
-import { ControllerRegistry } from '../../src-main/core/registry';
-import { SETTINGS_KEY } from '../../src-main/core/settings';
+import {
+  createCore,
+  dispatch,
+  MemoryStore,
+  type Core,
+  type KeyValueStore,
+  type PollTiming,
+} from '../../src-main/core/index';
+import { ControllerRegistry, SETTINGS_KEY } from '../../src-main/core/store';
 import { MemorySecretStore, type SecretStore } from '../../src-main/secrets/index';
 import { PASSWORD, USER } from './baselines';
 import { onCleanup } from './cleanup';

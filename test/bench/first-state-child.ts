@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createCore, type Core } from '../../src-main/core/index';
 import { KeytarSecretStore, MemorySecretStore } from '../../src-main/secrets/index';
-import { openConfStore } from '../../src-main/core/conf-store';
+import { openConfStore } from '../../src-main/core/store';
 import { startWebShell, type RunningWebShell } from '../../src-main/web/server';
 import { rendererDir } from './build';
 import { saveControllers } from './core-harness';

@@ -12,8 +12,7 @@
  *   - the renderer bundle, gzipped (as measurement 6).
  */
 import type { Page } from 'playwright-core';
-import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, type Core, MemoryStore } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { launchBrowser, packageVersion, startWebApp } from '../e2e/harness';
 import { buildOnce } from './build';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--json FILE] [--only 1,3]`: Plugboard against the usual ways of driving
- * these controllers, on the same emulated controllers (127.0.0.1 only), in one run. See README.md.
+ * these controllers, on the same emulated controllers (127.0.0.1 only), in one run. See docs/performance.md.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -27,7 +27,7 @@ import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } f
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
   --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s; the rest is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–14, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–15, comma-separated)`;
 
 interface Measurement {
   number: number;

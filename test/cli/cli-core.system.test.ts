@@ -8,7 +8,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry, ControllerSummary, Group } from '../../src-preload/model';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/index';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { INVENTORY_FILE } from '../../src-main/core/fleet-handlers';
+import { INVENTORY_FILE } from '../../src-main/core/index';
 import type { InventoryRow } from '../../src-preload/model';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { inKeychainSession } from './keychain-session';

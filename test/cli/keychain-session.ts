@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { CONTROLLERS_KEY, readControllers } from '../../src-main/core/registry-records';
+import { CONTROLLERS_KEY, readControllers } from '../../src-main/core/config';
 import { KeytarSecretStore, controllerAccount } from '../../src-main/secrets';
 import { cleanEnv, cli, useKeychainBus } from './run-cli';
 

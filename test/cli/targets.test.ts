@@ -62,14 +62,3 @@ describe('exit codes', () => {
     expect(combinedExitCode([3, 6], 0)).toBe(1);
   });
 });
-
-describe('the exit-code table', () => {
-  it('is the one README shows', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { EXIT_TABLE } = await import('../../src-main/cli/exit-codes');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    for (const [code, meaning] of EXIT_TABLE)
-      expect(readme).toMatch(new RegExp(`^\\|\\s*${code}\\s*\\|\\s*${escape(meaning)}\\s*\\|$`, 'm'));
-  });
-});

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src-main/core/clock';
+import type { Clock, TimerHandle } from '../../src-main/core/kernel/clock';
 
 /** A clock whose time moves only when the test says so; timers fire in order as time passes. */
 export class FakeClock implements Clock {

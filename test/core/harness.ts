@@ -12,11 +12,11 @@ import type {
   Result,
 } from '../../src-preload/contract';
 import { createCore, type Core, type CoreOptions, type Notice } from '../../src-main/core/index';
-import { dispatch } from '../../src-main/core/dispatch';
-import { MemoryStore } from '../../src-main/core/ports';
+import { dispatch } from '../../src-main/core/handlers/dispatch';
+import { MemoryStore } from '../../src-main/core/kernel/ports';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
-import { openSecret } from '../../src-main/core/registry-envelope';
+import { openSecret } from '../../src-main/core/saved/registry-envelope';
 
 export interface Recorded {
   name: EventName;
@@ -30,6 +30,8 @@ export interface CoreHarness {
   events: Recorded[];
   notices: Notice[];
   logged: string[];
+  /** What the Core logged with the error it gave (a cause and its stack), in order. */
+  causes: { message: string; error: unknown }[];
   /** A contract call through the real dispatcher (input validated), answered as Result data. */
   call<T = unknown>(name: string, input: unknown): Promise<Result<T>>;
   /** Like `call`, but unwraps the value and fails the test on an error result. */
@@ -87,20 +89,25 @@ export function newCore(options: Partial<CoreOptions> = {}): CoreHarness {
   const secrets = new MemorySecretStore();
   const notices: Notice[] = [];
   const logged: string[] = [];
+  const causes: CoreHarness['causes'] = [];
+  const log = (message: string, error?: unknown) => {
+    logged.push(message);
+    if (error !== undefined) causes.push({ message, error });
+  };
   const core = createCore({
     shell: 'test',
     version: '0.0.0-test',
     store,
     secrets,
     notify: (notice) => notices.push(notice),
-    log: (message) => logged.push(message),
+    log,
     ...options,
   });
   running.cores.push(core);
   const events: Recorded[] = [];
   core.subscribe((name, payload) => events.push({ name, payload }));
   const call = <T>(name: string, input: unknown) =>
-    dispatch(core.handlers, name, input, (message) => logged.push(message)) as Promise<Result<T>>;
+    dispatch(core.handlers, name, input, log) as Promise<Result<T>>;
   return {
     core,
     store,
@@ -108,6 +115,7 @@ export function newCore(options: Partial<CoreOptions> = {}): CoreHarness {
     events,
     notices,
     logged,
+    causes,
     call,
     async ok<T>(name: string, input: unknown): Promise<T> {
       const result = await call<T>(name, input);

@@ -119,7 +119,7 @@ describe('Adding a controller in Chromium', () => {
     expect(
       await page
         .getByRole('listitem')
-        .filter({ has: page.getByRole('img', { name: /^Physical state/ }) })
+        .filter({ has: page.getByRole('switch', { name: /^Power of / }) })
         .count(),
     ).toBe(bench.device.outletCount);
     const saved = await lab.core.handlers['controllers/list']({});

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { MemoryStore } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import type { ControllerState } from '../../src-preload/contract';
 import { expectAccessible } from './a11y';

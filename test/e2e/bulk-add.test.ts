@@ -79,7 +79,12 @@ describe('Adding many controllers in Chromium', () => {
     const spareRequests = spare.device.stats.requests;
     await form.getByRole('button', { name: 'Add 30 controllers' }).click();
     await eventually(() => form.getByRole('status').innerText(), 60_000).toBe('30 of 30 controllers added.');
-    expect(await form.locator('li[data-outcome="added"]').count()).toBe(30);
+    const results = form.getByRole('table', { name: 'Results' });
+    expect(await results.locator('tr[data-outcome="added"]').count()).toBe(30);
+    // The unit's own name and model, read when it was added.
+    expect(await results.getByRole('row').nth(1).innerText()).toMatch(
+      /Rack 10\s+LPC9\s+Added as “Rack 10”\./,
+    );
 
     const saved = await lab.core.handlers['controllers/list']({});
     expect(saved.map((c) => c.url)).toEqual(found.slice(0, 30).map((u) => u.url));
@@ -139,9 +144,8 @@ describe('Adding many controllers in Chromium', () => {
     await review.getByRole('checkbox', { name: /I compared this fingerprint/ }).check();
     await review.getByRole('button', { name: 'Accept 1 certificate and add' }).click();
     await eventually(() => form.getByRole('status').innerText(), 60_000).toBe('4 of 4 controllers added.');
-    const results = await form.getByRole('list', { name: 'Results' }).innerText();
-    expect(results).toContain('Line 2: Bench 41');
-    expect(results).toContain('Added as “Bench 41”.');
+    const results = await form.getByRole('table', { name: 'Results' }).innerText();
+    expect(results).toMatch(/Bench 41\s+LPC9\s+Added as “Bench 41”\./);
     const saved = await lab.core.handlers['controllers/list']({});
     expect(saved.find((c) => c.name === 'Bench 41')?.tags).toEqual(['bench', 'ci']);
     expect(saved).toHaveLength(34);

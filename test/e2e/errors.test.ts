@@ -61,7 +61,7 @@ describe('Errors in Chromium', () => {
     );
     expect(await mainText(page)).not.toMatch(/has power and a network cable|wait a moment and retry/);
     // The last known outlets stay in view, but nothing can be switched until it answers.
-    const off = outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'Turn outlet 1 off' });
+    const off = outletRow(page, 1, 'Outlet 1').getByRole('switch', { name: 'Power of outlet 1' });
     await eventually(() => off.isDisabled()).toBe(true);
     // Said once above the outlets, and read with every control.
     const reason =
@@ -70,8 +70,15 @@ describe('Errors in Chromium', () => {
       .getByText(reason, { exact: true })
       .evaluateAll((found) => found.filter((el) => !el.classList.contains('sr-only')).length);
     expect(shown).toBe(1);
+    // The switch's description: the three states, then why it cannot be pressed.
     expect(
-      await off.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent),
+      await off.evaluate((el) =>
+        el
+          .getAttribute('aria-describedby')!
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .at(-1),
+      ),
     ).toBe(reason);
     // The last known states stay readable but lose their colour, so nobody mistakes them for live ones.
     expect(await page.getByText('The outlet states below are the last ones it reported.').isVisible()).toBe(
@@ -109,7 +116,7 @@ describe('Errors in Chromium', () => {
     await lab.core.handlers['settings/set']({ pollIntervalMs: 600_000 });
     try {
       bench.device.lock(1);
-      await row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).click();
+      await row.getByRole('switch', { name: 'Power of outlet 2 (Scope)' }).click();
       const alert = row.getByRole('alert');
       await eventually(() => alert.getAttribute('data-code')).toBe('LOCKED');
       const text = (await alert.innerText()).replace(/\s+/g, ' ');
@@ -126,13 +133,13 @@ describe('Errors in Chromium', () => {
       // Once Plugboard has read the lock, the row says so and its controls wait for the keypad.
       await page.getByRole('button', { name: 'Refresh' }).click();
       await eventually(() => row.getByRole('button', { name: 'Locked' }).count()).toBe(1);
-      expect(await row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).isDisabled()).toBe(true);
+      expect(await row.getByRole('switch', { name: 'Power of outlet 2 (Scope)' }).isDisabled()).toBe(true);
       expect(await row.innerText()).toContain('only its keypad or its own web page can change this outlet');
     } finally {
       bench.device.unlock(1);
       await lab.core.handlers['settings/set']({ pollIntervalMs: 1000 });
     }
-    await eventually(() => row.getByRole('button', { name: 'Turn outlet 2 (Scope) off' }).isDisabled()).toBe(
+    await eventually(() => row.getByRole('switch', { name: 'Power of outlet 2 (Scope)' }).isDisabled()).toBe(
       false,
     );
   });

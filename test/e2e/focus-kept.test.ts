@@ -1,9 +1,9 @@
 /**
  * Issue 16 item 2 in Chromium: keyboard focus stays on the control that sent a request, while the
  * request is on its way (the control is aria-disabled, not disabled) and after it: a switch pressed with
- * the keyboard, a rename (focus goes back to the pencil) and an Overview tile. Item 14's row marks too:
- * the physical state is a reading, not a button; the pencil says what it does; the web shell, which has
- * no tray, shows no star.
+ * the keyboard, a rename (focus goes back to the row's menu) and an Overview tile. The row's controls
+ * too: one power switch that says what a press does, Cycle, the menu; the web shell, which has no tray,
+ * shows no star.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,25 +49,31 @@ describe('Focus stays where it was, in Chromium', () => {
   });
   afterAll(() => lab?.close());
 
-  it('shows the physical state as a reading, a pencil with a tooltip, and no star in the web shell', async () => {
+  it('one power switch per row says what it shows and what a press does; a menu for the rest; no star in the web shell', async () => {
     const { page } = browser;
     const row = outletRow(page, 1, 'Router');
-    const reading = row.getByRole('img', { name: 'Physical state: Off' });
-    expect(await reading.getAttribute('title')).toMatch(/what the relay is doing right now/);
-    expect(await row.getByRole('button', { name: /Physical state/ }).count()).toBe(0);
-    // Not in the tab order: Tab from the selection box goes past it to the first switch.
+    const power = row.getByRole('switch', { name: 'Power of outlet 1 (Router)' });
+    expect(await power.getAttribute('aria-checked')).toBe('false');
+    expect(await power.getAttribute('title')).toBe(
+      'Off now. Press to switch it on (saved: it stays so after a restart).',
+    );
+    // Tab from the selection box goes to the power switch, then Cycle, then the menu.
     await row.getByRole('checkbox', { name: 'Select outlet 1 (Router)' }).focus();
     await page.keyboard.press('Tab');
-    expect(await focusedName(page)).toBe('Turn outlet 1 (Router) on');
-    expect(await row.getByRole('button', { name: 'Rename outlet 1 (Router)' }).getAttribute('title')).toBe(
-      'Rename outlet 1 (Router)',
-    );
+    expect(await focusedName(page)).toBe('Power of outlet 1 (Router)');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('Cycle outlet 1 (Router)');
+    await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('More actions for outlet 1 (Router)');
+    expect(
+      await row.getByRole('button', { name: 'More actions for outlet 1 (Router)' }).getAttribute('title'),
+    ).toBe('More actions for outlet 1 (Router)');
     expect(await page.getByRole('button', { name: /to the tray/ }).count()).toBe(0);
   });
 
   it('a switch pressed with the keyboard keeps focus during and after its request', async () => {
     const { page } = browser;
-    const on = page.getByRole('button', { name: 'Turn outlet 2 (Switch) on' });
+    const on = page.getByRole('switch', { name: 'Power of outlet 2 (Switch)' });
     await on.focus();
     const sending = (m: PageMoment) => m.attributes[0] === 'true';
     bench.device.latency = SLOW_MS;
@@ -89,18 +95,24 @@ describe('Focus stays where it was, in Chromium', () => {
     await eventually(() => bench.device.outlet(1).state).toBe(true);
     // The keyboard goes on from there: Down moves to the same control of the next outlet.
     await page.keyboard.press('ArrowDown');
-    expect(await focusedName(page)).toBe('Turn outlet 3 (Scope) on');
+    expect(await focusedName(page)).toBe('Power of outlet 3 (Scope)');
   });
 
-  it('after a rename, focus is back on the pencil of the renamed outlet', async () => {
+  it('after a rename, focus is back on the menu of the renamed outlet', async () => {
     const { page } = browser;
-    await page.getByRole('button', { name: 'Rename outlet 4 (Signal generator)' }).focus();
+    // By keyboard: the menu opens on Enter with its first item focused; Down, Enter chooses Rename….
+    await page.getByRole('button', { name: 'More actions for outlet 4 (Signal generator)' }).focus();
+    await page.keyboard.press('Enter');
+    await eventually(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toMatch(
+      /^Switch on temporarily/,
+    );
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     const input = page.getByRole('textbox', { name: 'New name for outlet 4 (Signal generator)' });
     expect(await isFocused(input)).toBe(true);
     await input.fill('Generator');
     const save = page.getByRole('button', { name: 'Save' });
-    const renamed = (m: PageMoment) => m.focused === 'Rename outlet 4 (Generator)';
+    const renamed = (m: PageMoment) => m.focused === 'More actions for outlet 4 (Generator)';
     bench.device.latency = SLOW_MS;
     let moments: PageMoment[];
     try {
@@ -115,11 +127,11 @@ describe('Focus stays where it was, in Chromium', () => {
       bench.device.latency = 0;
     }
     // While the new name was on its way (Save aria-disabled) the focus stayed in the field; then it went
-    // to the renamed outlet's pencil.
+    // to the renamed outlet's menu.
     const before = moments.slice(0, moments.findIndex(renamed));
     expect(before.some((m) => m.attributes[0] === 'true')).toBe(true);
     expect(before.filter((m) => m.attributes[0] === 'true').every((m) => m.focusedWatched === 1)).toBe(true);
-    expect(await focusedName(page)).toBe('Rename outlet 4 (Generator)');
+    expect(await focusedName(page)).toBe('More actions for outlet 4 (Generator)');
     expect(bench.device.outlet(3).name).toBe('Generator');
   });
 

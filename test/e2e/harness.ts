@@ -186,18 +186,18 @@ function isFaviconMiss(url: string): boolean {
 }
 
 /**
- * Save a full-page screenshot as test-results/screenshots/<name>.png; returns its path. `fullPage: false`
- * keeps what is in the window (a page of 200 tiles is too tall to look at whole).
+ * Save a screenshot as test-results/screenshots/<name>.png, of the full page or (`fullPage: false`)
+ * of what the window shows; returns its path.
  */
 export async function saveScreenshot(
   page: Page,
   name: string,
-  { fullPage = true }: { fullPage?: boolean } = {},
+  options: { fullPage?: boolean } = {},
 ): Promise<string> {
   if (!/^[\w-]+$/.test(name))
     throw new Error(`Screenshot names are letters, digits, - and _: ${JSON.stringify(name)}`);
   await mkdir(screenshotDir, { recursive: true });
   const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path, fullPage });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }

@@ -116,4 +116,19 @@ describe('The inventory in Chromium', () => {
     expect(await old.innerText()).toContain('LPC9000202');
     expect(await old.innerText()).toContain('1.9.8.0');
   });
+
+  it('shows every column, Last seen included, without scrolling sideways at 1280 px, a last-known row too', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const region = page.getByRole('region', { name: 'Inventory table' });
+    const lastSeen = table(page).getByRole('columnheader', { name: 'Last seen' });
+    const [area, header] = await Promise.all([region.boundingBox(), lastSeen.boundingBox()]);
+    expect(header!.x + header!.width).toBeLessThanOrEqual(area!.x + area!.width);
+    expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const seen = table(page)
+      .getByRole('row', { name: /Bench new/ })
+      .getByRole('cell')
+      .last();
+    expect(await seen.innerText()).toMatch(/\d/);
+  });
 });

@@ -59,7 +59,7 @@ describe('Outlets in Chromium', () => {
     let moments: PageMoment[];
     try {
       const record = await recordChanges(row, [[row, 'aria-busy']]);
-      await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).click();
+      await row.getByRole('switch', { name: 'Power of outlet 3 (Scope)' }).click();
       await eventually(async () => cameAndWent(await record.moments(), waiting)).toBe(true);
       moments = await record.stop();
     } finally {
@@ -71,45 +71,42 @@ describe('Outlets in Chromium', () => {
     expect(await physicalShown(row)).toBe('off');
     expect(await row.getAttribute('aria-busy')).toBe('false');
     expect(
-      await row.getByRole('button', { name: 'Turn outlet 3 (Scope) off' }).getAttribute('aria-pressed'),
-    ).toBe('true');
+      await row.getByRole('switch', { name: 'Power of outlet 3 (Scope)' }).getAttribute('aria-checked'),
+    ).toBe('false');
     expect(bench.device.outlet(2)).toMatchObject({
       state: false,
       transientState: false,
       physicalState: false,
     });
 
-    await row.getByRole('button', { name: 'Turn outlet 3 (Scope) on' }).click();
+    await row.getByRole('switch', { name: 'Power of outlet 3 (Scope)' }).click();
     await eventually(() => physicalShown(row)).toBe('on');
     expect(bench.device.outlet(2)).toMatchObject({ state: true, physicalState: true });
   });
 
-  it('switches an outlet temporarily and shows the saved and temporary states apart', async () => {
+  it('switches an outlet temporarily from its menu and says under the row how the states differ', async () => {
     const { page } = browser;
     const row = outletRow(page, 5, 'Lamp');
-    const temporary = row.getByRole('switch', { name: 'Temporary state of outlet 5 (Lamp)' });
-    expect(await temporary.getAttribute('aria-checked')).toBe('false');
-    await temporary.click();
+    await row.getByRole('button', { name: 'More actions for outlet 5 (Lamp)' }).click();
+    await page.getByRole('menuitem', { name: /^Switch on temporarily/ }).click();
     await eventually(() => physicalShown(row)).toBe('on');
-    await eventually(() => row.innerText()).toContain('Saved: off');
-    const text = await row.innerText();
-    expect(text).toContain('Temporary: on');
-    expect(text).toContain('Switched temporarily: after a reboot it goes back to its saved state.');
-    expect(await temporary.getAttribute('aria-checked')).toBe('true');
+    const note = row.getByText(/^Temporarily on:/);
+    await eventually(() => note.innerText()).toBe(
+      'Temporarily on: saved state off, so it goes back to off when the controller restarts.',
+    );
     expect(bench.device.outlet(4)).toMatchObject({ state: false, transientState: true, physicalState: true });
 
-    // The explanation of each state is there on hover.
-    await row.getByRole('button', { name: 'Saved: off' }).hover();
-    await eventually(() => row.getByRole('tooltip').filter({ visible: true }).allInnerTexts()).toEqual([
-      expect.stringContaining('the controller returns the outlet to it after a reboot'),
-    ]);
+    // What the physical state is, on hover of the switch.
+    expect(await row.getByRole('switch', { name: 'Power of outlet 5 (Lamp)' }).getAttribute('title')).toBe(
+      'On now. Press to switch it off (saved: it stays so after a restart).',
+    );
     await saveScreenshot(page, 'outlets');
     await expectAccessible(page, 'Outlets with a temporary state');
 
-    // The pointer leaves the chip, as a person's would: its tooltip may cover the switch beside the sidebar.
-    await page.mouse.move(0, 0);
-    await temporary.click();
-    await eventually(() => row.innerText()).not.toContain('Saved: off');
+    // Temporarily off again from the menu: the temporary state meets the saved one, and the note goes.
+    await row.getByRole('button', { name: 'More actions for outlet 5 (Lamp)' }).click();
+    await page.getByRole('menuitem', { name: /^Switch off temporarily/ }).click();
+    await eventually(() => note.count()).toBe(0);
     expect(bench.device.outlet(4)).toMatchObject({
       state: false,
       transientState: false,
@@ -161,7 +158,11 @@ describe('Outlets in Chromium', () => {
     await bench.device.whenSettled();
     bench.device.stats.reset();
     // Saved is the default (issue 16): this test asks for temporary explicitly.
-    await page.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }).check();
+    await page
+      .getByRole('checkbox', {
+        name: 'Switch the selected outlets temporarily (until the controller restarts)',
+      })
+      .check();
     await page
       .getByRole('group', { name: 'Switch selected' })
       .getByRole('button', { name: 'Selected off' })
@@ -189,7 +190,9 @@ describe('Outlets in Chromium', () => {
     ]);
     // Transient: the saved states are untouched, and the rows say so.
     expect(bench.device.outlet(1).state).toBe(true);
-    await eventually(() => outletRow(page, 2, 'Switch').innerText()).toContain('Temporary: off');
+    await eventually(() => outletRow(page, 2, 'Switch').innerText()).toContain(
+      'Temporarily off: saved state on',
+    );
 
     bench.device.stats.reset();
     await page.getByRole('button', { name: 'Selected on' }).click();
@@ -197,7 +200,11 @@ describe('Outlets in Chromium', () => {
     for (const index of [1, 2, 6])
       await eventually(() => bench.device.outlet(index).physicalState).toBe(true);
     expect(writes(bench)).toHaveLength(1);
-    await page.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }).uncheck();
+    await page
+      .getByRole('checkbox', {
+        name: 'Switch the selected outlets temporarily (until the controller restarts)',
+      })
+      .uncheck();
     await page.getByRole('checkbox', { name: 'Select all' }).uncheck();
   });
 
@@ -239,9 +246,9 @@ describe('Outlets in Chromium', () => {
 
   it('moves between rows with the arrow keys and switches with Enter', async () => {
     const { page } = browser;
-    await page.getByRole('button', { name: 'Turn outlet 6 (Fan) off' }).focus();
+    await page.getByRole('switch', { name: 'Power of outlet 6 (Fan)' }).focus();
     await page.keyboard.press('ArrowDown');
-    const next = page.getByRole('button', { name: 'Turn outlet 7 (Charger) off' });
+    const next = page.getByRole('switch', { name: 'Power of outlet 7 (Charger)' });
     expect(await next.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     await eventually(() => bench.device.outlet(6).physicalState).toBe(false);
@@ -250,7 +257,8 @@ describe('Outlets in Chromium', () => {
 
   it('renames an outlet on the controller', async () => {
     const { page } = browser;
-    await page.getByRole('button', { name: 'Rename outlet 8 (Spare)' }).click();
+    await page.getByRole('button', { name: 'More actions for outlet 8 (Spare)' }).click();
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
     const input = page.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
     await input.fill('Power supply');
     // New state from the controller arrives while the name is being typed: the typing stays.

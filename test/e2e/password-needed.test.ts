@@ -5,8 +5,7 @@
  * and says so. The System tab then says the password is kept for this session only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, type Core, MemoryStore } from '../../src-main/core/index';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { expectAccessible } from './a11y';

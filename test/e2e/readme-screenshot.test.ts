@@ -125,9 +125,11 @@ describe('The README screenshot', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await openSection(page, 'Bench A', 'Outlets');
     const lamp = outletRow(page, 7, 'Bench lamp');
-    const lampSwitch = lamp.getByRole('switch', { name: 'Temporary state of outlet 7 (Bench lamp)' });
-    await lampSwitch.click();
+    await lamp.getByRole('button', { name: 'More actions for outlet 7 (Bench lamp)' }).click();
+    await page.getByRole('menuitem', { name: /^Switch off temporarily/ }).click();
     await eventually(() => physicalShown(lamp)).toBe('off');
+    const lampNote = lamp.getByText(/^Temporarily off:/);
+    await lampNote.waitFor({ timeout: UI_TIMEOUT });
     const dut = outletRow(page, 5, 'DUT power');
     await dut.getByRole('button', { name: 'Cycle outlet 5 (DUT power)' }).click();
     const timer = dut.getByRole('timer');
@@ -143,7 +145,9 @@ describe('The README screenshot', () => {
     expect(left).toBeLessThanOrEqual(CYCLE_SECONDS);
     expect(await physicalShown(dut)).toBe('off');
     expect(bench.device.outlet(4)).toMatchObject({ cycling: true, physicalState: false });
-    expect(await lampSwitch.getAttribute('aria-checked')).toBe('false');
+    expect(await lampNote.innerText()).toBe(
+      'Temporarily off: saved state on, so it goes back to on when the controller restarts.',
+    );
     expect(bench.device.outlet(6)).toMatchObject({ state: true, transientState: false });
     expect(await outletRow(page, 1, 'Router').innerText()).toContain('Critical');
     expect(await outletRow(page, 8, 'Fan').innerText()).toContain('Locked');

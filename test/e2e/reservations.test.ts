@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
-import { dispatch } from '../../src-main/core/dispatch';
-import { osUserName } from '../../src-main/core/index';
+import { dispatch, osUserName } from '../../src-main/core/index';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { expectAccessible } from './a11y';
 import type { BrowserSession } from './harness';
@@ -81,7 +80,7 @@ describe('Reservations in Chromium', () => {
       }),
     ).toMatchObject({ ok: true });
     const router = outletRow(page, 4, 'Router');
-    const on = router.getByRole('button', { name: 'Turn outlet 4 (Router) on' });
+    const on = router.getByRole('switch', { name: 'Power of outlet 4 (Router)' });
     await eventually(() => on.isDisabled()).toBe(true);
     expect(await router.innerText()).toMatch(
       /Reserved by bob until .*: bisecting a kernel\. Ask bob, or break the reservation\./,

@@ -98,7 +98,11 @@ describe('Saved or temporary, in Chromium', () => {
   it('switches the selection on TEMPORARILY when asked: says so, sends one simultaneous switch', async () => {
     const { page } = browser;
     await select(page, [5, 6]);
-    await page.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }).check();
+    await page
+      .getByRole('checkbox', {
+        name: 'Switch the selected outlets temporarily (until the controller restarts)',
+      })
+      .check();
     await bench.device.whenSettled();
     bench.device.stats.reset();
     await page.getByRole('button', { name: 'Selected on' }).click();
@@ -117,7 +121,9 @@ describe('Saved or temporary, in Chromium', () => {
       'POST /restapi/relay/set_outlet_transient_states/',
     ]);
     await eventually(() => physicalShown(outletRow(page, 5, 'Lamp'))).toBe('on');
-    await eventually(() => outletRow(page, 5, 'Lamp').innerText()).toContain('Temporary: on');
+    await eventually(() => outletRow(page, 5, 'Lamp').innerText()).toContain(
+      'Temporarily on: saved state off',
+    );
     expect(bench.device.outlet(4)).toMatchObject({ state: false, transientState: true });
     await eventually(activity).toEqual([
       [6, 'on (temporary)'],
@@ -125,7 +131,11 @@ describe('Saved or temporary, in Chromium', () => {
       [3, 'on'],
       [2, 'on'],
     ]);
-    await page.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }).uncheck();
+    await page
+      .getByRole('checkbox', {
+        name: 'Switch the selected outlets temporarily (until the controller restarts)',
+      })
+      .uncheck();
   });
 
   it('after the controller restarts, the saved outlets are still on and the temporary ones are off', async () => {

@@ -72,7 +72,8 @@ describe('System in Chromium', () => {
     const { page } = browser;
     // A temporary state, to see the reboot revert it.
     await openSection(page, 'Bench A', 'Outlets');
-    await outletRow(page, 1, 'Outlet 1').getByRole('switch', { name: 'Temporary state of outlet 1' }).click();
+    await outletRow(page, 1, 'Outlet 1').getByRole('button', { name: 'More actions for outlet 1' }).click();
+    await page.getByRole('menuitem', { name: /^Switch off temporarily/ }).click();
     await eventually(() => physicalShown(outletRow(page, 1, 'Outlet 1'))).toBe('off');
     expect(bench.device.outlet(0)).toMatchObject({ state: true, transientState: false });
 
@@ -81,6 +82,8 @@ describe('System in Chromium', () => {
     const confirm = dialog(page);
     await confirm.waitFor({ timeout: UI_TIMEOUT });
     expect(await confirm.getByRole('heading').innerText()).toBe('Reboot Bench A?');
+    // It names what the reboot changes: the outlet switched off temporarily goes back on.
+    expect(await confirm.innerText()).toContain('One outlet changes: outlet 1 goes back on.');
     // The reboot lasts a few seconds of the controller's time: the page is recorded at every change,
     // so what it showed meanwhile is known however slowly this test looks.
     const record = await recordChanges(page.locator('body'), [

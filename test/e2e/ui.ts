@@ -83,13 +83,10 @@ export function outletRow(page: Page, number: number, name: string): Locator {
   return page.getByRole('listitem', { name: `Outlet ${number}: ${name}`, exact: true });
 }
 
-/** The big physical-state indicator of a row, as its words: "On" or "Off". */
+/** What a row's power switch shows (the physical state), as a word: "on" or "off". */
 export async function physicalShown(row: Locator): Promise<string> {
-  const text = await row.getByRole('img', { name: /^Physical state:/ }).innerText();
-  return text
-    .replace(/physical state:/i, '')
-    .trim()
-    .toLowerCase();
+  const checked = await row.getByRole('switch', { name: /^Power of / }).getAttribute('aria-checked');
+  return checked === 'true' ? 'on' : 'off';
 }
 
 /** The open confirmation dialog. */

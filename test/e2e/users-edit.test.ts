@@ -93,7 +93,7 @@ describe('Changing users in Chromium', () => {
     // Plugboard still switches with the new password.
     bench.device.stats.reset();
     await openSection(page, 'Bench A', 'Outlets');
-    await page.getByRole('button', { name: 'Turn outlet 2 off' }).click();
+    await page.getByRole('switch', { name: 'Power of outlet 2' }).click();
     await eventually(() => bench.device.outlet(1).physicalState).toBe(false);
     await waitForStatus(page, 'Bench A', 'online');
     expect(bench.device.stats.log.filter((r) => r.status === 401 && r.method !== 'GET')).toEqual([]);

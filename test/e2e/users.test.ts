@@ -160,14 +160,14 @@ describe('Users in Chromium', () => {
     const allowed = outletRow(page, 1, 'Outlet 1');
     const refused = outletRow(page, 2, 'Outlet 2');
     await refused.waitFor({ timeout: UI_TIMEOUT });
-    expect(await refused.getByRole('button', { name: 'Turn outlet 2 off' }).isDisabled()).toBe(true);
+    expect(await refused.getByRole('switch', { name: 'Power of outlet 2' }).isDisabled()).toBe(true);
     expect(await refused.innerText()).toContain(
       'User “viewer” may not switch this outlet; an administrator can grant access on the Users tab.',
     );
     expect(await page.getByText('Only an administrator can rename outlets').count()).toBe(1);
     await saveScreenshot(page, 'outlets-not-admin');
     await expectAccessible(page, 'Outlets, not an administrator');
-    await allowed.getByRole('button', { name: 'Turn outlet 1 off' }).click();
+    await allowed.getByRole('switch', { name: 'Power of outlet 1' }).click();
     await eventually(() => shared.device.outlet(0).physicalState).toBe(false);
     expect(shared.device.outlet(1).physicalState).toBe(true);
 

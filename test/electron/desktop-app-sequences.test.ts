@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SequenceRun } from '../../src-preload/contract';
-import { SEQUENCE_RUNS_DIR } from '../../src-main/core/sequence-file';
+import { SEQUENCE_RUNS_DIR } from '../../src-main/core/index';
 import { cleanUp, emulator } from '../core/harness';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { APP_TIMEOUT, eventually, exitOf, startDesktopApp, until, type DesktopApp } from './desktop-app';

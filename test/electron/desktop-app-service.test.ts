@@ -76,7 +76,7 @@ describe('The desktop app while a Plugboard service runs', () => {
       .getByRole('tablist', { name: 'Sections of Service Bench' })
       .getByRole('tab', { name: 'Outlets', exact: true })
       .click();
-    await page.getByRole('button', { name: 'Turn outlet 1 (Router) off' }).click();
+    await page.getByRole('switch', { name: 'Power of outlet 1 (Router)' }).click();
     await eventually(() => bench.device.outlet(0).physicalState).toBe(false);
     await eventually(
       () => service.activity().find((e) => e.outlet === 1 && e.result === 'ok') ?? null,

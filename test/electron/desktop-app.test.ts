@@ -159,7 +159,7 @@ describe('The desktop app under the Electron stand-in', () => {
       .getByRole('tablist', { name: 'Sections of Bench A' })
       .getByRole('tab', { name: 'Outlets', exact: true })
       .click();
-    await page.getByRole('button', { name: 'Turn outlet 1 (Router) off' }).click();
+    await page.getByRole('switch', { name: 'Power of outlet 1 (Router)' }).click();
     await eventually(() => benchA.device.outlet(0).physicalState).toBe(false);
     expect(benchA.device.outlet(0).state).toBe(false);
   });

@@ -125,11 +125,13 @@ describe('the add page in the window', () => {
     render(App);
     await user.click(screen.getByRole('button', { name: 'Add controller' }));
     expect(screen.getByRole('button', { name: 'Add controller' })).toHaveAttribute('aria-current', 'page');
-    await user.click(screen.getByRole('checkbox', { name: /SSDP/ }));
+    // Multicast only when asked: an address range searches that range alone.
+    expect(screen.getByRole('checkbox', { name: /mDNS/ })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: /SSDP/ })).not.toBeChecked();
     await user.type(screen.getByLabelText(/Address range to probe/), '127.0.0.2-127.0.0.40');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(backend.callsOf('discovery/start')).toEqual([
-      { mdns: true, ssdp: false, range: '127.0.0.2-127.0.0.40' },
+      { mdns: false, ssdp: false, range: '127.0.0.2-127.0.0.40' },
     ]);
 
     const found = {

@@ -59,7 +59,11 @@ test('controllers become tabs with live status; events keep them current', async
   await user.click(tab);
   expect(screen.getByRole('tabpanel', { name: 'Bench A online' })).toBeInTheDocument();
   expect(screen.getByRole('tabpanel', { name: 'Outlets' })).toBeInTheDocument();
-  expect(screen.getAllByRole('img', { name: 'Physical state: On' })).toHaveLength(4);
+  expect(
+    screen
+      .getAllByRole('switch', { name: /^Power of / })
+      .filter((s) => s.getAttribute('aria-checked') === 'true'),
+  ).toHaveLength(4);
 
   const changed = controllerState({
     status: 'offline',

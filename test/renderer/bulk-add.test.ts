@@ -40,12 +40,44 @@ function renderBulk(answers: BulkAddResult[][], props: { units?: typeof units; u
     units: props.units ?? units,
     users: props.users ?? [],
     onadd: async (input: CallInput<'controllers/addMany'>): Promise<Result<BulkAddResult[]>> => {
-      sent.push(input);
+      // Each run is named for its progress events; what else was sent is compared as it is.
+      const { progressId, ...rest } = input;
+      expect(progressId).toMatch(/^[\w-]+$/);
+      sent.push(rest);
       return { ok: true, value: answers.shift()! };
     },
   });
   return sent;
 }
+
+test('counts the controllers checked while the Core adds them', async () => {
+  const user = userEvent.setup();
+  let answer: (value: Result<BulkAddResult[]>) => void = () => undefined;
+  const listeners = new Map<string, (checked: number) => void>();
+  let asked = '';
+  render(BulkAddForm, {
+    units,
+    onadd: (input: CallInput<'controllers/addMany'>) => {
+      asked = input.progressId!;
+      return new Promise<Result<BulkAddResult[]>>((resolve) => (answer = resolve));
+    },
+    onprogress: (progressId: string, listener: (checked: number) => void) => {
+      listeners.set(progressId, listener);
+      return () => listeners.delete(progressId);
+    },
+  });
+  await user.type(screen.getByLabelText('Password', { exact: true }), 'lab-pw');
+  await user.click(screen.getByRole('button', { name: 'Add 3 controllers' }));
+  const status = screen.getByRole('status');
+  expect(status).toHaveTextContent('Checked 0 of 3 controllers…');
+  listeners.get(asked)!(2);
+  await expect.poll(() => status.textContent).toBe('Checked 2 of 3 controllers…');
+  expect(screen.getByRole('progressbar', { name: 'Controllers checked' })).toHaveAttribute('value', '2');
+  answer({ ok: true, value: units.map((u, i) => added(u.url, `Rack ${i + 1}`)) });
+  await expect.poll(() => screen.getByRole('status').textContent).toBe('3 of 3 controllers added.');
+  // The run is over: it no longer listens.
+  expect(listeners.size).toBe(0);
+});
 
 test('adds every selected controller with one password; certificates are accepted together', async () => {
   const user = userEvent.setup();
@@ -79,8 +111,10 @@ test('adds every selected controller with one password; certificates are accepte
     auth: { kind: 'digest', user: 'admin', password: 'lab-pw' },
   });
   expect(screen.getByRole('status')).toHaveTextContent('3 of 3 controllers added.');
-  const results = within(screen.getByRole('list', { name: 'Results' })).getAllByRole('listitem');
-  expect(results.map((li) => li.getAttribute('data-outcome'))).toEqual(['added', 'added', 'added']);
+  const results = within(screen.getByRole('table', { name: 'Results' }))
+    .getAllByRole('row')
+    .slice(1);
+  expect(results.map((tr) => tr.getAttribute('data-outcome'))).toEqual(['added', 'added', 'added']);
   expect(results[0]).toHaveTextContent('Added as “Rack 1”.');
   expect(screen.queryByRole('region', { name: /Check/ })).toBeNull();
 });
@@ -118,9 +152,18 @@ test('a refused unit shows its own sentence; a CSV user gets a password field of
     },
   ]);
   expect(screen.getByRole('status')).toHaveTextContent('1 of 2 controllers added; 1 not added.');
-  const refused = screen.getByText('Line 3: B').closest('li')!;
+  // Problems first: the refused one heads the results, and alone when only problems are asked for.
+  const results = () =>
+    within(screen.getByRole('table', { name: 'Results' }))
+      .getAllByRole('row')
+      .slice(1);
+  const refused = results()[0]!;
   expect(refused).toHaveAttribute('data-outcome', 'refused');
+  expect(refused).toHaveTextContent('http://10.0.0.2');
   expect(refused).toHaveTextContent('Wrong user name or password for 10.0.0.2 (user "ops").');
+  expect(results()[1]).toHaveAttribute('data-outcome', 'added');
+  await user.click(screen.getByRole('checkbox', { name: 'Show only problems' }));
+  expect(results()).toHaveLength(1);
   // Only the refused one is offered again.
   expect(screen.getByRole('button', { name: 'Add 1 controller' })).toBeVisible();
 });

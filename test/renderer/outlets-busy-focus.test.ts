@@ -54,30 +54,34 @@ test('a switch keeps focus while its request is on its way, and a second press s
   const user = userEvent.setup();
   const { sent, release, actions } = heldActions();
   renderPanel(actions);
-  const on = screen.getByRole('button', { name: 'Turn outlet 2 (Server) on' });
+  const on = screen.getByRole('switch', { name: 'Power of outlet 2 (Server)' });
   on.focus();
   await user.keyboard('{Enter}');
   expect(on).toHaveAttribute('aria-disabled', 'true');
   expect(on).not.toBeDisabled();
   expect(on).toHaveFocus();
   await user.keyboard('{Enter}');
-  const temporary = screen.getByRole('switch', { name: 'Temporary state of outlet 2 (Server)' });
+  // The temporary switch in the menu waits too, and says why.
+  await user.click(screen.getByRole('button', { name: 'More actions for outlet 2 (Server)' }));
+  const temporary = screen.getByRole('menuitem', { name: /^Switch on temporarily/ });
   expect(temporary).toHaveAttribute('aria-disabled', 'true');
+  expect(temporary).toHaveAttribute('title', 'A change is on its way to the controller.');
   await user.click(temporary);
   expect(sent).toEqual(['set 2 true false']);
+  await user.keyboard('{Escape}');
   release();
   await expect.poll(() => on.getAttribute('aria-disabled')).toBeNull();
-  // The click left focus on the temporary switch, which is still there and still focused.
-  expect(temporary).toHaveFocus();
-  expect(temporary).not.toHaveAttribute('aria-disabled');
+  // Escape closed the menu and gave the focus back to its button.
+  expect(screen.getByRole('button', { name: 'More actions for outlet 2 (Server)' })).toHaveFocus();
 });
 
-test('after a rename focus goes back to the pencil; the pencil and the star say what they do', async () => {
+test('after a rename focus goes back to the row’s menu; the menu and the star say what they do', async () => {
   const user = userEvent.setup();
   const { sent, release, actions } = heldActions();
   renderPanel(actions);
-  const pencil = screen.getByRole('button', { name: 'Rename outlet 8 (Spare)' });
-  expect(pencil).toHaveAttribute('title', 'Rename outlet 8 (Spare)');
+  const menu = screen.getByRole('button', { name: 'More actions for outlet 8 (Spare)' });
+  expect(menu).toHaveAttribute('title', 'More actions for outlet 8 (Spare)');
+  expect(menu).toHaveAttribute('aria-haspopup', 'menu');
   const star = screen.getByRole('button', { name: 'Pin outlet 1 (Router) to the tray' });
   expect(star).toHaveAttribute('title', expect.stringMatching(/Pinned to the tray menu/));
   expect(screen.getByRole('button', { name: 'Pin outlet 2 (Server) to the tray' })).toHaveAttribute(
@@ -85,8 +89,11 @@ test('after a rename focus goes back to the pencil; the pencil and the star say 
     'Pin to the tray menu',
   );
 
-  await user.click(pencil);
+  await user.click(menu);
+  expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await user.click(screen.getByRole('menuitem', { name: 'Rename…' }));
   const input = screen.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
+  expect(input).toHaveFocus();
   await user.clear(input);
   await user.type(input, 'Analyser');
   await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -96,11 +103,13 @@ test('after a rename focus goes back to the pencil; the pencil and the star say 
   await user.click(save);
   expect(sent).toEqual(['rename 8 Analyser']);
   release();
-  await expect.poll(() => document.activeElement?.getAttribute('aria-label')).toBe('Rename outlet 8 (Spare)');
+  await expect
+    .poll(() => document.activeElement?.getAttribute('aria-label'))
+    .toBe('More actions for outlet 8 (Spare)');
 });
 
 test('without a tray (the web shell) there is no star to pin with', () => {
   renderPanel(heldActions().actions, false);
   expect(screen.queryByRole('button', { name: /to the tray/ })).toBeNull();
-  expect(screen.getByRole('button', { name: 'Rename outlet 1 (Router)' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'More actions for outlet 1 (Router)' })).toBeInTheDocument();
 });

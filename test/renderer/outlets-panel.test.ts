@@ -57,6 +57,12 @@ function renderPanel(live = controllerState(), actions = recordingActions().acti
   });
 }
 
+/** Open a row's menu and find one of its items. */
+async function menuItem(user: ReturnType<typeof userEvent.setup>, label: string, item: string | RegExp) {
+  await user.click(screen.getByRole('button', { name: `More actions for ${label}` }));
+  return screen.getByRole('menuitem', { name: item });
+}
+
 const row = (name: string) => screen.getByRole('listitem', { name: new RegExp(`Outlet \\d+: ${name}$`) });
 
 afterEach(() => {
@@ -74,27 +80,32 @@ describe('outlet rows', () => {
     expect(screen.getByRole('checkbox', { name: 'Select outlet 1 (Router)' })).toBeInTheDocument();
   });
 
-  test('show the physical state as the big indicator, with its explanation', () => {
+  test('one power switch shows the physical state; its description gives all three', () => {
     renderPanel();
     const router = within(row('Router'));
-    // A reading, not a control (issue 16): nothing to press, the explanation is its description.
-    const indicator = router.getByRole('img', { name: 'Physical state: On' });
-    expect(indicator).toHaveAccessibleDescription(/what the relay is doing right now/);
-    expect(within(row('Server')).getByRole('img', { name: 'Physical state: Off' })).toBeInTheDocument();
-    expect(router.queryByRole('button', { name: /Physical state/ })).toBeNull();
+    const power = router.getByRole('switch', { name: 'Power of outlet 1 (Router)' });
+    expect(power).toHaveAttribute('aria-checked', 'true');
+    expect(power).toHaveAccessibleDescription('Physical on, temporary on, saved on.');
+    expect(within(row('Server')).getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
+    // One control for the power: no On/Off pair, no second switch.
+    expect(router.getAllByRole('switch')).toHaveLength(1);
+    expect(router.queryByRole('button', { name: /^Turn / })).toBeNull();
   });
 
-  test('show saved and temporary state only when they differ, each explained', () => {
+  test('say saved and temporary in one line under the row only when they differ', () => {
     const live = controllerState();
     live.outlets[1] = outlet(2, { state: false, transientState: true, physicalState: true });
     renderPanel(live);
+    const note = 'Temporarily on: saved state off, so it goes back to off when the controller restarts.';
     const server = within(row('Server'));
-    expect(server.getByRole('button', { name: 'Saved: off' })).toHaveAccessibleDescription(
-      /after a reboot or a power loss/,
+    expect(server.getByText(note)).toBeVisible();
+    expect(server.getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toHaveAccessibleDescription(
+      note,
     );
-    expect(server.getByRole('button', { name: 'Temporary: on' })).toHaveAccessibleDescription(/for now only/);
-    expect(server.getByText(/Switched temporarily/)).toBeInTheDocument();
-    expect(within(row('Router')).queryByRole('button', { name: /^Saved:/ })).toBeNull();
+    expect(within(row('Router')).queryByText(/^Temporarily/)).toBeNull();
   });
 
   test('show a pending change until the controller confirms it', async () => {
@@ -110,7 +121,10 @@ describe('outlet rows', () => {
     confirmed.outlets[1] = outlet(2, { state: true, transientState: true, physicalState: true });
     await rerender({ live: confirmed });
     expect(within(row('Server')).queryByText(/Waiting for the controller/)).toBeNull();
-    expect(within(row('Server')).getByRole('img', { name: 'Physical state: On' })).toBeInTheDocument();
+    expect(within(row('Server')).getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
   });
 
   test('a locked outlet explains itself and its controls are disabled with the reason', () => {
@@ -121,10 +135,9 @@ describe('outlet rows', () => {
     expect(sw.getByRole('button', { name: 'Locked' })).toHaveAccessibleDescription(
       /only its keypad or its own web page can change this outlet/,
     );
-    const off = sw.getByRole('button', { name: 'Turn outlet 3 (Switch) off' });
+    const off = sw.getByRole('switch', { name: 'Power of outlet 3 (Switch)' });
     expect(off).toBeDisabled();
     expect(off).toHaveAccessibleDescription(/only its keypad or its own web page/);
-    expect(sw.getByRole('switch', { name: 'Temporary state of outlet 3 (Switch)' })).toBeDisabled();
     const cycle = sw.getByRole('button', { name: 'Cycle outlet 3 (Switch)' });
     expect(cycle).toBeDisabled();
     expect(cycle).toHaveAccessibleDescription(/only its keypad or its own web page/);
@@ -139,16 +152,15 @@ describe('outlet rows', () => {
     expect(
       scope.getByText(/User “tech” may not switch this outlet; an administrator can grant access/),
     ).toBeVisible();
-    expect(scope.getByRole('button', { name: 'Turn outlet 4 (Scope) on' })).toBeDisabled();
+    expect(scope.getByRole('switch', { name: 'Power of outlet 4 (Scope)' })).toBeDisabled();
     expect(screen.getByText(/Only an administrator can rename outlets/)).toBeInTheDocument();
-    expect(scope.getByRole('button', { name: 'Rename outlet 4 (Scope)' })).toBeDisabled();
   });
 
   test('an offline controller disables switching and says why once, not on every row', () => {
     renderPanel(controllerState({ status: 'offline' }));
     const reason =
       /The controller is offline: Plugboard keeps trying, and controls come back when it answers again/;
-    const off = screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' });
+    const off = screen.getByRole('switch', { name: 'Power of outlet 1 (Router)' });
     expect(off).toBeDisabled();
     expect(off).toHaveAccessibleDescription(reason);
     const shown = screen.getAllByText(reason).filter((el) => !el.classList.contains('sr-only'));
@@ -176,7 +188,7 @@ describe('outlet rows', () => {
     expect(camera.getByRole('timer')).toHaveTextContent('Off — back on in 5 s');
     // The countdown says it all: no "waiting to confirm", no saved/temporary chips that agree anyway.
     expect(row('Camera')).not.toHaveTextContent('Waiting for the controller');
-    expect(row('Camera')).not.toHaveTextContent('Saved:');
+    expect(row('Camera')).not.toHaveTextContent('Temporarily');
     await vi.advanceTimersByTimeAsync(2000);
     expect(camera.getByRole('timer')).toHaveTextContent('Off — back on in 3 s');
     await vi.advanceTimersByTimeAsync(3500);
@@ -185,16 +197,21 @@ describe('outlet rows', () => {
 });
 
 describe('switching', () => {
-  test('On and Off set the saved state; the temporary switch sets the transient state', async () => {
+  test('the power switch sets the saved state to the opposite of the relay; the menu switches temporarily', async () => {
     const user = userEvent.setup();
     const { sent, actions } = recordingActions();
     renderPanel(controllerState(), actions);
-    await user.click(screen.getByRole('button', { name: 'Turn outlet 2 (Server) on' }));
-    await user.click(screen.getByRole('switch', { name: 'Temporary state of outlet 1 (Router)' }));
+    await user.click(screen.getByRole('switch', { name: 'Power of outlet 2 (Server)' }));
+    const temporary = await menuItem(user, 'outlet 1 (Router)', /^Switch off temporarily/);
+    expect(temporary).toHaveTextContent('Until the controller restarts; then back to its saved state (on).');
+    await user.click(temporary);
     expect(sent).toEqual([
       { call: 'set', args: [[2], true, false] },
       { call: 'set', args: [[1], false, true] },
     ]);
+    // The menu closed, and the focus is back on its button.
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(screen.getByRole('button', { name: 'More actions for outlet 1 (Router)' })).toHaveFocus();
   });
 
   test('selected outlets are saved by default; the confirmation and the result say so', async () => {
@@ -227,7 +244,11 @@ describe('switching', () => {
     ]);
     expect(screen.getByText(/^3 of 3 outlets flipped, saved: they stay so/)).toBeVisible();
 
-    await user.click(screen.getByRole('checkbox', { name: 'Temporary (until the controller restarts)' }));
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Switch the selected outlets temporarily (until the controller restarts)',
+      }),
+    );
     await user.click(within(selection).getByRole('button', { name: 'Selected off' }));
     const temporary = screen.getByRole('dialog', { name: 'Switch 3 outlets off (temporary)?' });
     expect(temporary).toHaveAccessibleDescription(
@@ -307,7 +328,7 @@ describe('switching', () => {
     const live = controllerState();
     live.outlets[0] = outlet(1, { critical: true });
     renderPanel(live, actions);
-    await user.click(screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' }));
+    await user.click(screen.getByRole('switch', { name: 'Power of outlet 1 (Router)' }));
     expect(screen.getByRole('dialog', { name: 'Switch off outlet 1 (Router)?' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await user.click(screen.getByRole('button', { name: 'Cycle outlet 1 (Router)' }));
@@ -321,7 +342,7 @@ describe('switching', () => {
     const user = userEvent.setup();
     const { sent, actions } = recordingActions();
     renderPanel(controllerState(), actions);
-    await user.click(screen.getByRole('button', { name: 'Rename outlet 8 (Spare)' }));
+    await user.click(await menuItem(user, 'outlet 8 (Spare)', 'Rename…'));
     const input = screen.getByRole('textbox', { name: 'New name for outlet 8 (Spare)' });
     await user.clear(input);
     expect(screen.getByText('Enter a name.')).toBeInTheDocument();
@@ -335,7 +356,7 @@ describe('outlet settings', () => {
     const user = userEvent.setup();
     const { sent, actions } = recordingActions();
     renderPanel(controllerState(), actions);
-    await user.click(screen.getByRole('button', { name: 'Settings of outlet 8 (Spare)' }));
+    await user.click(await menuItem(user, 'outlet 8 (Spare)', /^Settings…/));
     const delay = screen.getByRole('textbox', { name: 'Cycle delay of outlet 8 (Spare) in seconds' });
     expect(delay).toHaveValue('');
     expect(screen.getByText(/Empty: use the relay’s \(4 s\)/)).toBeInTheDocument();
@@ -363,7 +384,7 @@ describe('outlet settings', () => {
       },
     }));
     renderPanel(live, actions);
-    await user.click(screen.getByRole('button', { name: 'Settings of outlet 2 (Server)' }));
+    await user.click(await menuItem(user, 'outlet 2 (Server)', /^Settings…/));
     const delay = screen.getByRole('textbox', { name: 'Cycle delay of outlet 2 (Server) in seconds' });
     expect(delay).toHaveValue('12');
     await user.clear(delay);
@@ -373,10 +394,16 @@ describe('outlet settings', () => {
     expect(screen.getByText(/Log in as an administrator/)).toBeInTheDocument();
   });
 
-  test('settings are disabled with the reason for a user who is not an administrator', () => {
-    renderPanel(controllerState({ capabilities: capabilities({ isAdmin: false }) }));
-    const button = screen.getByRole('button', { name: 'Settings of outlet 1 (Router)' });
-    expect(button).toBeDisabled();
+  test('settings and rename are disabled with the reason for a user who is not an administrator', async () => {
+    const user = userEvent.setup();
+    const { sent, actions } = recordingActions();
+    renderPanel(controllerState({ capabilities: capabilities({ isAdmin: false }) }), actions);
+    const button = await menuItem(user, 'outlet 1 (Router)', /^Settings…/);
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    await user.click(button);
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(screen.getByRole('menuitem', { name: 'Rename…' })).toHaveAttribute('aria-disabled', 'true');
+    expect(sent).toEqual([]);
     expect(button).toHaveAttribute(
       'title',
       expect.stringMatching(/Only an administrator can rename outlets or change their settings/),
@@ -388,11 +415,11 @@ describe('keyboard', () => {
   test('arrow keys move to the same control on the next and previous outlet', async () => {
     const user = userEvent.setup();
     renderPanel();
-    screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' }).focus();
+    screen.getByRole('switch', { name: 'Power of outlet 1 (Router)' }).focus();
     await user.keyboard('{ArrowDown}');
-    expect(screen.getByRole('button', { name: 'Turn outlet 2 (Server) off' })).toHaveFocus();
+    expect(screen.getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toHaveFocus();
     await user.keyboard('{ArrowDown}{ArrowUp}{ArrowUp}');
-    expect(screen.getByRole('button', { name: 'Turn outlet 1 (Router) off' })).toHaveFocus();
+    expect(screen.getByRole('switch', { name: 'Power of outlet 1 (Router)' })).toHaveFocus();
   });
 
   test('arrows skip a locked outlet', async () => {

@@ -74,16 +74,16 @@ describe('reservations in the window', () => {
     ]);
     const sent = renderPanel(state);
     const switchRow = within(row('Switch'));
-    const on = switchRow.getByRole('button', { name: 'Turn outlet 3 (Switch) on' });
+    const on = switchRow.getByRole('switch', { name: 'Power of outlet 3 (Switch)' });
     expect(on).toBeDisabled();
     expect(on).toHaveAccessibleDescription(
-      /^Reserved by alice until \d{1,2}:\d{2}.*: flashing firmware\. Ask alice, or break the reservation\.$/,
+      /^Physical \w+, temporary \w+, saved \w+\. Reserved by alice until \d{1,2}:\d{2}.*: flashing firmware\. Ask alice, or break the reservation\.$/,
     );
     expect(switchRow.getByRole('button', { name: 'Cycle outlet 3 (Switch)' })).toBeDisabled();
     expect(switchRow.getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' })).toBeEnabled();
     // A group's reservation covers its members; the other outlets are free.
     expect(within(row('Camera')).getByRole('button', { name: 'Cycle outlet 5 (Camera)' })).toBeDisabled();
-    const free = within(row('Server')).getByRole('button', { name: 'Turn outlet 2 (Server) on' });
+    const free = within(row('Server')).getByRole('switch', { name: 'Power of outlet 2 (Server)' });
     expect(free).toBeEnabled();
     await userEvent.click(free);
     expect(sent).toEqual([['set', [2], true]]);
@@ -98,7 +98,13 @@ describe('reservations in the window', () => {
     const router = within(row('Router'));
     await userEvent.click(router.getByRole('button', { name: 'Reserve outlet 1 (Router)' }));
     const reserve = router.getByRole('button', { name: 'Reserve' });
-    expect(reserve).toBeDisabled();
+    const reason = router.getByRole('textbox', { name: 'Why you reserve outlet 1 (Router)' });
+    // Not marked wrong before anything is typed; sent empty, it says what is missing and sends nothing.
+    expect(reason).toHaveAttribute('aria-invalid', 'false');
+    await userEvent.click(reserve);
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(router.getByText('Give a reason.')).toBeInTheDocument();
+    expect(backend.callsOf('reservations/take')).toEqual([]);
     await userEvent.type(
       router.getByRole('textbox', { name: 'Why you reserve outlet 1 (Router)' }),
       'bisecting',
@@ -141,10 +147,10 @@ describe('reservations in the window', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Break' }));
     expect(backend.callsOf('reservations/break')).toEqual([{ id: 'r-1', reason: 'lab needs it' }]);
     expect(screen.getByText('There is no current reservation r-1.')).toBeInTheDocument();
-    expect(within(row('Router')).getByRole('button', { name: 'Turn outlet 1 (Router) off' })).toBeDisabled();
+    expect(within(row('Router')).getByRole('switch', { name: 'Power of outlet 1 (Router)' })).toBeDisabled();
     backend.emit('reservations/changed', []);
     await expect
-      .poll(() => within(row('Router')).getByRole('button', { name: 'Turn outlet 1 (Router) off' }))
+      .poll(() => within(row('Router')).getByRole('switch', { name: 'Power of outlet 1 (Router)' }))
       .toBeEnabled();
   });
 
@@ -167,5 +173,35 @@ describe('reservations in the window', () => {
       'button',
     ))
       expect(button).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  test('one reserved outlet: the controller is not reserved as a whole, and the Overview names the outlet', async () => {
+    const { state } = await reservationsWith([
+      reservation('alice', { kind: 'outlet', controllerId: 'bench-a', outlet: 3 }),
+    ]);
+    renderPanel(state);
+    // The toolbar offers to reserve the controller, not to break a reservation of it.
+    expect(screen.getByRole('button', { name: 'Reserve Bench A' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Break reservation of Bench A' })).toBeNull();
+    expect(
+      within(row('Switch')).getByRole('button', { name: 'Break reservation of outlet 3 (Switch)' }),
+    ).toBeEnabled();
+    expect(within(row('Router')).getByRole('button', { name: 'Reserve outlet 1 (Router)' })).toBeEnabled();
+    document.body.innerHTML = '';
+
+    render(OverviewController, {
+      summary: summary({ id: 'bench-a', name: 'Bench A' }),
+      live: controllerState(),
+      actions: { set: () => Promise.resolve({ ok: true as const, value: { requested: [], failed: [] } }) },
+      gate: new ConfirmGate(),
+      onopen: () => undefined,
+      reservations: state,
+    });
+    expect(
+      screen.getByText(/^Outlet 3 \(Switch\) reserved by alice until .*: flashing firmware$/, {
+        selector: 'p',
+      }),
+    ).toBeVisible();
+    expect(screen.queryByText(/^Reserved by alice/, { selector: 'p' })).toBeNull();
   });
 });

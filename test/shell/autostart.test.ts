@@ -7,9 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCore, type Core } from '../../src-main/core/index';
-import { dispatch } from '../../src-main/core/dispatch';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, type Core, dispatch, MemoryStore } from '../../src-main/core/index';
 import {
   applyStartAtLogin,
   autostartFile,

@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { callNames, type Handlers } from '../../src-preload/contract';
-import { createCore } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, MemoryStore } from '../../src-main/core/index';
 import { resolveAppPage } from '../../src-main/shell/app-page';
 import {
   bindIpc,
@@ -55,7 +54,7 @@ describe('the ipcMain dispatcher', () => {
         version: '1.2.3',
         shell: 'electron',
         platform: process.platform,
-        keychain: { answers: false, why: null },
+        secrets: 'session',
       },
     });
     expect(await dispatcher(from(`${appUrl}#/controllers`), 'controllers/list', {})).toEqual({

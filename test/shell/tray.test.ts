@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ControllerState } from '../../src-preload/contract';
-import type { Core } from '../../src-main/core/index';
-import { buildTrayMenu } from '../../src-main/core/tray-menu';
+import { type Core, buildTrayMenu } from '../../src-main/core/index';
 import { electronNotifier, type NotificationClass } from '../../src-main/shell/notifications';
 import { PlugboardTray, menuTemplate, type TrayElectron } from '../../src-main/shell/tray';
 import { watchVisibility } from '../../src-main/shell/visibility';

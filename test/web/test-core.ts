@@ -1,6 +1,5 @@
 import type { ControllerSummary, EventName, EventPayload } from '../../src-preload/contract';
-import { createCore, type Core } from '../../src-main/core/index';
-import { MemoryStore } from '../../src-main/core/ports';
+import { createCore, type Core, MemoryStore } from '../../src-main/core/index';
 
 /** The real Core, plus an `emit` so a test can push any event through a shell as the Core would. */
 export interface TestCore extends Core {

@@ -66,7 +66,7 @@ export class ActivityFeed {
   }
 }
 
-// ---------- what the Activity panel shows (issue 16 item 12): pure, tested in test/renderer ----------
+// ---------- what the Activity panel shows: pure, tested in test/renderer ----------
 
 /** The Activity panel's filters; each narrows, absent ones do not. Times are epoch ms. */
 export interface ActivityQuery {

@@ -45,7 +45,7 @@ export class AppState {
   confirmQueue = $state.raw<ConfirmRequest[]>([]);
 
   readonly api: Backend;
-  /** Who reserved what (issue 15 part 4): shown on outlet rows, the Overview and the tray. */
+  /** Who reserved what: shown on outlet rows, the Overview and the tray. */
   readonly reservations: ReservationsState;
   /** Per-controller actions, made once each; not reactive on purpose. */
   #actions: Record<string, ControllerActions> = {};

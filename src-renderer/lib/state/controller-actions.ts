@@ -23,7 +23,7 @@ export interface ConnectionPatch {
   alias?: string | null;
   /** The person confirmed that the stored secret may go to the changed address, login or user. */
   reuseSecret?: true;
-  /** Tags (issue 16), replaced whole; [] removes them all. */
+  /** Tags, replaced whole; [] removes them all. */
   tags?: string[];
 }
 
@@ -67,11 +67,11 @@ export interface ControllerActions {
     isAllowed: boolean;
     outletAccess: boolean[];
   }): Promise<Result<null>>;
-  /** `confirmOwnUser`: the person confirmed deleting the user Plugboard logs in as (issue 16). */
+  /** `confirmOwnUser`: the person confirmed deleting the user Plugboard logs in as. */
   deleteUser(name: string, confirmOwnUser?: boolean): Promise<Result<null>>;
-  /** Where the controller's secret lives now (issue 16). */
+  /** Where the controller's secret lives now. */
   secretWhere(): Promise<Result<{ where: 'keychain' | 'session' | 'missing' | 'none' }>>;
-  /** Change a user's fields (issue 16); `warning` when the new password did not reach the keychain. */
+  /** Change a user's fields; `warning` when the new password did not reach the keychain. */
   updateUser(
     name: string,
     change: {
@@ -82,7 +82,7 @@ export interface ControllerActions {
       confirmOwnUser?: boolean;
     },
   ): Promise<Result<{ warning: string | null }>>;
-  /** AutoPing (issue 14 item 5): list, create (no number) or replace, delete; each answers with the list. */
+  /** AutoPing: list, create (no number) or replace, delete; each answers with the list. */
   autopingList(): Promise<Result<AutopingItem[]>>;
   autopingSave(number: number | undefined, item: AutopingItemInput): Promise<Result<AutopingItem[]>>;
   autopingRemove(number: number): Promise<Result<AutopingItem[]>>;

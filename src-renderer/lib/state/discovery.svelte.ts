@@ -16,7 +16,7 @@ export class Discovery {
   #error = $state.raw<ContractError | null>(null);
   #starting = $state(false);
   #stopped = $state(false);
-  /** Addresses of the found controllers ticked for a bulk add (issue 16 item 7). */
+  /** Addresses of the found controllers ticked for a bulk add. */
   #selected = $state.raw<readonly string[]>([]);
   readonly #api: Backend;
   readonly #subscribe: () => void;

@@ -3,7 +3,7 @@ import { settle, type Backend } from '../backend';
 import { untilWords } from '../format';
 
 /**
- * The window's view of the reservations (issue 15 part 4): every current one, kept current by
+ * The window's view of the reservations: every current one, kept current by
  * `reservations/changed`, and who the window holds them as, so its own are told from others'.
  * The Core refuses what someone else reserved; the window shows why before anyone clicks.
  */
@@ -39,17 +39,34 @@ export class ReservationsState {
   }
 
   /**
-   * The reservation covering an outlet (`outlet` null: the whole controller), someone else's first.
+   * The reservation covering an outlet, someone else's first; `outlet` null: one covering the whole
+   * controller (a reserved outlet does not make the whole controller reserved).
    * What one covers was fixed when it was taken (`covers`): a group's members then, as the Core checks.
    */
   covering(controllerId: string, outlet: number | null): Reservation | null {
     const found = this.list.filter((r) =>
       r.covers.some(
         (c) =>
-          c.controllerId === controllerId && (outlet === null || c.outlet === null || c.outlet === outlet),
+          c.controllerId === controllerId && (c.outlet === null || (outlet !== null && c.outlet === outlet)),
       ),
     );
     return found.find((r) => !this.mine(r)) ?? found[0] ?? null;
+  }
+
+  /** Reservations of some outlets of a controller (not the whole of it), each with the outlets it covers. */
+  partial(controllerId: string): { reservation: Reservation; outlets: number[] }[] {
+    return this.list.flatMap((reservation) => {
+      const cells = reservation.covers.filter((c) => c.controllerId === controllerId);
+      if (cells.length === 0 || cells.some((c) => c.outlet === null)) return [];
+      return [{ reservation, outlets: cells.map((c) => c.outlet!).sort((a, b) => a - b) }];
+    });
+  }
+
+  /** "Outlet 3 (Router) reserved by alice until 14:30: flashing firmware" — what, by whom, why. */
+  outletWords(reservation: Reservation, outlets: string[]): string {
+    const what = outlets.length === 1 ? outlets[0]! : outlets.join(', ');
+    const by = this.mine(reservation) ? 'you' : reservation.holder;
+    return `${what.charAt(0).toUpperCase()}${what.slice(1)} reserved by ${by} until ${untilWords(reservation.expiresAt)}: ${reservation.reason}`;
   }
 
   /** "Reserved by alice until 14:30: flashing firmware" (or "by you"). */

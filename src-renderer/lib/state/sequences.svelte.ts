@@ -2,7 +2,7 @@ import type { Result, SequenceRun, SequenceStep } from '../../../src-preload/con
 import { settle, type Backend } from '../backend';
 
 /**
- * The window's view of sequence runs (issue 16 item 10): every run it has heard of, kept current by
+ * The window's view of sequence runs: every run it has heard of, kept current by
  * `sequence/progress`, and the runs that stopped short in an earlier Plugboard (shown once, dismissable).
  */
 export class SequencesState {

@@ -1,0 +1,301 @@
+/**
+ * The activity log: everything done through Plugboard and every outside change it noticed. Entries live
+ * in memory (bounded rings) and in a JSON-lines file in the config folder so the log survives a restart.
+ * Appends are batched off the action path (an action never waits for the disk), the file is compacted
+ * once it holds twice what memory keeps, and bad lines (a crash mid-write, a hand edit) are skipped.
+ * Entries hold no secrets by construction (names, verbs and error messages, which never quote a password
+ * or token), and no control or text-direction character: every text is neutralised as it is recorded.
+ *
+ * The audit trail survives abuse:
+ * - Refusals (someone else's reservation, a role) are counted, not piled up: the same refusal of the
+ *   same client (door and who, controller, outlet, verb, code, reservation) within a minute is one entry
+ *   with a `count`. They live in a ring of their own, so no number of them can push out what was done.
+ * - A full disk loses nothing acknowledged: what could not be written waits in memory (as much as memory
+ *   keeps) and is written once there is room; the log says so once, and again when it is written.
+ * - Ids stay unique across restarts even when the last entries never reached the file: an id is at least
+ *   the clock in microseconds (activity-ids.ts), so a restarted log starts above every id handed out.
+ */
+import type { ActivityDoor, ActivityEntry, Actor } from '../../../src-preload/model';
+import { neutralise, TEXT_LIMITS } from '../../shared/text';
+import type { Logger } from '../../shared/logging';
+import { ActivityBatches } from './activity-batches';
+import { readActivityFile } from './activity-file';
+import { nextActivityId } from './activity-ids';
+import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
+import { newestOfBoth, Ring } from './activity-ring';
+import type { Clock, TimerHandle } from '../kernel/clock';
+import { ActivityWriter } from './activity-writer';
+
+export type NewActivity = Omit<
+  ActivityEntry,
+  'id' | 'time' | 'source' | 'who' | 'batch' | 'count' | 'lastTime'
+> & {
+  time?: number;
+  actor: Actor;
+};
+
+/** What the Core adds to an entry as it is recorded: the outlet's name, a script's attribution. */
+export interface ActivityEnrichment {
+  /** The outlet's name now (null: not known). */
+  outletName(controllerId: string, outlet: number): string | null;
+  /** Who made a change seen on the unit, when Plugboard knows better than "outside" (a script it started). */
+  attribute(entry: NewActivity): Actor | null;
+  /** `scripts/start` started a thread (the changes it makes are attributed to it). */
+  scriptStarted(controllerId: string, threadId: string, fn: string, actor: Actor): void;
+}
+
+/** Changes seen on the unit that Plugboard did not make. */
+export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outside Plugboard' });
+/** Plugboard's own doing (a reboot noticed, meter ids carried over). */
+export const SYSTEM_ACTOR: Actor = Object.freeze({ door: 'system', who: 'Plugboard' });
+
+/** Which entries `list` gives (each field narrows; all absent: every entry). */
+export interface ActivityFilter {
+  controllerId?: string | undefined;
+  limit?: number | undefined;
+  outlet?: number | undefined;
+  /** Entries whose outlet name (as recorded) contains this, case-insensitive. */
+  outletName?: string | undefined;
+  who?: string | undefined;
+  door?: ActivityDoor | undefined;
+  /** Epoch ms: entries from then on. */
+  since?: number | undefined;
+  /** Epoch ms: entries up to then. */
+  until?: number | undefined;
+}
+
+export interface ActivityLogOptions {
+  clock: Clock;
+  log: Logger;
+  /** Entries of what was done (and seen) kept in memory and in the file (default 10 000). */
+  limit?: number;
+  /** Refusal entries kept besides them (default 1 000): they never take the place of the others. */
+  refusalLimit?: number;
+  /** Repeats of one refusal within this long of its first are counted into it, ms (default 60 000). */
+  refusalWindowMs?: number;
+  /** The JSON-lines file; null keeps the log in memory only. */
+  file?: string | null;
+  /** Whether an entry goes to the file (demo controllers do not: they vanish at restart). */
+  persist?: (entry: ActivityEntry) => boolean;
+  /** A new entry, or a refusal entry whose count grew (same id: it replaces the one shown). */
+  onAdded?: (entry: ActivityEntry) => void;
+  /** How long appends are gathered before one write, ms (default 200). */
+  flushDelayMs?: number;
+  /** How long to wait before writing again after a write failed (a full disk), ms (default 5 000). */
+  retryDelayMs?: number;
+}
+
+export class ActivityLog {
+  readonly #options: ActivityLogOptions;
+  readonly #done: Ring<ActivityEntry>;
+  readonly #refusals: Ring<RefusalSlot>;
+  /** The refusal entry still counting repeats, per refusal key. */
+  readonly #counting = new Map<string, RefusalSlot>();
+  /** Refusal entries whose count grew since they were last announced, and when they will be. */
+  readonly #grown = new Set<RefusalSlot>();
+  #announcing: TimerHandle | null = null;
+  #lastId = 0;
+  readonly #writer: ActivityWriter | null = null;
+  #enrichment: ActivityEnrichment | null = null;
+  readonly #batches = new ActivityBatches();
+
+  constructor(options: ActivityLogOptions) {
+    this.#options = options;
+    this.#done = new Ring(options.limit ?? 10_000);
+    this.#refusals = new Ring(options.refusalLimit ?? 1_000);
+    if (!options.file) return;
+    // Read at start, synchronously: a few megabytes at most, and ids must continue before any new entry.
+    const fileLines = this.#load(options.file);
+    this.#writer = new ActivityWriter({
+      file: options.file,
+      clock: options.clock,
+      log: options.log,
+      keep: this.#done.capacity + this.#refusals.capacity,
+      fileLines,
+      kept: (upTo) =>
+        this.list()
+          .reverse()
+          .filter((entry) => entry.id <= upTo && (options.persist?.(entry) ?? true)),
+      beforeFlush: () => this.#announceGrown(),
+      flushDelayMs: options.flushDelayMs,
+      retryDelayMs: options.retryDelayMs,
+    });
+  }
+
+  get size(): number {
+    return this.#done.size + this.#refusals.size;
+  }
+
+  /** Name outlets and attribute outside changes from now on (wired once the sessions exist). */
+  enrich(enrichment: ActivityEnrichment): void {
+    this.#enrichment = enrichment;
+  }
+
+  /** Run one action that sends several requests as one batch (see ActivityBatches.asOneAction). */
+  asOneAction<T>(run: () => Promise<T>): Promise<T> {
+    return this.#batches.asOneAction(run);
+  }
+
+  /** A script thread Plugboard started, on `actor`'s behalf (see fleet-scripts.ts for the rule). */
+  scriptStarted(controllerId: string, threadId: string, fn: string, actor: Actor): void {
+    this.#enrichment?.scriptStarted(controllerId, threadId, fn, actor);
+  }
+
+  /** Record something done or seen. */
+  add(input: NewActivity): ActivityEntry {
+    const entry = this.#entryOf(input, {});
+    this.#done.push(entry);
+    this.#recorded(entry);
+    return entry;
+  }
+
+  /**
+   * Record a refusal (someone else's reservation, a role): the same refusal of the same client within
+   * the window is counted into its first entry instead of adding one, and refusals are kept apart, so
+   * however many come, they never push out what was done.
+   */
+  refused(input: NewActivity): ActivityEntry {
+    const now = input.time ?? this.#options.clock.now();
+    const key = refusalKey(input);
+    const slot = this.#counting.get(key);
+    const window = this.#options.refusalWindowMs ?? 60_000;
+    if (slot && !slot.gone && now - slot.entry.time < window && now >= slot.entry.time) {
+      slot.entry = { ...slot.entry, count: (slot.entry.count ?? 1) + 1, lastTime: now };
+      this.#grown.add(slot);
+      this.#queue(slot.entry);
+      this.#announceSoon();
+      return slot.entry;
+    }
+    const entry = this.#entryOf({ ...input, time: now }, { count: 1, lastTime: now });
+    const fresh: RefusalSlot = { key, entry, gone: false };
+    this.#counting.set(key, fresh);
+    const dropped = this.#refusals.push(fresh);
+    if (dropped) this.#forget(dropped);
+    this.#recorded(entry);
+    return entry;
+  }
+
+  /**
+   * Newest first, at most `limit`, optionally of one controller, outlet (number or name), person or
+   * door, or within [`since`, `until`].
+   */
+  list(filter: ActivityFilter = {}): ActivityEntry[] {
+    const limit = filter.limit ?? Number.POSITIVE_INFINITY;
+    const who = filter.who?.toLowerCase();
+    const outletName = filter.outletName?.toLowerCase();
+    const out: ActivityEntry[] = [];
+    const refusals = (function* (slots: Iterable<RefusalSlot>) {
+      for (const slot of slots) yield slot.entry;
+    })(this.#refusals.newestFirst());
+    for (const entry of newestOfBoth(this.#done.newestFirst(), refusals)) {
+      if (out.length >= limit) break;
+      if (filter.since !== undefined && (entry.lastTime ?? entry.time) < filter.since) continue;
+      if (filter.until !== undefined && entry.time > filter.until) continue;
+      if (outletName !== undefined && !entry.outletName?.toLowerCase().includes(outletName)) continue;
+      if (filter.controllerId !== undefined && entry.controllerId !== filter.controllerId) continue;
+      if (filter.outlet !== undefined && entry.outlet !== filter.outlet) continue;
+      if (filter.door !== undefined && entry.source !== filter.door) continue;
+      if (who !== undefined && entry.who?.toLowerCase() !== who) continue;
+      out.push(entry);
+    }
+    return out;
+  }
+
+  /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */
+  flush(): Promise<void> {
+    if (this.#writer) return this.#writer.flush();
+    this.#announceGrown();
+    return Promise.resolve();
+  }
+
+  /** Write what waits, for the last time (the Core stops); says so when some of it cannot be written. */
+  async close(): Promise<void> {
+    this.#announceGrown();
+    await this.#writer?.close();
+  }
+
+  #entryOf(input: NewActivity, counted: Pick<ActivityEntry, 'count' | 'lastTime'>): ActivityEntry {
+    const enrich = this.#enrichment;
+    const actor = (input.actor.door === 'outside' ? enrich?.attribute(input) : null) ?? input.actor;
+    const time = input.time ?? this.#options.clock.now();
+    const id = (this.#lastId = nextActivityId(this.#lastId, this.#options.clock.now()));
+    const outletName =
+      input.outletName ??
+      (input.outlet === null ? null : (enrich?.outletName(input.controllerId, input.outlet) ?? null));
+    const text = (value: string) => neutralise(value, TEXT_LIMITS.activity);
+    return {
+      id,
+      time,
+      controllerId: input.controllerId,
+      controllerName: text(input.controllerName),
+      outlet: input.outlet,
+      action: text(input.action),
+      source: actor.door,
+      who: actor.who === null ? null : text(actor.who),
+      result: input.result,
+      error: input.error && {
+        ...input.error,
+        message: text(input.error.message),
+        ...(input.error.action !== undefined ? { action: text(input.error.action) } : {}),
+      },
+      ...(outletName !== null ? { outletName: text(outletName) } : {}),
+      ...(input.outlet !== null ? { batch: this.#batches.of(input, actor, id) } : {}),
+      ...(counted.count !== undefined ? counted : {}),
+    };
+  }
+
+  #recorded(entry: ActivityEntry): void {
+    this.#queue(entry);
+    this.#options.onAdded?.(entry);
+  }
+
+  /** Queue `entry` for the file, unless there is none or it is not written (a demo controller's). */
+  #queue(entry: ActivityEntry): void {
+    if (this.#writer && (this.#options.persist?.(entry) ?? true)) this.#writer.queue(entry);
+  }
+
+  /** A refusal entry pushed out of memory by newer ones: it counts no more repeats. */
+  #forget(slot: RefusalSlot): void {
+    slot.gone = true;
+    this.#grown.delete(slot);
+    if (this.#counting.get(slot.key) === slot) this.#counting.delete(slot.key);
+  }
+
+  /** Tell listeners of the counts that grew a moment from now: once per moment, not once per refusal. */
+  #announceSoon(): void {
+    if (this.#announcing !== null) return;
+    this.#announcing = this.#options.clock.setTimeout(
+      () => this.#announceGrown(),
+      this.#options.flushDelayMs ?? 200,
+    );
+    this.#announcing.unref?.();
+  }
+
+  #announceGrown(): void {
+    if (this.#announcing !== null) this.#options.clock.clearTimeout(this.#announcing);
+    this.#announcing = null;
+    for (const slot of this.#grown) this.#options.onAdded?.(slot.entry);
+    this.#grown.clear();
+  }
+
+  /** Read the file into memory; answers how many lines it holds. */
+  #load(file: string): number {
+    let read: ReturnType<typeof readActivityFile>;
+    try {
+      read = readActivityFile(file);
+    } catch (error) {
+      this.#options.log('could not read the activity log; starting a new one', error);
+      return 0;
+    }
+    if (!read) return 0;
+    if (read.torn)
+      this.#options.log('the activity log ended in part of a line (a write cut short); removed it');
+    if (read.skipped) this.#options.log(`skipped ${read.skipped} unreadable line(s) of the activity log`);
+    for (const entry of read.entries) {
+      if (isRefusal(entry)) this.#refusals.push({ key: '', entry, gone: true });
+      else this.#done.push(entry);
+    }
+    this.#lastId = read.entries.at(-1)?.id ?? 0;
+    return read.lines;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Writes the activity log's entries to its file, off the action path: appends are gathered for a short
+ * while and written as one, the file is compacted once it holds twice what memory keeps, and a write
+ * that fails (a full disk) loses nothing: the entries stay queued and are written again later. The log
+ * says so once when writes start failing, and once when they work again.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ActivityEntry } from '../../../src-preload/model';
+import type { Logger } from '../../shared/logging';
+import { isDiskFull } from '../../shared/errors';
+import { appendWhole, jsonLines, rewriteWhole } from './activity-file';
+import type { Clock, TimerHandle } from '../kernel/clock';
+
+export interface ActivityWriterOptions {
+  file: string;
+  clock: Clock;
+  log: Logger;
+  /** How many entries memory keeps: the most a waiting queue holds, and half the file's bound. */
+  keep: number;
+  /** Lines the file held when it was read. */
+  fileLines: number;
+  /** What memory holds up to entry `upTo`, oldest first (what a compacted file holds). */
+  kept(upTo: number): ActivityEntry[];
+  /** Runs before each write (the log announces the counts that grew). */
+  beforeFlush(): void;
+  /** How long appends are gathered before one write, ms (default 200). */
+  flushDelayMs?: number | undefined;
+  /** How long to wait before writing again after a write failed, ms (default 5 000). */
+  retryDelayMs?: number | undefined;
+}
+
+export class ActivityWriter {
+  readonly #o: ActivityWriterOptions;
+  /** Entries waiting to be written, by id (an entry that changed replaces its older version). */
+  readonly #queued = new Map<number, ActivityEntry>();
+  #timer: TimerHandle | null = null;
+  #writing: Promise<void> = Promise.resolve();
+  #fileLines: number;
+  /** Whether writes fail now (the log said so once). */
+  #failing = false;
+  /** Entries dropped from the queue while writes failed (more than memory keeps). */
+  #dropped = 0;
+
+  constructor(options: ActivityWriterOptions) {
+    this.#o = options;
+    this.#fileLines = options.fileLines;
+  }
+
+  /** Write `entry` soon (again, if it changed since it was written). */
+  queue(entry: ActivityEntry): void {
+    this.#queued.set(entry.id, entry);
+    this.schedule();
+  }
+
+  /** Run `beforeFlush` and write soon; while writes fail, only at the next retry. */
+  schedule(): void {
+    if (this.#timer !== null) return;
+    const delay = this.#failing ? (this.#o.retryDelayMs ?? 5_000) : (this.#o.flushDelayMs ?? 200);
+    const handle = this.#o.clock.setTimeout(() => {
+      this.#timer = null;
+      void this.flush();
+    }, delay);
+    handle.unref?.();
+    this.#timer = handle;
+  }
+
+  /** Write what is queued one last time; say how many entries are lost if that fails too. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.#timer !== null) this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#queued.size > 0)
+      this.#o.log(
+        `stopping with ${this.#queued.size} activity ${this.#queued.size === 1 ? 'entry' : 'entries'} not written to ${this.#o.file} (it could not be written)`,
+      );
+  }
+
+  /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */
+  flush(): Promise<void> {
+    if (this.#timer !== null) {
+      this.#o.clock.clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    this.#o.beforeFlush();
+    if (this.#queued.size === 0) return this.#writing;
+    this.#writing = this.#writing.then(() => this.#write());
+    return this.#writing;
+  }
+
+  async #write(): Promise<void> {
+    const { file } = this.#o;
+    const batch = [...this.#queued.values()];
+    if (batch.length === 0) return;
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      await appendWhole(file, jsonLines(batch));
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    // Written: unless an entry changed again meanwhile (its newer version stays queued).
+    for (const entry of batch) if (this.#queued.get(entry.id) === entry) this.#queued.delete(entry.id);
+    this.#fileLines += batch.length;
+    if (this.#failing) this.#resumed(batch.length);
+    if (this.#fileLines >= 2 * this.#o.keep) await this.#compact(batch.at(-1)!.id);
+  }
+
+  #failed(error: unknown): void {
+    const waiting = this.#queued.size;
+    // Waiting entries beyond what memory keeps are the oldest: memory no longer holds them either.
+    for (const id of this.#queued.keys()) {
+      if (this.#queued.size <= this.#o.keep) break;
+      this.#queued.delete(id);
+      this.#dropped++;
+    }
+    if (!this.#failing) {
+      this.#failing = true;
+      const what = `${waiting} ${waiting === 1 ? 'entry waits' : 'entries wait'} in memory and will be written as soon as it can`;
+      if (isDiskFull(error))
+        this.#o.log(
+          `could not write the activity log ${this.#o.file}: the disk is full. ${what}; free some space on that disk.`,
+        );
+      else this.#o.log(`could not write the activity log ${this.#o.file}; ${what}`, error);
+    }
+    this.schedule();
+  }
+
+  #resumed(written: number): void {
+    const lost = this.#dropped
+      ? ` (${this.#dropped} older ones could not be kept: more came than the log holds while it could not write)`
+      : '';
+    this.#o.log(
+      `the activity log ${this.#o.file} is written again: ${written} waiting ${written === 1 ? 'entry is' : 'entries are'} in it now${lost}`,
+    );
+    this.#failing = false;
+    this.#dropped = 0;
+  }
+
+  /**
+   * Rewrite the file with what memory holds up to entry `upTo`, atomically. Newer entries are still
+   * queued: the next flush appends them, so the file must not hold them yet.
+   */
+  async #compact(upTo: number): Promise<void> {
+    const keep = this.#o.kept(upTo);
+    try {
+      await rewriteWhole(this.#o.file, jsonLines(keep));
+      this.#fileLines = keep.length;
+    } catch (error) {
+      // The file is whole as it was: compaction is tried again after the next write.
+      const full = isDiskFull(error);
+      this.#o.log(
+        `could not compact the activity log ${this.#o.file}${full ? ': the disk is full' : ''} (it is whole; tried again after the next write)`,
+        full ? undefined : error,
+      );
+    }
+  }
+}

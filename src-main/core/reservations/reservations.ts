@@ -1,0 +1,335 @@
+/**
+ * Reservations: while one lasts, only its holder may switch what it covers. They live
+ * in the shared settings file under `reservations`, so every Core on this config folder — the app, the
+ * web shell, `plugboard serve`, a CLI command's own Core — sees the same ones: each check reads the file
+ * (conf re-reads it on every get), and every change is a read-modify-write under the file's
+ * inter-process lock. Expired ones vanish by the Core's clock; nothing needs to delete them.
+ *
+ * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
+ */
+import type { Actor, Group, Reservation } from '../../../src-preload/model';
+import { capitalise } from '../../../src-preload/words';
+import { RESERVATION_MAX_MS, type CallParsed } from '../../../src-preload/contract';
+import { PlugboardError } from '../../shared/errors';
+import type { Logger } from '../../shared/logging';
+import type { Clock, TimerHandle } from '../kernel/clock';
+import type { KeyValueStore } from '../kernel/ports';
+import {
+  cellsOf,
+  describeCell,
+  describeTarget,
+  overlap,
+  reasonText,
+  reservedSentence,
+  untilText,
+  type Cell,
+  type Names,
+} from './reservation-words';
+import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
+import { sameJson } from '../kernel/same-json';
+
+export const RESERVATIONS_KEY = 'reservations';
+
+export interface ReservationsOptions {
+  store: KeyValueStore;
+  clock: Clock;
+  log: Logger;
+  groups: () => Group[];
+  names: Names;
+  /** Every change (taken, released, broken, expired, or another process's), with the current list. */
+  onChanged: (list: Reservation[]) => void;
+  /**
+   * A take, release or break, for the activity log: one entry per controller of `reservation.covers`
+   * (a controller's removal passes only the cells it ended).
+   */
+  onRecorded: (actor: Actor, reservation: Reservation, action: string) => void;
+  /** A switch refused because someone else holds a reservation (the log shows who tried). */
+  onRefused?: (
+    actor: Actor,
+    controllerId: string,
+    outlets: 'all' | readonly number[],
+    error: PlugboardError,
+  ) => void;
+}
+
+type TakeInput = CallParsed<'reservations/take'>;
+
+export class Reservations {
+  readonly #o: ReservationsOptions;
+  #queue: Promise<unknown> = Promise.resolve();
+  #known: Reservation[] = [];
+  #timer: TimerHandle | null = null;
+  #reported = false;
+  #migrating = false;
+
+  constructor(options: ReservationsOptions) {
+    this.#o = options;
+    try {
+      this.#known = this.list();
+    } catch (error) {
+      // Logged; every check reads the file again, and refuses while it cannot be read.
+      this.#o.log('could not read the reservations', error);
+    }
+    this.#arm();
+  }
+
+  /** The current reservations (expired ones left out), soonest expiry first. */
+  list(): Reservation[] {
+    const now = this.#o.clock.now();
+    return this.#read()
+      .filter((r) => r.expiresAt > now)
+      .sort((a, b) => a.expiresAt - b.expiresAt);
+  }
+
+  /**
+   * Refuse (RESERVED) unless `actor` may switch these outlets of this controller ('all': every outlet):
+   * nobody else holds a reservation covering any of them. The one check every switching path calls
+   * before its request is queued.
+   */
+  assertMayAct(actor: Actor, controllerId: string, outlets: 'all' | readonly number[]): void {
+    const wanted: Cell[] =
+      outlets === 'all'
+        ? [{ controllerId, outlet: null }]
+        : outlets.map((outlet) => ({ controllerId, outlet }));
+    try {
+      this.#assertFree(actor, wanted);
+    } catch (error) {
+      if (error instanceof PlugboardError) this.#o.onRefused?.(actor, controllerId, outlets, error);
+      throw error;
+    }
+  }
+
+  take(actor: Actor, input: TakeInput): Promise<Reservation> {
+    return this.#exclusive(async () => {
+      const now = this.#o.clock.now();
+      const expiresAt = input.until ?? now + (input.durationMs ?? 0);
+      if (expiresAt <= now) {
+        throw new PlugboardError('BAD_INPUT', 'The reservation would end before it starts.', undefined, {
+          action: 'Give a time in the future, or a duration.',
+        });
+      }
+      // The same bound whichever way the end is given: a booking, not ownership, so a forgotten one lapses.
+      if (expiresAt > now + RESERVATION_MAX_MS) {
+        throw new PlugboardError(
+          'BAD_INPUT',
+          `A reservation lasts at most 30 days (until ${untilText(now + RESERVATION_MAX_MS, now)}); this one would end later.`,
+          undefined,
+          { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
+        );
+      }
+      this.#checkTarget(input.target);
+      const groups = this.#o.groups();
+      const cells = cellsOf(input.target, groups);
+      if (cells.length === 0) throw new PlugboardError('BAD_INPUT', 'That group has no outlets to reserve.');
+      this.#assertFree(actor, cells);
+      const current = this.list();
+      const reservation: Reservation = {
+        id: newReservationId(current),
+        target: input.target,
+        covers: cells,
+        holder: actor.who,
+        door: actor.door,
+        reason: input.reason,
+        createdAt: now,
+        expiresAt,
+      };
+      this.#write([...current, reservation]);
+      this.#o.onRecorded(
+        actor,
+        reservation,
+        `reserved until ${untilText(expiresAt, now)}: ${reasonText(input.reason)}`,
+      );
+      return reservation;
+    });
+  }
+
+  /** End the actor's own reservation. */
+  release(actor: Actor, id: string): Promise<void> {
+    return this.#exclusive(async () => {
+      const current = this.list();
+      const found = this.#find(current, id);
+      if (found.holder !== actor.who) {
+        throw new PlugboardError(
+          'RESERVED',
+          `${reservedSentence(capitalise(describeTarget(found.target, this.#o.names)), found, this.#o.clock.now())} Only ${found.holder} can release it.`,
+          detailOf(found),
+          { action: 'Break the reservation with a reason instead (it is logged).' },
+        );
+      }
+      this.#write(current.filter((r) => r.id !== id));
+      this.#o.onRecorded(actor, found, 'reservation released');
+    });
+  }
+
+  /** End anyone's reservation, explicitly, with the reason logged as the breaker's. */
+  break(actor: Actor, id: string, reason: string): Promise<void> {
+    return this.#exclusive(async () => {
+      const current = this.list();
+      const found = this.#find(current, id);
+      this.#write(current.filter((r) => r.id !== id));
+      this.#o.onRecorded(actor, found, `broke the reservation of ${found.holder}: ${reasonText(reason)}`);
+    });
+  }
+
+  /**
+   * A controller is being removed (the caller passed `assertMayAct(actor, id, 'all')`: nobody else
+   * holds any of it): what current reservations cover of it ends now, each recorded as broken by
+   * `actor`. A reservation left covering nothing is gone; one of a group keeps its other outlets.
+   * Call it while the controller is still saved, so the log can name it.
+   */
+  endForController(actor: Actor, controllerId: string): Promise<void> {
+    return this.#exclusive(async () => {
+      const { kept, ended } = withoutController(this.list(), controllerId);
+      if (ended.length === 0) return;
+      this.#write(kept);
+      const name = this.#o.names.controller(controllerId) ?? 'the controller';
+      for (const part of ended)
+        this.#o.onRecorded(
+          actor,
+          part,
+          `broke the reservation of ${part.holder}: ${name} was removed from Plugboard.`,
+        );
+    });
+  }
+
+  /** Announce changes another process made to the file (call on every watch notice). */
+  refresh(): void {
+    let now: Reservation[];
+    try {
+      now = this.list();
+    } catch (error) {
+      this.#o.log('could not re-read the reservations', error);
+      return;
+    }
+    if (!sameJson(now, this.#known)) {
+      this.#known = now;
+      this.#o.onChanged(structuredClone(now));
+    }
+    this.#arm();
+  }
+
+  dispose(): void {
+    if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #assertFree(actor: Actor, wanted: readonly Cell[]): void {
+    for (const held of this.list()) {
+      if (held.holder === actor.who) continue;
+      const cell = overlap(wanted, held.covers);
+      if (!cell) continue;
+      // The outlet asked for; for a whole controller, the outlet held there (or the controller).
+      const heldThere =
+        cell.outlet === null ? held.covers.find((c) => c.controllerId === cell.controllerId) : undefined;
+      const what = describeCell(heldThere ?? cell, this.#o.names);
+      throw new PlugboardError(
+        'RESERVED',
+        reservedSentence(capitalise(what), held, this.#o.clock.now()),
+        detailOf(held),
+        {
+          action: `Ask ${held.holder} to release it, or break the reservation with a reason.`,
+        },
+      );
+    }
+  }
+
+  #checkTarget(target: TakeInput['target']): void {
+    if (target.kind === 'group') {
+      if (!this.#o.groups().some((g) => g.id === target.groupId))
+        throw new PlugboardError('NOT_FOUND', `No saved group has the id ${target.groupId}.`);
+      return;
+    }
+    const name = this.#o.names.controller(target.controllerId);
+    if (name === undefined)
+      throw new PlugboardError('NOT_FOUND', `No saved controller has the id ${target.controllerId}.`);
+    const count = this.#o.names.outletCount(target.controllerId);
+    if (target.kind === 'outlet' && count !== null && target.outlet > count)
+      throw new PlugboardError(
+        'BAD_INPUT',
+        `${name} has ${count} outlets, so there is no outlet ${target.outlet} to reserve.`,
+      );
+  }
+
+  #find(current: readonly Reservation[], id: string): Reservation {
+    const found = current.find((r) => r.id === id);
+    if (!found) {
+      throw new PlugboardError('NOT_FOUND', `There is no current reservation ${id}.`, undefined, {
+        action: 'It may have ended, expired or been broken: list the reservations to see what is held.',
+      });
+    }
+    return found;
+  }
+
+  #read(): Reservation[] {
+    let raw: unknown;
+    try {
+      raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
+    } catch (error) {
+      throw new PlugboardError(
+        'INTERNAL',
+        `Plugboard could not read the reservations in its settings file (${error instanceof Error ? error.message : String(error)}), so it switches nothing for now.`,
+        undefined,
+        { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
+      );
+    }
+    const { list, migrated } = readReservations(raw, {
+      invalid: () => {
+        if (this.#reported) return;
+        this.#reported = true;
+        this.#o.log('settings file: a saved reservation is invalid and was ignored');
+      },
+      expand: (target) => cellsOf(target, this.#o.groups()),
+      empty: (r) =>
+        this.#o.log(
+          `settings file: reservation ${r.id} of ${r.holder} was of a group that is no longer saved, so it covered nothing; it was dropped`,
+        ),
+    });
+    if (migrated) this.#migrate();
+    return list;
+  }
+
+  /**
+   * Write reservations saved without what they cover back with it (as expanded on this read), once,
+   * so a later change to their group does not change them.
+   */
+  #migrate(): void {
+    if (this.#migrating) return;
+    this.#migrating = true;
+    this.#exclusive(async () => {
+      const now = this.#o.clock.now();
+      const current = this.#read().filter((r) => r.expiresAt > now);
+      this.#o.store.set(RESERVATIONS_KEY, current);
+    })
+      .catch((error: unknown) => this.#o.log('could not save the reservations in their new form', error))
+      .finally(() => (this.#migrating = false));
+  }
+
+  #write(list: Reservation[]): void {
+    this.#o.store.set(RESERVATIONS_KEY, list);
+    this.refresh();
+  }
+
+  /** Wake at the soonest expiry so the window hears that it ended (at most an hour ahead: a timer of more than 24.8 days would fire at once). */
+  #arm(): void {
+    if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    const next = this.#known[0];
+    if (!next) return;
+    this.#timer = this.#o.clock.setTimeout(
+      () => {
+        this.#timer = null;
+        this.refresh();
+      },
+      Math.min(Math.max(0, next.expiresAt - this.#o.clock.now()) + 1, 3_600_000),
+    );
+    this.#timer.unref?.();
+  }
+
+  /** One change at a time in this process; over a shared file, also under its inter-process lock. */
+  #exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const locked = () => (this.#o.store.exclusive ? this.#o.store.exclusive(task) : task());
+    const run = this.#queue.then(locked, locked);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

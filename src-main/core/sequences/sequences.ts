@@ -1,0 +1,229 @@
+/**
+ * The Core's sequence runs: starting one (refused whole, before anything switches,
+ * when a step is reserved by someone else or a critical outlet would go off unconfirmed), Abort, the
+ * runs a person should see, and a stop that lets the current step's request finish and records where
+ * the run stopped. Every change is pushed (`sequence/progress`) and written to the config folder, so the
+ * next start can say where a killed run stopped.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Actor, SequenceRun } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
+import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './step-runner';
+import type { ControllerRegistry } from '../saved/registry';
+import { processAlive, SequenceFile } from './sequence-file';
+import { clockWords, stoppedAt } from './sequence-words';
+
+type Deps = SequenceCtx & {
+  registry: ControllerRegistry;
+  dataDir: string | null;
+  /** Resolves once the saved controllers have sessions. */
+  started: () => Promise<void>;
+};
+
+interface Live {
+  run: SequenceRun;
+  control: RunControl;
+  done: Promise<void>;
+}
+
+/** Ended runs of this process kept for the window until dismissed (the newest). */
+const KEEP_ENDED = 20;
+
+export class Sequences {
+  readonly #deps: Deps;
+  readonly #file: SequenceFile;
+  readonly #live = new Map<string, Live>();
+  /** Runs that stopped short in an earlier Plugboard (killed, or stopped when it quit). */
+  readonly #earlier: SequenceRun[];
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+    this.#file = new SequenceFile(deps.dataDir, deps.log);
+    this.#earlier = this.#loadEarlier();
+  }
+
+  /** How many runs are going on (the shells ask before quitting). */
+  get running(): number {
+    return [...this.#live.values()].filter((l) => l.run.status === 'running').length;
+  }
+
+  async start(
+    groupId: string,
+    action: 'on' | 'off',
+    actor: Actor,
+    confirmCritical: boolean,
+  ): Promise<string> {
+    const d = this.#deps;
+    const group = d.registry.getGroupOrThrow(groupId);
+    if (group.kind !== 'sequence' || !group.steps)
+      throw new PlugboardError('BAD_INPUT', `Group "${group.name}" is not a sequence.`, undefined, {
+        action: 'Run it with groups/run, or make it a sequence in the group editor.',
+      });
+    await d.started();
+    const busy = [...this.#live.values()].find(
+      (l) => l.run.groupId === groupId && l.run.status === 'running',
+    );
+    if (busy)
+      throw new PlugboardError('BAD_INPUT', `Sequence '${group.name}' is already running.`, undefined, {
+        action: 'Wait for it to end, or abort it first.',
+      });
+    const ordered = action === 'on' ? group.steps : [...group.steps].reverse();
+    if (action === 'off') this.#checkCritical(group.name, ordered, actor, confirmCritical);
+    // Nothing half-applied: refused whole when someone else reserved any step (before any request goes).
+    try {
+      for (const step of ordered) d.reservations.assertMayAct(actor, step.controllerId, step.outlets);
+    } catch (error) {
+      throw refusedWhole(group.name, error, d.log);
+    }
+    const runId = `s${randomBytes(6).toString('hex')}`;
+    const run: SequenceRun = {
+      runId,
+      groupId,
+      name: group.name,
+      action,
+      who: actor.who,
+      door: actor.door,
+      startedAt: d.clock.now(),
+      endedAt: null,
+      status: 'running',
+      steps: ordered.map((s) => ({
+        ...s,
+        outlets: [...s.outlets],
+        controllerName: d.registry.get(s.controllerId)?.name ?? 'a removed controller',
+        status: 'waiting',
+        error: null,
+      })),
+      current: 0,
+      waitingUntil: null,
+      message: null,
+      timeline: [],
+    };
+    const control: RunControl = { actor, confirmCritical, ending: null, wake: null };
+    const changed = () => this.#changed(run);
+    const done = runSequence(d, run, control, changed)
+      .catch((error: unknown) => {
+        d.log(`sequence ${run.name} hit an internal error`, error);
+        run.status = 'failed';
+        run.endedAt = d.clock.now();
+        run.message = `Sequence '${run.name}' stopped at step ${run.current} of ${run.steps.length}: Plugboard hit an internal error (details are in the log).`;
+        changed();
+      })
+      .finally(() => this.#ended(run));
+    this.#live.set(runId, { run, control, done });
+    this.#changed(run);
+    return runId;
+  }
+
+  /** Stop before the next step; answers once the run has ended. */
+  async abort(runId: string): Promise<SequenceRun> {
+    const live = this.#live.get(runId);
+    if (!live) {
+      const earlier = this.#earlier.find((r) => r.runId === runId);
+      if (earlier) return earlier;
+      throw new PlugboardError('NOT_FOUND', 'That sequence run is not known (it may have been dismissed).');
+    }
+    if (live.run.status === 'running') {
+      live.control.ending ??= 'aborted';
+      live.control.wake?.();
+      await live.done;
+    }
+    return structuredClone(live.run);
+  }
+
+  list(): SequenceRun[] {
+    return [...this.#earlier, ...[...this.#live.values()].map((l) => l.run)].map((r) => structuredClone(r));
+  }
+
+  dismiss(runId: string): void {
+    const live = this.#live.get(runId);
+    if (live?.run.status === 'running')
+      throw new PlugboardError('BAD_INPUT', `Sequence '${live.run.name}' is still running.`, undefined, {
+        action: 'Abort it first.',
+      });
+    const at = this.#earlier.findIndex((r) => r.runId === runId);
+    if (!live && at < 0) throw new PlugboardError('NOT_FOUND', 'That sequence run is not known.');
+    if (at >= 0) this.#earlier.splice(at, 1);
+    this.#live.delete(runId);
+    this.#file.remove(runId);
+  }
+
+  /** Quit/stop: every run ends after its current step's request, recorded as stopped. */
+  async stopAll(): Promise<void> {
+    const running = [...this.#live.values()].filter((l) => l.run.status === 'running');
+    for (const live of running) {
+      live.control.ending ??= 'stopped';
+      live.control.wake?.();
+    }
+    await Promise.all(running.map((l) => l.done));
+  }
+
+  #checkCritical(
+    name: string,
+    steps: readonly { controllerId: string; outlets: number[] }[],
+    actor: Actor,
+    confirmed: boolean,
+  ): void {
+    const critical = steps.flatMap((step) => {
+      const state = this.#deps.sessions.find(step.controllerId)?.state;
+      const controller = this.#deps.registry.get(step.controllerId)?.name ?? 'a removed controller';
+      return (state?.outlets ?? [])
+        .filter((o) => o.critical && step.outlets.includes(o.number))
+        .map((o) => `${controller} outlet ${o.number}${o.name ? ` (${o.name})` : ''}`);
+    });
+    if (critical.length === 0 || (confirmed && actor.door !== 'tray')) return;
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `Sequence '${name}' would switch off critical ${critical.length === 1 ? 'outlet' : 'outlets'} ${critical.join(', ')}.`,
+      { confirmCritical: true },
+      {
+        action:
+          actor.door === 'tray'
+            ? 'Switch it off from the Plugboard window, which asks first.'
+            : 'Confirm switching them off (the window asks; the CLI takes --confirm-critical).',
+      },
+    );
+  }
+
+  #changed(run: SequenceRun): void {
+    const copy = structuredClone(run);
+    this.#file.write(copy, this.#deps.clock.now());
+    this.#deps.events.emit('sequence/progress', copy);
+  }
+
+  #ended(run: SequenceRun): void {
+    // A stopped run is kept on disk: the next start shows where it stopped. The others were seen live.
+    if (run.status !== 'stopped') this.#file.remove(run.runId);
+    // A run that did everything was seen live; only runs that stopped short stay listed until dismissed.
+    if (run.status === 'done') this.#live.delete(run.runId);
+    const ended = [...this.#live.values()].filter((l) => l.run.status !== 'running');
+    for (const old of ended.slice(0, Math.max(0, ended.length - KEEP_ENDED)))
+      this.#live.delete(old.run.runId);
+  }
+
+  #loadEarlier(): SequenceRun[] {
+    const runs: SequenceRun[] = [];
+    for (const stored of this.#file.readAll()) {
+      const { run } = stored;
+      if (run.status === 'stopped' || run.status === 'killed') runs.push(run);
+      if (run.status !== 'running' || processAlive(stored.pid)) continue;
+      run.status = 'killed';
+      run.endedAt = stored.updatedAt;
+      run.waitingUntil = null;
+      for (const step of run.steps) {
+        if (step.status === 'switching' || step.status === 'confirming') {
+          step.status = 'failed';
+          step.error = {
+            code: 'CANCELLED',
+            message: 'Plugboard stopped during this step: its outlets may or may not have switched.',
+          };
+        }
+        if (step.status === 'waiting') step.status = 'skipped';
+      }
+      run.message = stoppedAt(run, `killed at ${clockWords(stored.updatedAt)}`);
+      run.timeline.push({ time: stored.updatedAt, step: null, kind: 'stopped', text: run.message });
+      this.#file.write(run, stored.updatedAt);
+      runs.push(run);
+    }
+    return runs;
+  }
+}
