@@ -7,7 +7,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src-main/emulator/index';
-import { dispatch } from '../../src-main/core/dispatch';
+import { dispatch } from '../../src-main/core/index';
 import type { Result } from '../../src-preload/contract';
 import { expectAccessible } from './a11y';
 import { saveScreenshot, type BrowserSession } from './harness';
