@@ -49,7 +49,13 @@ describe('the ipcMain dispatcher', () => {
     const { dispatcher, runs } = setup();
     expect(await dispatcher(from(appUrl), 'app/info', {})).toEqual({
       ok: true,
-      value: { name: 'Plugboard', version: '1.2.3', shell: 'electron', platform: process.platform },
+      value: {
+        name: 'Plugboard',
+        version: '1.2.3',
+        shell: 'electron',
+        platform: process.platform,
+        secrets: 'session',
+      },
     });
     expect(await dispatcher(from(`${appUrl}#/controllers`), 'controllers/list', {})).toEqual({
       ok: true,
