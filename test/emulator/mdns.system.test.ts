@@ -20,7 +20,7 @@ describe.skipIf(!canUnshare())('--mdns', () => {
   it('advertises the controller as _http._tcp with its serial, and the advertised port answers like a DLI unit', async () => {
     const script = [
       'ip link set lo up',
-      `"${TSX}" src-main/emulator/main.ts --port 0 --mdns --name "Bench mDNS" --serial LPC9123456789 > "$EMU_LOG" 2>&1 &`,
+      `"${process.execPath}" --import tsx src-main/emulator/main.ts --port 0 --mdns --name "Bench mDNS" --serial LPC9123456789 > "$EMU_LOG" 2>&1 &`,
       'EMU=$!',
       `"${TSX}" test/emulator/mdns-browse.ts "Bench mDNS"`,
       'STATUS=$?',
