@@ -102,6 +102,33 @@ describe('sequences and what stops them', () => {
     expect(states(a, [3, 4])).toEqual([false, false]);
   });
 
+  it('stops at a step whose outlet was marked critical mid-run, with the one refusal', async () => {
+    const clock = new FakeClock();
+    const { a, b, h, ca, cb } = await lab({ clock });
+    const group = await h.ok<Group>('sequences/save', {
+      name: 'Rack 7',
+      steps: steps(ca, cb, [delay(0), delay(0), delay(30)]),
+    });
+    const on = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
+    expect((await ended(h, on.runId)).status).toBe('done');
+    // Off runs the steps in reverse: Rack A 3-4, a 30 s wait, then Rack B 2, marked critical meanwhile.
+    const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'off' });
+    await planned(clock, 30_000);
+    // An administrator marks it critical during the wait (the session knows at once, no poll needed).
+    await h.ok('outlets/configure', { controllerId: cb.id, outlet: 2, critical: true });
+    await clock.advance(30_000);
+    const run = await ended(h, runId);
+    expect(run.steps.map((s) => s.status)).toEqual(['done', 'failed', 'waiting']);
+    expect(run.steps[1]!.error).toEqual({
+      code: 'CRITICAL_UNCONFIRMED',
+      message:
+        'Outlet 2 on Rack B is marked critical, so nothing was switched: confirm that it may lose power, then ask again.',
+      detail: { confirmCritical: true, outlets: [`${cb.id}:2`] },
+    });
+    expect([b.device.outlet(1).state, a.device.outlet(0).state]).toEqual([true, true]);
+    expect(states(a, [3, 4])).toEqual([false, false]);
+  });
+
   it('records a run stopped when Plugboard quits, and the next start shows a killed run where it stopped', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'plugboard-seq-'));
     const clock = new FakeClock();
