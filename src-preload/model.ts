@@ -40,11 +40,19 @@ export const ERROR_CODES = [
   'INTERNAL',
   /** Someone else holds a reservation on it (detail: holder, until, reason, reservationId). */
   'RESERVED',
+  /**
+   * A critical outlet would go off or cycle, and nobody confirmed it (detail.confirmCritical: true;
+   * detail.outlets: "<controllerId>:<outlet>" for each). The same call with `confirmCritical: true` does it.
+   */
+  'CRITICAL_UNCONFIRMED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Extra facts attached to an error, e.g. `{ fingerprint }` or `{ requiredFirmware }`. */
-export type ErrorDetail = Record<string, string | number | boolean | null>;
+/**
+ * Extra facts attached to an error, e.g. `{ fingerprint }` or `{ requiredFirmware }`; a list only of
+ * plain values (the outlets a refusal is about).
+ */
+export type ErrorDetail = Record<string, string | number | boolean | null | readonly (string | number)[]>;
 
 export interface ContractError {
   code: ErrorCode;

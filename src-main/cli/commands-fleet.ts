@@ -6,7 +6,7 @@
 import type { ControllerState } from '../../src-preload/model';
 import { errorSentence } from '../shared/errors';
 import type { CommandContext } from './command-context';
-import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
+import { EXIT_FAILED, combinedExitCode, exitCodeFor, inCliTerms } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
 import { ExitWith, UsageError } from './io';
 
@@ -90,7 +90,7 @@ function report(context: CommandContext, outcomes: readonly PartOutcome[], o: Fl
     if (context.json) continue;
     const prefix = (message: string): string => (message.includes(name) ? message : `${name}: ${message}`);
     if (outcome.error)
-      terminal.warn(`plugboard: ${prefix(errorSentence(outcome.error))} [${outcome.error.code}]`);
+      terminal.warn(`plugboard: ${prefix(errorSentence(inCliTerms(outcome.error)))} [${outcome.error.code}]`);
     for (const f of failed) terminal.warn(`plugboard: ${prefix(errorSentence(f.error))} [${f.error.code}]`);
     if (outcome.unconfirmed.length) {
       const why = o.wait

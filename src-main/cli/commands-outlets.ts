@@ -87,7 +87,8 @@ async function switchThroughCore(
       if (numbers === 'all') return list.map((o) => ({ outlet: o.number, on }));
       return numbers.map((outlet) => ({ outlet, on }));
     });
-    const result = await core.call('outlets/switch', { controllerId: saved.id, changes });
+    const confirmCritical = context.options.yes === true;
+    const result = await core.call('outlets/switch', { controllerId: saved.id, changes, confirmCritical });
     reportAction(context, result, (ok) => {
       const pick = (state: boolean): number[] =>
         changes.filter((c) => c.on === state && ok.includes(c.outlet)).map((c) => c.outlet);
@@ -225,6 +226,7 @@ export function registerOutletCommands(program: Command, run: Runner): void {
     program
       .command('switch')
       .argument('<changes...>', 'OUTLET=on or OUTLET=off, e.g. 1=on 2=off')
+      .option('--yes', 'confirm switching off critical outlets')
       .description('switch several outlets as simultaneously as the firmware allows (transient states)'),
   ).action(
     run(async (context, pairs) => {

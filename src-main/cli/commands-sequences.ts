@@ -8,7 +8,6 @@ import type { SequenceRun } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import type { CommandContext, Runner } from './command-context';
 import type { CoreAccess } from './core-access';
-import { RefusedError } from './exit-codes';
 import { UsageError, excerpt } from './io';
 import { renderTable } from './table';
 
@@ -50,19 +49,11 @@ async function follow(context: CommandContext, core: CoreAccess, id: string, act
   const signals = context.terminal.io.signals ?? process;
   signals.once('SIGINT', abort);
   try {
-    try {
-      ({ runId } = await core.call('sequences/run', {
-        id,
-        action,
-        confirmCritical: context.local.yes === true,
-      }));
-    } catch (error) {
-      if (error instanceof PlugboardError && error.detail?.confirmCritical === true)
-        throw new RefusedError(error.code, error.message, error.detail, {
-          action: 'Add --yes to switch them off.',
-        });
-      throw error;
-    }
+    ({ runId } = await core.call('sequences/run', {
+      id,
+      action,
+      confirmCritical: context.local.yes === true,
+    }));
     for (const run of seen.filter((r) => r.runId === runId)) show(run);
     return last && (last as SequenceRun).status !== 'running' ? last : await ended;
   } finally {

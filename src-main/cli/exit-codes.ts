@@ -3,7 +3,6 @@
  * and shown in docs/cli.md (test/docs/exit-codes.test.ts keeps the two equal). Errors map to it in one place (`exitCodeFor`).
  */
 import type { ErrorCode } from '../../src-preload/model';
-import { PlugboardError } from '../shared/errors';
 
 export const EXIT_OK = 0;
 /** Not done for another reason (the controller or Plugboard said why), or --wait saw no confirmation in time. */
@@ -51,7 +50,17 @@ const BY_ERROR: Partial<Record<string, number>> = {
   // The reservations' error code (added with them): refused while someone else holds a reservation.
   RESERVED: EXIT_RESERVED,
   LOCKED: EXIT_LOCKED,
+  // The Core's refusal of a critical outlet that would lose power unconfirmed (--yes confirms).
+  CRITICAL_UNCONFIRMED: EXIT_REFUSED,
 };
+
+/** What the command line adds to the Core's refusal of a critical outlet: its own way to confirm. */
+export const CONFIRM_WITH_YES = 'Run it again with --yes to confirm.';
+
+/** A Core error as the command line says it: a critical outlet's refusal gets --yes as what to do. */
+export function inCliTerms<E extends { code: string; action?: string }>(error: E): E {
+  return error.code === 'CRITICAL_UNCONFIRMED' ? { ...error, action: CONFIRM_WITH_YES } : error;
+}
 
 /** The exit code for one error's code (a ContractError's or a PlugboardError's). */
 export function exitCodeFor(code: ErrorCode | (string & {})): number {
@@ -68,6 +77,3 @@ export function combinedExitCode(failures: readonly number[], done: number): num
   const [first, ...rest] = failures;
   return rest.every((code) => code === first) ? first! : EXIT_FAILED;
 }
-
-/** A refusal Plugboard makes before sending anything (critical outlets without --yes): EXIT_REFUSED. */
-export class RefusedError extends PlugboardError {}

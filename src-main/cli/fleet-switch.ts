@@ -1,19 +1,17 @@
 /**
  * `on`, `off` and `cycle` on saved controllers, through the Core: the targets (targets.ts) become one
- * request per controller, all controllers in parallel. Off and cycle refuse critical outlets without
- * --yes, before anything is sent; --wait returns once the unit confirmed the physical state.
+ * request per controller, all controllers in parallel. --yes is passed to the Core as the person's
+ * confirmation for critical outlets (the Core refuses them without it); --wait returns once the unit
+ * confirmed the physical state.
  */
 import type {
   ContractError,
-  ControllerState,
   ControllerSummary,
   OutletActionResult,
   OutletState,
 } from '../../src-preload/model';
-import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError } from '../shared/errors';
 import type { CoreAccess } from './core-access';
-import { RefusedError } from './exit-codes';
 import { UsageError } from './io';
 import { StateWatch } from './state-watch';
 import { needsOutlets, parseTargets, resolveOutlets, type ControllerPart } from './targets';
@@ -54,23 +52,25 @@ function contractOf(error: unknown): ContractError {
   throw error;
 }
 
-function criticalIn(outlets: readonly OutletState[], chosen: number[] | 'all'): OutletState[] {
-  return outlets.filter((o) => o.critical && (chosen === 'all' || chosen.includes(o.number)));
-}
-
 async function send(
   core: CoreAccess,
   id: string,
   outlets: number[] | 'all',
   o: FleetOptions,
 ): Promise<OutletActionResult> {
+  const { confirmCritical } = o;
   if (o.action === 'cycle')
-    return core.call('outlets/cycle', { controllerId: id, outlet: (outlets as number[])[0]! });
+    return core.call('outlets/cycle', {
+      controllerId: id,
+      outlet: (outlets as number[])[0]!,
+      confirmCritical,
+    });
   return core.call('outlets/set', {
     controllerId: id,
     outlets,
     on: o.action === 'on',
     transient: o.transient,
+    confirmCritical,
   });
 }
 
@@ -114,11 +114,6 @@ export async function switchTargets(
     ) {
       throw new UsageError('cycle takes one outlet per controller; cycle the others in another command.');
     }
-    if (o.action !== 'on' && !o.confirmCritical)
-      refuseCritical(
-        plans,
-        readiness.map((r) => r?.state ?? null),
-      );
     const outcomes = await Promise.all(
       plans.map(async ({ part, outlets, error }): Promise<PartOutcome> => {
         const base = { controller: part.controller, outlets };
@@ -136,24 +131,6 @@ export async function switchTargets(
   } finally {
     watch.close();
   }
-}
-
-function refuseCritical(
-  plans: { part: ControllerPart; outlets: number[] | 'all'; error: ContractError | null }[],
-  states: (ControllerState | null)[],
-): void {
-  const found = plans.flatMap(({ part, outlets }, i) =>
-    criticalIn(states[i]?.outlets ?? [], outlets).map(
-      (o) => `${outletLabel(o.number, o.name)} on ${part.controller.name}`,
-    ),
-  );
-  if (found.length === 0) return;
-  throw new RefusedError(
-    'BAD_INPUT',
-    `${found.join(', ')} ${found.length > 1 ? 'are' : 'is'} marked critical: nothing was switched.`,
-    undefined,
-    { action: 'Run it again with --yes to confirm.' },
-  );
 }
 
 /** Wait until every outlet asked (and not refused) shows the asked physical state; the rest stay unconfirmed. */

@@ -20,7 +20,7 @@ import { registerInventoryCommands } from './commands-inventory';
 import type { CommandContext, Runner } from './command-context';
 import type { GlobalOptions } from './connect';
 import { globalOptions } from './global-options';
-import { EXIT_REFUSED, RefusedError, exitCodeFor, exitCodeHelp } from './exit-codes';
+import { CONFIRM_WITH_YES, exitCodeFor, exitCodeHelp } from './exit-codes';
 import {
   EXIT_CONTROLLER,
   EXIT_OK,
@@ -123,6 +123,7 @@ function cliAction(error: PlugboardError, saved: boolean): string | undefined {
   if (error.code === 'TLS_CHANGED' && typeof fingerprint === 'string') {
     return `If you trust the new certificate, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }
+  if (error.code === 'CRITICAL_UNCONFIRMED') return CONFIRM_WITH_YES;
   return error.action;
 }
 
@@ -138,7 +139,7 @@ export function report(error: unknown, terminal: Terminal, json: boolean, saved 
     const contract = { ...error.toContractError(), ...(action ? { action } : {}) };
     if (json) terminal.warn(JSON.stringify({ error: contract }));
     else terminal.warn(`plugboard: ${errorSentence(contract)} [${error.code}]`);
-    return error instanceof RefusedError ? EXIT_REFUSED : exitCodeFor(error.code);
+    return exitCodeFor(error.code);
   }
   const message = `Plugboard hit an unexpected problem: ${error instanceof Error ? error.message : String(error)}`;
   if (json) terminal.warn(JSON.stringify({ error: { code: 'INTERNAL', message } }));

@@ -114,8 +114,7 @@ export interface Core {
   /**
    * The same calls on behalf of another door or person (one handler set per caller, kept), each checked
    * against the caller's role first (permissions.ts). A door alone (`'tray'`, `'web'`) is this OS user
-   * at that door, as an administrator: the owner of the config folder. A tray's critical outlets need
-   * the window's confirmation.
+   * at that door, as an administrator: the owner of the config folder.
    */
   handlersAs(caller: Caller | ActivityDoor): Handlers;
   /** Subscribe to events; returns the unsubscribe function. */
@@ -125,7 +124,10 @@ export interface Core {
    * Hidden, only what the tray shows is polled: the outlets (and meters a threshold watches).
    */
   setVisible(visible: boolean): void;
-  /** Ask the window to confirm an action on critical outlets (pushes `ui/confirm`). */
+  /**
+   * Ask the window to confirm an action on critical outlets (pushes `ui/confirm`): the tray's way to get
+   * the confirmation the Core wants (CRITICAL_UNCONFIRMED) from a person.
+   */
   requestConfirmation(request: ConfirmRequest): void;
   /** Resolves once the saved controllers are being polled (stale demo controllers dropped). */
   ready: Promise<void>;
@@ -234,7 +236,6 @@ export function createCore(options: CoreOptions): Core {
     sessions,
     discovery,
     demos,
-    confirm: (request) => events.emit('ui/confirm', request),
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
     reservations: reservations.reservations,
@@ -245,7 +246,6 @@ export function createCore(options: CoreOptions): Core {
       events,
       sessions,
       registry,
-      reservations: reservations.reservations,
       dataDir: options.dataDir ?? null,
       started: () => ctx.started,
     }),

@@ -15,7 +15,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
-import { outletLabel } from '../../src-preload/words';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
@@ -129,23 +128,17 @@ async function route(
       `Outlet ${JSON.stringify(parts[5])} is not an outlet number; outlets are numbered from 1, as on the unit.`,
     );
   const { action, confirmCritical } = await readAction(request);
-  const known = states.get(controller.id)?.outlets.find((o) => o.number === outlet);
-  if (known?.critical && action !== 'on' && !confirmCritical)
-    throw new ApiError(
-      409,
-      'CANCELLED',
-      `${outletLabel(outlet, known.name)} on ${controller.name} is marked critical, so it is not switched off or cycled without confirmation.`,
-      {},
-      `Send {"action": "${action}", "confirmCritical": true} if it really must.`,
-    );
-  const result: OutletActionResult =
+  const result: OutletActionResult = await confirmable(
+    action,
     action === 'cycle'
-      ? await handlers['outlets/cycle']({ controllerId: controller.id, outlet })
-      : await handlers['outlets/set']({
+      ? handlers['outlets/cycle']({ controllerId: controller.id, outlet, confirmCritical })
+      : handlers['outlets/set']({
           controllerId: controller.id,
           outlets: [outlet],
           on: action === 'on',
-        });
+          confirmCritical,
+        }),
+  );
   const failure = result.failed[0];
   if (failure)
     throw new PlugboardError(
@@ -160,6 +153,18 @@ async function route(
     action,
     ...result,
   });
+}
+
+/** A critical outlet refused: the Core's sentence as it is, and how to confirm through this API. */
+async function confirmable<T>(action: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (!isPlugboardError(error) || error.code !== 'CRITICAL_UNCONFIRMED') throw error;
+    throw new PlugboardError(error.code, error.message, error.detail, {
+      action: `Send {"action": "${action}", "confirmCritical": true} to confirm.`,
+    });
+  }
 }
 
 /** The request target as a URL; one no URL parser reads is the client's mistake, not ours. */
@@ -259,12 +264,11 @@ export function controllerView(controller: ControllerSummary, state: ControllerS
 class ApiError extends PlugboardError {
   constructor(
     readonly status: number,
-    code: 'AUTH_FAILED' | 'BAD_INPUT' | 'FORBIDDEN' | 'CANCELLED',
+    code: 'AUTH_FAILED' | 'BAD_INPUT' | 'FORBIDDEN',
     message: string,
     readonly headers: Record<string, string> = {},
-    action?: string,
   ) {
-    super(code, message, undefined, action ? { action } : {});
+    super(code, message);
   }
 }
 
@@ -279,6 +283,8 @@ function statusOf(code: string): number {
       return 404;
     case 'LOCKED':
     case 'CANCELLED':
+    case 'RESERVED':
+    case 'CRITICAL_UNCONFIRMED': // the same request with "confirmCritical": true would be done; 403 is a role's
       return 409;
     case 'UNREACHABLE':
     case 'AUTH_FAILED':
@@ -294,6 +300,6 @@ function statusOf(code: string): number {
     case 'INTERNAL':
       return 500;
     default:
-      return 409; // the Core's refusals added later (a reservation) are conflicts with its state
+      return 409; // the Core's other refusals are conflicts with its state
   }
 }

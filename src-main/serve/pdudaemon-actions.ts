@@ -35,18 +35,25 @@ const STATUS: Record<string, number> = {
   FORBIDDEN: 403,
   LOCKED: 423,
   RESERVED: 409,
+  CRITICAL_UNCONFIRMED: 409,
   CANCELLED: 409,
   TIMEOUT: 504,
   INTERNAL: 500,
 };
 
+/**
+ * pdudaemon has no way to confirm a critical outlet: the Core refuses it (CRITICAL_UNCONFIRMED), and this
+ * door says where it can be confirmed.
+ */
+const CONFIRM_ELSEWHERE =
+  'pdudaemon cannot confirm it: use the Plugboard window, or plugboard off/cycle with --yes.';
+
 /** A Core error as pdudaemon's answer: its message (passed through verbatim) and what to do. */
 function refusal(error: ContractError): PduRefusal {
   // A reservation's "reserved by <holder> until <time>: <reason>" goes out exactly as the Core said it.
+  const action = error.code === 'CRITICAL_UNCONFIRMED' ? CONFIRM_ELSEWHERE : error.action;
   const sentence =
-    error.action && (error.code as string) !== 'RESERVED'
-      ? `${error.message} ${error.action}`
-      : error.message;
+    action && (error.code as string) !== 'RESERVED' ? `${error.message} ${action}` : error.message;
   return new PduRefusal(STATUS[error.code] ?? 502, sentence);
 }
 
@@ -71,16 +78,6 @@ function wait(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return stop();
     signal.addEventListener('abort', stop, { once: true });
   });
-}
-
-/** Critical outlets are never switched off through pdudaemon: it has no way to confirm. */
-function refuseCritical(target: PduTarget, request: PduRequest): void {
-  if (request.command !== 'off' && request.command !== 'reboot') return;
-  if (!target.reading?.critical) return;
-  throw new PduRefusal(
-    403,
-    `${outletWords(target)} is marked critical, so Plugboard does not switch it off through pdudaemon: use the Plugboard window.`,
-  );
 }
 
 function refuseNotOnline(target: PduTarget): void {
@@ -112,7 +109,6 @@ export async function runPduRequest(
       const outlet = await watch.settled(target.outlet, options.confirmTimeoutMs, options.signal, words);
       return { kind: 'state', on: outlet.physicalState };
     }
-    refuseCritical(target, request);
     const controllerId = target.controller.id;
     const on = request.command !== 'off';
     let result: OutletActionResult;

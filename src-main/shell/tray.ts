@@ -224,10 +224,31 @@ export class PlugboardTray {
   async #call(name: CallName, input: unknown): Promise<void> {
     const result = await dispatch(this.#options.core.handlersAs('tray'), name, input, this.#options.log);
     if (result.ok) return;
-    // CANCELLED: the window is asking the person (a critical outlet); nothing failed.
-    if (result.error.code === 'CANCELLED') return;
+    // The tray cannot confirm by itself: the window asks the person, then sends the confirmed call.
+    if (result.error.code === 'CRITICAL_UNCONFIRMED' && name === 'outlets/set') {
+      const { controllerId } = input as { controllerId: string };
+      const outlets = (Array.isArray(result.error.detail?.outlets) ? result.error.detail.outlets : [])
+        .map(String)
+        .filter((cell) => cell.startsWith(`${controllerId}:`))
+        .map((cell) => Number(cell.slice(controllerId.length + 1)));
+      this.#options.window.show();
+      this.#options.core.requestConfirmation({
+        controllerId,
+        outlets,
+        action: 'off',
+        reason: result.error.message,
+      });
+      return;
+    }
     this.#options.log(`The tray could not ${name}: ${result.error.message}`);
-    this.#options.notify?.({ title: 'Plugboard could not do that', body: errorSentence(result.error) });
+    const how =
+      result.error.code === 'CRITICAL_UNCONFIRMED'
+        ? { action: 'Switch it from the Plugboard window, which asks first.' }
+        : {};
+    this.#options.notify?.({
+      title: 'Plugboard could not do that',
+      body: errorSentence({ ...result.error, ...how }),
+    });
   }
 
   #dark(): boolean {

@@ -163,3 +163,9 @@ export interface CallSpec<I extends v.GenericSchema, R> {
 export function call<I extends v.GenericSchema>(input: I) {
   return { returns: <R>(): CallSpec<I, R> => ({ input, result: undefined as R }) };
 }
+
+/**
+ * The person confirmed that critical outlets may lose power (go off, or cycle). Without it the Core
+ * refuses such a switch with CRITICAL_UNCONFIRMED, whatever the door; a door passes what the person said.
+ */
+export const confirmCritical = v.optional(v.boolean());

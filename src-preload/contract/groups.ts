@@ -3,7 +3,7 @@
  */
 import * as v from 'valibot';
 import type { Group, GroupRunResult } from '../model';
-import { call, id, name, outletRef, empty } from './blocks';
+import { call, id, name, outletRef, empty, confirmCritical } from './blocks';
 
 export const groupCalls = {
   /** Every outlet group, in the order saved. */
@@ -18,8 +18,11 @@ export const groupCalls = {
   ).returns<Group>(),
   /** Delete a group; its outlets and controllers stay as they are. */
   'groups/remove': call(v.strictObject({ id })).returns<null>(),
-  /** On/off/cycle every outlet of a group: one request per controller, all controllers in parallel. */
+  /**
+   * On/off/cycle every outlet of a group: one request per controller, all controllers in parallel.
+   * Off or cycle with a critical outlet needs `confirmCritical: true` (refused whole otherwise).
+   */
   'groups/run': call(
-    v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']) }),
+    v.strictObject({ id, action: v.picklist(['on', 'off', 'cycle']), confirmCritical }),
   ).returns<GroupRunResult>(),
 } as const;

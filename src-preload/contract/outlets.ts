@@ -11,6 +11,7 @@ import {
   outletSelection,
   name,
   cycleWaitSeconds,
+  confirmCritical,
 } from './blocks';
 
 export const outletCalls = {
@@ -18,6 +19,7 @@ export const outletCalls = {
    * Saved (persistent) or, with `transient`, temporary on/off of one, several or all outlets: one
    * request. Saved: a (matrix) PUT of `state`, per-outlet refusals in `failed`. Temporary on several
    * listed outlets: the unit's simultaneous switch (`set_outlet_transient_states`), all or nothing.
+   * Off on a critical outlet needs `confirmCritical: true` (so do a cycle and an off in `outlets/switch`).
    */
   'outlets/set': call(
     v.strictObject({
@@ -25,6 +27,7 @@ export const outletCalls = {
       outlets: outletSelection,
       on: v.boolean(),
       transient: v.optional(v.boolean()),
+      confirmCritical,
     }),
   ).returns<OutletActionResult>(),
   /**
@@ -33,7 +36,12 @@ export const outletCalls = {
    * reboot); a Core that stops meanwhile still switches it back on first.
    */
   'outlets/cycle': call(
-    v.strictObject({ controllerId, outlet: outletNumber, delay: v.optional(cycleWaitSeconds) }),
+    v.strictObject({
+      controllerId,
+      outlet: outletNumber,
+      delay: v.optional(cycleWaitSeconds),
+      confirmCritical,
+    }),
   ).returns<OutletActionResult>(),
   /**
    * Switch several outlets, each to its own state. Temporary (transient states, the default here: the
@@ -49,14 +57,15 @@ export const outletCalls = {
         v.maxLength(64),
       ),
       transient: v.optional(v.boolean()),
+      confirmCritical,
     }),
   ).returns<OutletActionResult>(),
   /** Rename an outlet on the controller itself (administrators only); the new name shows at once. */
   'outlets/rename': call(v.strictObject({ controllerId, outlet: outletNumber, name })).returns<null>(),
   /**
    * Change an outlet's own settings on the controller (administrators only): `cycleDelay` in whole
-   * seconds (1–3600; null = use the relay's cycle delay) and `critical` (the tray then asks before
-   * switching it off or cycling it). What is left out stays; the new values show at once.
+   * seconds (1–3600; null = use the relay's cycle delay) and `critical` (it then goes off or cycles
+   * only with `confirmCritical: true`, which the window and the tray ask the person for). What is left out stays; the new values show at once.
    */
   'outlets/configure': call(
     v.strictObject({

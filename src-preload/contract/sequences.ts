@@ -3,7 +3,16 @@
  */
 import * as v from 'valibot';
 import type { Group, SequenceRun } from '../model';
-import { call, id, controllerId, outletNumber, cycleDelaySeconds, name, empty } from './blocks';
+import {
+  call,
+  id,
+  controllerId,
+  outletNumber,
+  cycleDelaySeconds,
+  name,
+  empty,
+  confirmCritical,
+} from './blocks';
 
 /** One step of a sequence: one or several outlets of one controller, then a wait. */
 const sequenceStep = v.strictObject({
@@ -37,9 +46,9 @@ export const sequenceCalls = {
    * someone else reserved any step's outlets, or, for off, when a step has a critical outlet and
    * `confirmCritical` is not true. Progress comes as `sequence/progress`. Same as `groups/run` on a sequence.
    */
-  'sequences/run': call(
-    v.strictObject({ id, action: v.picklist(['on', 'off']), confirmCritical: v.optional(v.boolean()) }),
-  ).returns<{ runId: string }>(),
+  'sequences/run': call(v.strictObject({ id, action: v.picklist(['on', 'off']), confirmCritical })).returns<{
+    runId: string;
+  }>(),
   /** Stop a run before its next step (steps done stay done); answers with the run as it ended. */
   'sequences/abort': call(v.strictObject({ runId: id })).returns<SequenceRun>(),
   /** Runs going on, and runs that stopped short (aborted, failed, stopped at quit or killed) not yet dismissed. */

@@ -71,6 +71,10 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     title: 'Someone else has reserved this.',
     next: 'Ask the holder to release it, wait until it ends, or break the reservation with a reason.',
   },
+  CRITICAL_UNCONFIRMED: {
+    title: 'A critical outlet was not switched without a confirmation.',
+    next: 'Switch it again: Plugboard asks first, and goes ahead once you confirm.',
+  },
 };
 
 /** Headline and next step for an error, using its detail where that helps (required firmware, fingerprint). */

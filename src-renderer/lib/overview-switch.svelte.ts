@@ -89,7 +89,8 @@ export class OverviewSwitch {
     }
     this.sending = outlet.number;
     this.failure = null;
-    const result = await actions.set([outlet.number], on);
+    // Asked above whenever it is critical and going off: the person's answer goes with the call.
+    const result = await actions.set([outlet.number], on, false, !on && outlet.critical);
     this.sending = null;
     if (!result.ok) this.failure = result.error;
     else if (result.value.failed[0]) this.failure = result.value.failed[0].error;

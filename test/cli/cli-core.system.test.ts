@@ -229,7 +229,9 @@ it('follows the exit-code table: usage, unreachable, locked, critical refused, p
   expectCode(r.ambiguousName, 2);
   expect(r.ambiguousName!.stderr).toContain('names outlets 1 and 2 on Bench A');
   expectCode(r.critical, 7);
-  expect(r.critical!.stderr).toContain('outlet 5 on Bench A is marked critical: nothing was switched');
+  expect(r.critical!.stderr).toContain(
+    'Outlet 5 on Bench A is marked critical, so nothing was switched: confirm that it may lose power, then ask again. Run it again with --yes to confirm. [CRITICAL_UNCONFIRMED]',
+  );
   // Refused before anything was sent: outlet 4 (not critical, switched off by no later step) stayed on.
   expect(a.device.outlet(3).state).toBe(true);
   expectCode(r.criticalYes, 0);

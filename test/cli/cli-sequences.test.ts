@@ -90,7 +90,9 @@ it('runs a sequence and prints its timeline; refuses critical without --yes and 
   );
   const refused = await cli(['sequence', 'run', 'Rack 7', 'off'], { env });
   expect(refused.code).toBe(7);
-  expect(refused.stderr).toMatch(/would switch off critical outlet Rack A outlet 2/);
+  expect(refused.stderr).toBe(
+    'plugboard: Outlet 2 on Rack A is marked critical, so nothing was switched: confirm that it may lose power, then ask again. Run it again with --yes to confirm. [CRITICAL_UNCONFIRMED]\n',
+  );
   expect(emu.device.outlet(1).state).toBe(true);
 
   await core.handlersAs({ door: 'window', who: 'alice', role: 'operator' })['reservations/take']({
@@ -100,7 +102,7 @@ it('runs a sequence and prints its timeline; refuses critical without --yes and 
   });
   const reserved = await cli(['sequence', 'run', 'Rack 7', 'off', '--yes'], { env });
   expect(reserved.code).toBe(5);
-  expect(reserved.stderr).toMatch(/Sequence 'Rack 7' did not start: .*reserved by alice/);
+  expect(reserved.stderr).toMatch(/^plugboard: Outlet 2 on Rack A is reserved by alice /);
   expect(
     emu.device
       .outlets()

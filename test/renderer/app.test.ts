@@ -123,7 +123,8 @@ test('the tray asking to confirm critical outlets opens a confirmation; confirmi
   await user.click(within(dialog).getByRole('checkbox'));
   await user.click(within(dialog).getByRole('button', { name: 'Switch off' }));
   expect(backend.callsOf('outlets/set')).toEqual([
-    { controllerId: 'bench-a', outlets: [2], on: false, transient: false },
+    // The person confirmed in the window: the confirmation goes with the call.
+    { controllerId: 'bench-a', outlets: [2], on: false, transient: false, confirmCritical: true },
   ]);
 });
 

@@ -53,7 +53,7 @@ test('switching off takes a second press on the same tile; the first says so', a
   ).toBeInTheDocument();
   await user.click(router);
   expect(backend.callsOf('outlets/set')).toEqual([
-    { controllerId: 'bench-a', outlets: [1], on: false, transient: false },
+    { controllerId: 'bench-a', outlets: [1], on: false, transient: false, confirmCritical: false },
   ]);
 });
 
@@ -66,7 +66,7 @@ test('the keyboard arms and switches the same way; a press elsewhere disarms', a
   // Switching another outlet on in between: the armed "off" is forgotten, not carried over.
   await user.click(await tile(/^4 Scope/));
   expect(backend.callsOf('outlets/set')).toEqual([
-    { controllerId: 'bench-a', outlets: [4], on: true, transient: false },
+    { controllerId: 'bench-a', outlets: [4], on: true, transient: false, confirmCritical: false },
   ]);
   router.focus();
   await user.keyboard(' ');
@@ -106,7 +106,7 @@ test('a critical outlet is marked in words and asks the rows’ confirmation bef
   await user.click(within(dialog).getByRole('checkbox', { name: /include the critical outlets/ }));
   await user.click(within(dialog).getByRole('button', { name: 'Switch off' }));
   expect(backend.callsOf('outlets/set')).toEqual([
-    { controllerId: 'bench-a', outlets: [2], on: false, transient: false },
+    { controllerId: 'bench-a', outlets: [2], on: false, transient: false, confirmCritical: true },
   ]);
 });
 

@@ -63,7 +63,7 @@ test('every controller’s outlets in one grid; a toggle switches the saved stat
   await user.click(sw);
   await user.click(sw); // off takes a second press (issue 16 item 3)
   expect(backend.callsOf('outlets/set')).toEqual([
-    { controllerId: 'bench-a', outlets: [3], on: false, transient: false },
+    { controllerId: 'bench-a', outlets: [3], on: false, transient: false, confirmCritical: false },
   ]);
 });
 
@@ -90,7 +90,7 @@ test('a group runs with one button; off asks first and names its critical outlet
   expect(within(dialog).getByRole('listitem')).toHaveTextContent('Bench A: outlet 2 (Server)');
   await user.click(within(dialog).getByRole('checkbox'));
   await user.click(within(dialog).getByRole('button', { name: 'Switch off' }));
-  expect(backend.callsOf('groups/run')).toEqual([{ id: 'g1', action: 'off' }]);
+  expect(backend.callsOf('groups/run')).toEqual([{ id: 'g1', action: 'off', confirmCritical: true }]);
   expect(await screen.findByText('Scopes on Bench B:')).toBeVisible();
 });
 

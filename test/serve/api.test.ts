@@ -242,9 +242,10 @@ describe('critical outlets', () => {
     expect(refused.status).toBe(409);
     expect(refused.json()).toMatchObject({
       error: {
-        code: 'CANCELLED',
-        message: expect.stringContaining('Router'),
-        action: expect.stringContaining('confirmCritical'),
+        code: 'CRITICAL_UNCONFIRMED',
+        message:
+          'Outlet 1 (Router) on Bench A is marked critical, so nothing was switched: confirm that it may lose power, then ask again.',
+        action: 'Send {"action": "off", "confirmCritical": true} to confirm.',
       },
     });
     expect((await post({ action: 'cycle' })).status).toBe(409);

@@ -170,8 +170,8 @@ describe('pdudaemon over HTTP', () => {
     await h.ok('controllers/refresh', { id });
     await until(h, id, (s) => s.outlets[4]!.critical);
     expect(await get('reboot?hostname=bench-a&port=5')).toMatchObject({
-      status: 403,
-      body: 'Outlet 5 on Bench A is marked critical, so Plugboard does not switch it off through pdudaemon: use the Plugboard window.\n',
+      status: 409,
+      body: 'Outlet 5 on Bench A is marked critical, so nothing was switched: confirm that it may lose power, then ask again. pdudaemon cannot confirm it: use the Plugboard window, or plugboard off/cycle with --yes.\n',
     });
     expect(emu.device.outlet(4).state).toBe(true);
 

@@ -1,7 +1,8 @@
 /**
  * Outlet actions on one controller. Each sends its request first — nothing is awaited before it goes on
  * the wire except the client itself — then marks the outlets pending (pushed right after), records the
- * outcome in the activity log, and asks for quick polls until the controller confirms. A request whose
+ * outcome in the activity log, and asks for quick polls until the controller confirms. A switch takes the
+ * permit of the rules it passed first (switch-rules.ts: reservations, critical outlets). A request whose
  * answer never came (it timed out on the wire) is neither done nor failed: its outlets stay pending,
  * the result lists them as `unconfirmed`, and the poll that settles them records the outcome.
  */
@@ -14,6 +15,7 @@ import type { OutletSelection } from '../../dli/types';
 import { capitalise, outletLabel } from '../../../src-preload/words';
 import type { ControllerSession } from '../session/session';
 import type { PendingRequest } from '../session/session-pending';
+import { assertPermitFor, type SwitchPermit } from './switch-rules';
 
 /** A TIMEOUT on a state-changing request (the client says so): it may have been carried out. */
 function mayHaveHappened(error: unknown): boolean {
@@ -106,19 +108,15 @@ async function run<T extends OutletActionResult>(
  */
 export async function setOutlets(
   session: ControllerSession,
+  permit: SwitchPermit,
   selection: OutletSelection,
   on: boolean,
   transient: boolean,
   actor: Actor,
-  /**
-   * `label`: how the activity log words it, when not plain "on"/"off" (a delayed cycle's two halves).
-   * `finishing`: the second half of something already allowed (a delayed cycle's switch back on): a
-   * reservation taken meanwhile must not leave the outlet off, so it is not checked again.
-   */
-  extra: { label?: string; finishing?: boolean } = {},
+  /** How the activity log words it, when not plain "on"/"off" (a delayed cycle's two halves). */
+  label?: string,
 ): Promise<OutletActionResult> {
-  const { label } = extra;
-  if (!extra.finishing) session.assertMayAct(actor, selection);
+  assertPermitFor(permit, session);
   const client = await session.client();
   const numbers =
     selection === 'all'
@@ -149,14 +147,12 @@ export async function setOutlets(
  */
 export async function switchOutlets(
   session: ControllerSession,
+  permit: SwitchPermit,
   changes: readonly { outlet: number; on: boolean }[],
   transient: boolean,
   actor: Actor,
 ): Promise<OutletActionResult> {
-  session.assertMayAct(
-    actor,
-    changes.map((c) => c.outlet),
-  );
+  assertPermitFor(permit, session);
   const client = await session.client();
   const targets = new Map(changes.map((c) => [c.outlet, c.on]));
   const options = { priority: 'interactive' } as const;
@@ -175,10 +171,11 @@ export async function switchOutlets(
 /** Power-cycle one or several outlets (several: one matrix request). */
 export async function cycleOutlets(
   session: ControllerSession,
+  permit: SwitchPermit,
   outlets: readonly number[],
   actor: Actor,
 ): Promise<OutletActionResult> {
-  session.assertMayAct(actor, outlets);
+  assertPermitFor(permit, session);
   const client = await session.client();
   const numbers = [...new Set(outlets)].sort((a, b) => a - b);
   const nothingToCycle = (outlet: number): OutletFailure => ({

@@ -28,7 +28,18 @@ const entrySchema = v.object({
     v.object({
       code: v.picklist(ERROR_CODES),
       message: v.string(),
-      detail: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean(), v.null()]))),
+      detail: v.optional(
+        v.record(
+          v.string(),
+          v.union([
+            v.string(),
+            v.number(),
+            v.boolean(),
+            v.null(),
+            v.array(v.union([v.string(), v.number()])),
+          ]),
+        ),
+      ),
     }),
   ),
   outletName: v.optional(v.nullable(v.string())),

@@ -1,4 +1,4 @@
-import type { AppInfo, ConfirmRequest } from '../../../src-preload/model';
+import type { AppInfo } from '../../../src-preload/model';
 import type { DiscoveryService } from '../../discovery/discovery-service';
 import type { ActivityLog } from '../activity/activity-log';
 import type { SecretStore } from '../../secrets';
@@ -33,8 +33,6 @@ export interface CoreContext {
   discovery: DiscoveryService;
   /** Running demo controllers by controller id (their emulators and in-memory passwords). */
   demos: Map<string, RunningDemo>;
-  /** Push `ui/confirm` (the window confirms switching critical outlets off). */
-  confirm(request: ConfirmRequest): void;
   /** Resolves once every saved controller has its session (calls for a controller wait for it). */
   started: Promise<void>;
   /** Per-request limit for verifying a controller, ms. */

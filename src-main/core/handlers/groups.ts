@@ -15,15 +15,15 @@ export function groupHandlers(ctx: CoreContext, actor: Actor): GroupHandlers {
       await ctx.registry.removeGroup(id);
       return null;
     },
-    'groups/run': async ({ id, action }) => {
+    'groups/run': async ({ id, action, confirmCritical }) => {
+      const confirmed = confirmCritical === true;
       if (ctx.registry.getGroupOrThrow(id).kind !== 'sequence')
-        return ctx.activity.asOneAction(() => runGroup(ctx, id, action, actor));
+        return ctx.activity.asOneAction(() => runGroup(ctx, id, action, actor, confirmed));
       if (action === 'cycle')
         throw new PlugboardError('BAD_INPUT', 'A sequence is switched on or off, not cycled.', undefined, {
           action: 'Run it off, then on.',
         });
-      // As for a plain group, the window asks before it sends off; the tray is refused (sequences/sequences.ts).
-      const runId = await ctx.sequences.start(id, action, actor, actor.door !== 'tray');
+      const runId = await ctx.sequences.start(id, action, actor, confirmed);
       return { results: [], runId };
     },
   };

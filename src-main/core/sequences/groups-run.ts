@@ -1,19 +1,14 @@
 /**
  * Running a group: within one controller a single request (a matrix write of the persistent state, or
  * one matrix cycle), across controllers all sent at once — every request leaves before any answer is
- * awaited.
- *
- * Critical outlets: the window asks the person before it calls `groups/run` with off or cycle, so the
- * Core runs what the window sends. The tray never offers off/cycle for a group with a critical outlet,
- * and should a tray call arrive anyway, the Core refuses it rather than switch a critical outlet off
- * without a confirmation.
+ * awaited. The switch rules (reservations, critical outlets: switch-rules.ts) hold for the whole group
+ * first: refused whole, nothing half applied.
  */
 import type { Actor } from '../../../src-preload/model';
 import type { ContractError, GroupRunResult, OutletActionResult } from '../../../src-preload/model';
-import { PlugboardError } from '../../shared/errors';
 import { cycleOutlets, keptFailure, setOutlets } from '../actions/outlet-actions';
+import { permitSwitches } from '../actions/switch-rules';
 import type { Logger } from '../../shared/logging';
-import type { Reservations } from '../reservations/reservations';
 import type { ControllerRegistry } from '../saved/registry';
 import type { SessionManager } from '../session/sessions';
 
@@ -21,7 +16,6 @@ import type { SessionManager } from '../session/sessions';
 export interface GroupRunContext {
   log: Logger;
   registry: ControllerRegistry;
-  reservations: Reservations;
   sessions: SessionManager;
   /** Resolves once every saved controller has its session. */
   started: Promise<void>;
@@ -32,6 +26,7 @@ export async function runGroup(
   id: string,
   action: 'on' | 'off' | 'cycle',
   actor: Actor,
+  confirmCritical: boolean,
 ): Promise<GroupRunResult> {
   const group = ctx.registry.getGroupOrThrow(id);
   await ctx.started;
@@ -41,24 +36,20 @@ export async function runGroup(
     list.push(member.outlet);
     byController.set(member.controllerId, list);
   }
-  if (actor.door === 'tray' && action !== 'on') {
-    const critical = group.members.some(
-      (m) => ctx.sessions.find(m.controllerId)?.state.outlets.find((o) => o.number === m.outlet)?.critical,
-    );
-    if (critical) {
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `Group "${group.name}" has critical outlets: switch it ${action === 'off' ? 'off' : 'through a cycle'} from the Plugboard window, which asks first.`,
-      );
-    }
-  }
-  // Nothing half-applied: refused whole when someone else reserved any member (before any request goes).
-  for (const [controllerId, outlets] of byController)
-    ctx.reservations.assertMayAct(actor, controllerId, outlets);
+  const parts = await Promise.all(
+    [...byController].map(async ([controllerId, outlets]) => ({
+      controllerId,
+      outlets,
+      session: await ctx.sessions.open(controllerId).catch(() => undefined),
+    })),
+  );
+  const open = parts.flatMap(({ session, outlets }) =>
+    session ? [{ session, outlets, losing: action === 'on' ? [] : outlets }] : [],
+  );
+  const permits = await permitSwitches(actor, open, confirmCritical);
   // The switches are the group's, on behalf of whoever ran it.
   const viaGroup: Actor = { door: 'group', who: actor.who };
-  const runs = [...byController].map(async ([controllerId, outlets]) => {
-    const session = await ctx.sessions.open(controllerId).catch(() => undefined);
+  const runs = parts.map(async ({ controllerId, outlets, session }) => {
     if (!session) {
       const error: ContractError = {
         code: 'NOT_FOUND',
@@ -66,11 +57,12 @@ export async function runGroup(
       };
       return { controllerId, outlets, error };
     }
+    const permit = permits[open.findIndex((p) => p.session === session)]!;
     try {
       const result =
         action === 'cycle'
-          ? await cycleOutlets(session, outlets, viaGroup)
-          : await setOutlets(session, outlets, action === 'on', false, viaGroup);
+          ? await cycleOutlets(session, permit, outlets, viaGroup)
+          : await setOutlets(session, permit, outlets, action === 'on', false, viaGroup);
       return { controllerId, outlets, error: combined(result) };
     } catch (error) {
       const doing = `${action === 'cycle' ? 'cycle' : `switch ${action}`} group "${group.name}" at ${session.summary.name}`;

@@ -1,6 +1,6 @@
 /**
- * The Core's sequence runs: starting one (refused whole, before anything switches,
- * when a step is reserved by someone else or a critical outlet would go off unconfirmed), Abort, the
+ * The Core's sequence runs: starting one (refused whole, before anything switches, by the switch rules:
+ * a step reserved by someone else, or a critical outlet that would go off unconfirmed), Abort, the
  * runs a person should see, and a stop that lets the current step's request finish and records where
  * the run stopped. Every change is pushed (`sequence/progress`) and written to the config folder, so the
  * next start can say where a killed run stopped.
@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor, SequenceRun } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
-import { refusedWhole, runSequence, type RunControl, type SequenceCtx } from './step-runner';
+import { runSequence, type RunControl, type SequenceCtx } from './step-runner';
+import { permitSwitches } from '../actions/switch-rules';
 import type { ControllerRegistry } from '../saved/registry';
 import { processAlive, SequenceFile } from './sequence-file';
 import { clockWords, stoppedAt } from './sequence-words';
@@ -68,13 +69,16 @@ export class Sequences {
         action: 'Wait for it to end, or abort it first.',
       });
     const ordered = action === 'on' ? group.steps : [...group.steps].reverse();
-    if (action === 'off') this.#checkCritical(group.name, ordered, actor, confirmCritical);
-    // Nothing half-applied: refused whole when someone else reserved any step (before any request goes).
-    try {
-      for (const step of ordered) d.reservations.assertMayAct(actor, step.controllerId, step.outlets);
-    } catch (error) {
-      throw refusedWhole(group.name, error, d.log);
-    }
+    // The switch rules for every step before anything goes: refused whole, nothing half applied.
+    const parts = await Promise.all(
+      ordered.map(async (step) => {
+        const session = await d.sessions.open(step.controllerId).catch(() => undefined);
+        return session
+          ? [{ session, outlets: step.outlets, losing: action === 'off' ? step.outlets : [] }]
+          : [];
+      }),
+    );
+    await permitSwitches(actor, parts.flat(), confirmCritical);
     const runId = `s${randomBytes(6).toString('hex')}`;
     const run: SequenceRun = {
       runId,
@@ -155,33 +159,6 @@ export class Sequences {
       live.control.wake?.();
     }
     await Promise.all(running.map((l) => l.done));
-  }
-
-  #checkCritical(
-    name: string,
-    steps: readonly { controllerId: string; outlets: number[] }[],
-    actor: Actor,
-    confirmed: boolean,
-  ): void {
-    const critical = steps.flatMap((step) => {
-      const state = this.#deps.sessions.find(step.controllerId)?.state;
-      const controller = this.#deps.registry.get(step.controllerId)?.name ?? 'a removed controller';
-      return (state?.outlets ?? [])
-        .filter((o) => o.critical && step.outlets.includes(o.number))
-        .map((o) => `${controller} outlet ${o.number}${o.name ? ` (${o.name})` : ''}`);
-    });
-    if (critical.length === 0 || (confirmed && actor.door !== 'tray')) return;
-    throw new PlugboardError(
-      'BAD_INPUT',
-      `Sequence '${name}' would switch off critical ${critical.length === 1 ? 'outlet' : 'outlets'} ${critical.join(', ')}.`,
-      { confirmCritical: true },
-      {
-        action:
-          actor.door === 'tray'
-            ? 'Switch it off from the Plugboard window, which asks first.'
-            : 'Confirm switching them off (the window asks; the CLI takes --confirm-critical).',
-      },
-    );
   }
 
   #changed(run: SequenceRun): void {

@@ -6,12 +6,11 @@
  * take effect between steps: a request on the wire is answered first; steps done stay done.
  */
 import type { Actor, ContractError, SequenceRun, SequenceRunStep } from '../../../src-preload/model';
-import { PlugboardError } from '../../shared/errors';
 import type { Clock } from '../kernel/clock';
 import type { EventHub } from '../kernel/event-hub';
-import type { Reservations } from '../reservations/reservations';
 import type { SessionManager } from '../session/sessions';
 import { keptFailure, setOutlets } from '../actions/outlet-actions';
+import { permitSwitch } from '../actions/switch-rules';
 import type { Logger } from '../../shared/logging';
 import { doneWords, stepWhat } from './sequence-words';
 
@@ -24,7 +23,6 @@ export interface SequenceCtx {
   log: Logger;
   events: EventHub;
   sessions: SessionManager;
-  reservations: Reservations;
 }
 type Ctx = SequenceCtx;
 
@@ -129,22 +127,14 @@ async function switchStep(
   on: boolean,
   control: RunControl,
 ): Promise<boolean> {
-  // A reservation can be taken mid-run: checked again for every step (as whoever ran the sequence).
-  ctx.reservations.assertMayAct(control.actor, step.controllerId, step.outlets);
   const session = await ctx.sessions.open(step.controllerId).catch(() => undefined);
   if (!session)
     throw new StepFailed({ code: 'NOT_FOUND', message: `${step.controllerName} is no longer saved.` });
-  if (!on) {
-    const critical = session.state.outlets.filter((o) => o.critical && step.outlets.includes(o.number));
-    if (critical.length && !control.confirmCritical)
-      throw new StepFailed({
-        code: 'BAD_INPUT',
-        message: `Outlet ${critical.map((o) => o.number).join(', ')} of ${step.controllerName} became critical during the run.`,
-        action: 'Run the sequence again from the Plugboard window, which asks first.',
-      });
-  }
+  // The rules again for every step: a reservation can be taken, an outlet marked critical, mid-run.
+  const part = { session, outlets: step.outlets, losing: on ? [] : step.outlets };
+  const permit = await permitSwitch(control.actor, part, control.confirmCritical);
   const viaSequence: Actor = { door: 'sequence', who: control.actor.who };
-  const result = await setOutlets(session, step.outlets, on, false, viaSequence);
+  const result = await setOutlets(session, permit, step.outlets, on, false, viaSequence);
   const [first, ...rest] = result.failed;
   if (first) {
     throw new StepFailed({
@@ -235,13 +225,5 @@ function confirmation(
         finish('confirmed');
     });
     control.wake = () => finish('woken');
-  });
-}
-
-/** Refused before anything is switched: a sentence and the error's own code (one of Plugboard's own, logged). */
-export function refusedWhole(name: string, error: unknown, log: Logger): PlugboardError {
-  const e = keptFailure(error, `check the reservations of sequence '${name}'`, log);
-  return new PlugboardError(e.code, `Sequence '${name}' did not start: ${e.message}`, undefined, {
-    ...(e.action ? { action: e.action } : {}),
   });
 }

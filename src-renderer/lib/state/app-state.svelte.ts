@@ -189,8 +189,13 @@ export class AppState {
     return result;
   }
 
-  runGroup(id: string, action: 'on' | 'off' | 'cycle'): Promise<Result<GroupRunResult>> {
-    return settle(this.api.groups.run({ id, action }));
+  /** `confirmCritical`: the person confirmed that the group's critical outlets may lose power. */
+  runGroup(
+    id: string,
+    action: 'on' | 'off' | 'cycle',
+    confirmCritical = false,
+  ): Promise<Result<GroupRunResult>> {
+    return settle(this.api.groups.run({ id, action, confirmCritical }));
   }
 
   /** Answer the oldest tray request: when confirmed, the window does what the tray asked. */
@@ -201,8 +206,8 @@ export class AppState {
     const actions = this.actionsFor(request.controllerId);
     const results =
       request.action === 'off'
-        ? [await actions.set(request.outlets, false)]
-        : await Promise.all(request.outlets.map((outlet) => actions.cycle(outlet)));
+        ? [await actions.set(request.outlets, false, false, true)]
+        : await Promise.all(request.outlets.map((outlet) => actions.cycle(outlet, true)));
     const failed = results.find((r) => !r.ok);
     if (failed && !failed.ok)
       this.banner = { context: 'What the tray asked for did not happen.', error: failed.error };

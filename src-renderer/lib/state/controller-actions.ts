@@ -45,8 +45,14 @@ export interface OutletSettingsChange {
  * part they need as a prop, so a test hands them plain functions instead of a backend.
  */
 export interface ControllerActions {
-  set(outlets: Outlets, on: boolean, transient?: boolean): Promise<Result<OutletActionResult>>;
-  cycle(outlet: number): Promise<Result<OutletActionResult>>;
+  /** `confirmCritical`: the person confirmed that critical outlets may lose power (the Core needs it). */
+  set(
+    outlets: Outlets,
+    on: boolean,
+    transient?: boolean,
+    confirmCritical?: boolean,
+  ): Promise<Result<OutletActionResult>>;
+  cycle(outlet: number, confirmCritical?: boolean): Promise<Result<OutletActionResult>>;
   /**
    * Several outlets, each to its own state: saved (one matrix PUT per target state) or, with
    * `transient`, temporary (simultaneous where the firmware allows).
@@ -54,6 +60,7 @@ export interface ControllerActions {
   switchMany(
     changes: { outlet: number; on: boolean }[],
     transient: boolean,
+    confirmCritical?: boolean,
   ): Promise<Result<OutletActionResult>>;
   rename(outlet: number, name: string): Promise<Result<null>>;
   configure(outlet: number, change: OutletSettingsChange): Promise<Result<null>>;
@@ -101,10 +108,12 @@ export interface ControllerActions {
 export function controllerActions(api: Backend, id: string): ControllerActions {
   const controllerId = id;
   return {
-    set: (outlets, on, transient = false) =>
-      settle(api.outlets.set({ controllerId, outlets, on, transient })),
-    cycle: (outlet) => settle(api.outlets.cycle({ controllerId, outlet })),
-    switchMany: (changes, transient) => settle(api.outlets.switch({ controllerId, changes, transient })),
+    set: (outlets, on, transient = false, confirmCritical = false) =>
+      settle(api.outlets.set({ controllerId, outlets, on, transient, confirmCritical })),
+    cycle: (outlet, confirmCritical = false) =>
+      settle(api.outlets.cycle({ controllerId, outlet, confirmCritical })),
+    switchMany: (changes, transient, confirmCritical = false) =>
+      settle(api.outlets.switch({ controllerId, changes, transient, confirmCritical })),
     rename: (outlet, name) => settle(api.outlets.rename({ controllerId, outlet, name })),
     configure: (outlet, change) => settle(api.outlets.configure({ controllerId, outlet, ...change })),
     setRelayTiming: (timing) => settle(api.system.setRelayTiming({ controllerId, ...timing })),

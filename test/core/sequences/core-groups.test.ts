@@ -120,23 +120,36 @@ describe('groups', () => {
     await until(h, ca.id, (s) => s.outlets.every((o) => !o.pending) && s.outlets[0]!.physicalState);
   });
 
-  it('refuses off and cycle from the tray when a member is critical; the window may run it', async () => {
-    const { a, h, ca, group } = await twoControllers();
+  it('refuses off and cycle whole when a member is critical and nobody confirmed it, from any door', async () => {
+    const { a, b, h, ca, group } = await twoControllers();
     await h.ok('groups/run', { id: group.id, action: 'on' });
     a.device.setCritical(0, true);
     await until(h, ca.id, (s) => s.outlets[0]!.critical);
+    const sentence =
+      'Outlet 1 on Bench A is marked critical, so nothing was switched: confirm that it may lose power, then ask again.';
     const tray = h.core.handlersAs('tray');
-    await expect(tray['groups/run']({ id: group.id, action: 'off' })).rejects.toMatchObject({
-      code: 'BAD_INPUT',
-      message: expect.stringMatching(/critical/),
-    });
-    expect(a.device.outlet(0).state).toBe(true);
+    for (const action of ['off', 'cycle'] as const) {
+      await expect(tray['groups/run']({ id: group.id, action })).rejects.toMatchObject({
+        code: 'CRITICAL_UNCONFIRMED',
+        message: sentence,
+      });
+      expect(await h.call('groups/run', { id: group.id, action })).toMatchObject({
+        ok: false,
+        error: { code: 'CRITICAL_UNCONFIRMED', message: sentence, detail: { outlets: [`${ca.id}:1`] } },
+      });
+    }
+    // Refused whole: the other controller's member was not switched either.
+    expect([a.device.outlet(0).state, a.device.outlet(2).state, b.device.outlet(1).state]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     await tray['groups/run']({ id: group.id, action: 'on' });
-    await h.ok('groups/run', { id: group.id, action: 'off' });
-    expect(a.device.outlet(0).state).toBe(false);
+    await h.ok('groups/run', { id: group.id, action: 'off', confirmCritical: true });
+    expect([a.device.outlet(0).state, b.device.outlet(1).state]).toEqual([false, false]);
   });
 
-  it('never switches a critical outlet off from the tray: it asks the window instead', async () => {
+  it('refuses a critical outlet off from the tray without asking anyone itself: the tray door asks', async () => {
     const emu = await emulator();
     const h = newCore();
     await h.ok('settings/set', { pollIntervalMs: 500 });
@@ -145,13 +158,11 @@ describe('groups', () => {
     await until(h, id, (s) => s.outlets[0]!.critical);
     const tray = h.core.handlersAs('tray');
     await expect(tray['outlets/set']({ controllerId: id, outlets: [1, 2], on: false })).rejects.toMatchObject(
-      { code: 'CANCELLED' },
+      { code: 'CRITICAL_UNCONFIRMED', detail: { confirmCritical: true, outlets: [`${id}:1`] } },
     );
     expect(emu.device.outlet(0).state).toBe(true);
     expect(emu.device.outlet(1).state).toBe(true);
-    expect(h.all('ui/confirm')).toEqual([
-      { controllerId: id, outlets: [1], action: 'off', reason: expect.stringMatching(/critical/) },
-    ]);
+    expect(h.all('ui/confirm')).toEqual([]);
     // Not critical: the tray switches it, and the log says it was the tray.
     await tray['outlets/set']({ controllerId: id, outlets: [2], on: false });
     expect(emu.device.outlet(1).state).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Sequences (issue 16 item 10) against what must stop them: critical outlets switched off without a
+ * Sequences against what must stop them: critical outlets switched off without a
  * confirmation, reservations (checked up front for every step, and again per step), a stop when Plugboard
  * quits, and a killed run that the next start reports.
  */
@@ -18,7 +18,7 @@ import { delay, ended, lab, LOADED, planned, states, steps } from '../sequence-l
 afterEach(cleanUp);
 
 describe('sequences and what stops them', () => {
-  it('switches a critical outlet off only when confirmed, and never from the tray', async () => {
+  it('switches a critical outlet off only when confirmed, with the one refusal from every door', async () => {
     const { a, h, ca, cb } = await lab();
     const group = await h.ok<Group>('sequences/save', {
       name: 'Rack 7',
@@ -28,22 +28,19 @@ describe('sequences and what stops them', () => {
     expect((await ended(h, on.runId)).status).toBe('done');
     a.device.setCritical(2, true);
     await until(h, ca.id, (s) => s.outlets[2]!.critical);
-    const refused = await h.call('sequences/run', { id: group.id, action: 'off' });
-    expect(refused).toMatchObject({
+    const refusal = {
+      code: 'CRITICAL_UNCONFIRMED',
+      message:
+        'Outlet 3 on Rack A is marked critical, so nothing was switched: confirm that it may lose power, then ask again.',
+      detail: { confirmCritical: true, outlets: [`${ca.id}:3`] },
+    };
+    expect(await h.call('sequences/run', { id: group.id, action: 'off' })).toEqual({
       ok: false,
-      error: {
-        code: 'BAD_INPUT',
-        message: "Sequence 'Rack 7' would switch off critical outlet Rack A outlet 3 (Outlet 3).",
-        detail: { confirmCritical: true },
-      },
+      error: refusal,
     });
     const tray = h.core.handlersAs('tray');
-    await expect(tray['groups/run']({ id: group.id, action: 'off' })).rejects.toMatchObject({
-      code: 'BAD_INPUT',
-    });
-    await expect(
-      tray['sequences/run']({ id: group.id, action: 'off', confirmCritical: true }),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/critical/) });
+    await expect(tray['groups/run']({ id: group.id, action: 'off' })).rejects.toMatchObject(refusal);
+    await expect(tray['sequences/run']({ id: group.id, action: 'off' })).rejects.toMatchObject(refusal);
     expect(states(a, [1, 3, 4])).toEqual([true, true, true]);
     const off = await h.ok<{ runId: string }>('sequences/run', {
       id: group.id,
@@ -69,7 +66,8 @@ describe('sequences and what stops them', () => {
     const result = await h.call('sequences/run', { id: group.id, action: 'on' });
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'RESERVED', message: expect.stringMatching(/^Sequence 'Rack 7' did not start: .*bob/) },
+      // The reservation's own sentence, as every other door says it.
+      error: { code: 'RESERVED', message: expect.stringMatching(/^Outlet 2 on Rack B is reserved by bob /) },
     });
     expect(h.all('sequence/progress')).toEqual([]);
     expect(a.device.outlet(0).state).toBe(false);
@@ -101,6 +99,33 @@ describe('sequences and what stops them', () => {
     );
     expect(a.device.outlet(0).state).toBe(true);
     expect(b.device.outlet(1).state).toBe(false);
+    expect(states(a, [3, 4])).toEqual([false, false]);
+  });
+
+  it('stops at a step whose outlet was marked critical mid-run, with the one refusal', async () => {
+    const clock = new FakeClock();
+    const { a, b, h, ca, cb } = await lab({ clock });
+    const group = await h.ok<Group>('sequences/save', {
+      name: 'Rack 7',
+      steps: steps(ca, cb, [delay(0), delay(0), delay(30)]),
+    });
+    const on = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'on' });
+    expect((await ended(h, on.runId)).status).toBe('done');
+    // Off runs the steps in reverse: Rack A 3-4, a 30 s wait, then Rack B 2, marked critical meanwhile.
+    const { runId } = await h.ok<{ runId: string }>('sequences/run', { id: group.id, action: 'off' });
+    await planned(clock, 30_000);
+    // An administrator marks it critical during the wait (the session knows at once, no poll needed).
+    await h.ok('outlets/configure', { controllerId: cb.id, outlet: 2, critical: true });
+    await clock.advance(30_000);
+    const run = await ended(h, runId);
+    expect(run.steps.map((s) => s.status)).toEqual(['done', 'failed', 'waiting']);
+    expect(run.steps[1]!.error).toEqual({
+      code: 'CRITICAL_UNCONFIRMED',
+      message:
+        'Outlet 2 on Rack B is marked critical, so nothing was switched: confirm that it may lose power, then ask again.',
+      detail: { confirmCritical: true, outlets: [`${cb.id}:2`] },
+    });
+    expect([b.device.outlet(1).state, a.device.outlet(0).state]).toEqual([true, true]);
     expect(states(a, [3, 4])).toEqual([false, false]);
   });
 
