@@ -4,7 +4,8 @@
  * only) and shows what the controller holds afterwards. A bad value is a usage error (exit 2): nothing is sent.
  */
 import type { Command } from 'commander';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
+import type { ControllerState, OutletReading } from '../../src-preload/model';
+import { isPlugboardError } from '../shared/errors';
 import {
   CYCLE_DELAY_RANGE,
   SEQUENCE_DELAY_RANGE,
@@ -12,10 +13,9 @@ import {
   type OutletSettings,
   type RelayTimingChange,
 } from '../dli/api-settings';
-import type { DliClient } from '../dli/client';
 import { UsageError } from './io';
-import { parseOutletSpec, resolveOutletSpec } from './outlet-spec';
-import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
+import { parseOutletSpec, resolveOutletSpec, type OutletSpec } from './outlet-spec';
+import type { CommandContext, Runner } from './command-context';
 import { leaf } from './global-options';
 import { renderPairs } from './table';
 
@@ -39,19 +39,22 @@ function onOff(text: string, option: string): boolean {
   throw new UsageError(`${option} takes on or off; "${text}" is neither.`);
 }
 
-async function oneOutlet(client: DliClient, text: string): Promise<number> {
-  const spec = parseOutletSpec(text);
-  const outlets = await resolveOutletSpec(
-    spec,
-    spec.kind === 'names' ? await client.outlets.list() : [],
-    client.controller,
-  );
-  if (outlets === 'all' || outlets.length !== 1)
-    throw new PlugboardError('BAD_INPUT', 'outlet-config takes one outlet; configure them one at a time.');
-  return outlets[0]!;
+function oneOutlet(spec: OutletSpec, outlets: readonly OutletReading[], controller: string): number {
+  const found = resolveOutletSpec(spec, outlets, controller);
+  if (found === 'all' || found.length !== 1)
+    throw new UsageError('outlet-config takes one outlet; configure them one at a time.');
+  return found[0]!;
 }
 
-const secondsWords = (value: number | null): string => (value === null ? 'unknown' : `${value} s`);
+/**
+ * A relay time in words; null says why it is not known: the controller lets only administrators read
+ * its relay settings, or it did not give them.
+ */
+function secondsWords(value: number | null, state: ControllerState): string {
+  if (value !== null) return `${value} s`;
+  if (state.capabilities?.isAdmin === false) return 'unknown (only an administrator may read it)';
+  return `unknown (${state.identity?.firmware ? `firmware ${state.identity.firmware}` : 'the controller'} did not report it)`;
+}
 
 export function registerSettingsCommands(program: Command, run: Runner): void {
   leaf(
@@ -74,14 +77,15 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
           : seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       }
       if (local.critical !== undefined) settings.critical = onOff(local.critical, '--critical');
-      if (Object.keys(settings).length > 0 && savedThroughCore(context)) {
-        return configureThroughCore(context, (words as string[]).join(' '), settings);
-      }
-      await withController(context, async ({ client }) => {
-        const outlet = await oneOutlet(client, (words as string[]).join(' '));
-        const changed = Object.keys(settings).length > 0;
-        if (changed) await client.settings.configureOutlet(outlet, settings);
-        await printOutlet(context, client, outlet, changed);
+      const changed = Object.keys(settings).length > 0;
+      const spec = parseOutletSpec((words as string[]).join(' '));
+      const { withAdminState } = await import('./admin-reads');
+      await withAdminState(context, async (core, controller, state) => {
+        const number = oneOutlet(spec, state.outlets, controller.name);
+        if (changed)
+          await core.call('outlets/configure', { controllerId: controller.id, outlet: number, ...settings });
+        const outlet = { ...state.outlets.find((o) => o.number === number)!, ...settings };
+        printOutlet(context, controller.name, outlet, state, changed);
       });
     }),
   );
@@ -100,26 +104,22 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
         timing.cycleDelay = seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       if (local.sequenceDelay !== undefined)
         timing.sequenceDelay = seconds(local.sequenceDelay, '--sequence-delay', SEQUENCE_DELAY_RANGE);
-      if (Object.keys(timing).length > 0 && savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
-          await core.call('system/setRelayTiming', { controllerId: saved.id, ...timing });
-          if (context.json) return context.terminal.json({ changed: true, ...relayJson(timing) });
-          context.terminal.print(`Changed the relay timing of ${saved.name}.`);
-        });
-      }
-      await withController(context, async ({ client }) => {
-        const changed = Object.keys(timing).length > 0;
-        if (changed) await client.settings.setRelayTiming(timing);
-        const now = await client.system.relayTiming();
+      const changed = Object.keys(timing).length > 0;
+      const { withAdminState } = await import('./admin-reads');
+      await withAdminState(context, async (core, controller, before) => {
+        if (changed) await core.call('system/setRelayTiming', { controllerId: controller.id, ...timing });
+        // What the controller holds now: the Core reads it again after a change.
+        const { states } = await core.call('app/snapshot', {});
+        const state = states.find((x) => x.id === controller.id) ?? before;
+        const now = state.relayTiming;
         if (context.json)
           return context.terminal.json({ cycle_delay: now.cycleDelay, sequence_delay: now.sequenceDelay });
-        if (changed) context.terminal.print(`Changed the relay timing of ${client.controller}.`);
+        if (changed) context.terminal.print(`Changed the relay timing of ${controller.name}.`);
         context.terminal.print(
           renderPairs(
             [
-              ['Cycle delay', secondsWords(now.cycleDelay)],
-              ['Sequence delay', secondsWords(now.sequenceDelay)],
+              ['Cycle delay', secondsWords(now.cycleDelay, state)],
+              ['Sequence delay', secondsWords(now.sequenceDelay, state)],
             ],
             context.terminal.colors.dim,
           ),
@@ -129,47 +129,14 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
   );
 }
 
-function relayJson(timing: RelayTimingChange): Record<string, number> {
-  return {
-    ...(timing.cycleDelay === undefined ? {} : { cycle_delay: timing.cycleDelay }),
-    ...(timing.sequenceDelay === undefined ? {} : { sequence_delay: timing.sequenceDelay }),
-  };
-}
-
-/** Change a saved controller's outlet settings through the Core (logged as the CLI's), then show them. */
-async function configureThroughCore(context: CommandContext, text: string, settings: OutletSettings) {
-  const { withSavedController } = await import('./core-access');
-  const { readState } = await import('./state-watch');
-  await withSavedController(context, async (core, saved) => {
-    const state = await readState(core, saved.id, saved.name);
-    const outlets = resolveOutletSpec(parseOutletSpec(text), state.outlets, saved.name);
-    if (outlets === 'all' || outlets.length !== 1)
-      throw new UsageError('outlet-config takes one outlet; configure them one at a time.');
-    const number = outlets[0]!;
-    await core.call('outlets/configure', { controllerId: saved.id, outlet: number, ...settings });
-    const name = state.outlets.find((o) => o.number === number)?.name ?? '';
-    const after = { ...state.outlets.find((o) => o.number === number), ...settings };
-    if (context.json) {
-      return context.terminal.json({
-        number,
-        name,
-        cycle_delay: after.cycleDelay ?? null,
-        critical: after.critical ?? false,
-      });
-    }
-    context.terminal.print(`Changed the settings of outlet ${number} on ${saved.name}.`);
-  });
-}
-
-async function printOutlet(
+function printOutlet(
   context: CommandContext,
-  client: DliClient,
-  number: number,
+  controller: string,
+  outlet: OutletReading,
+  state: ControllerState,
   changed: boolean,
-): Promise<void> {
-  const outlet = (await client.outlets.list()).find((o) => o.number === number);
-  if (!outlet)
-    throw new PlugboardError('DEVICE_ERROR', `${client.controller} did not list outlet ${number}.`);
+): void {
+  const number = outlet.number;
   if (context.json) {
     context.terminal.json({
       number,
@@ -179,12 +146,11 @@ async function printOutlet(
     });
     return;
   }
-  const relay = outlet.cycleDelay === null ? await client.system.relayTiming() : null;
   const delay =
     outlet.cycleDelay === null
-      ? `the relay's (${secondsWords(relay!.cycleDelay)})`
+      ? `the relay's (${secondsWords(state.relayTiming.cycleDelay, state)})`
       : `${outlet.cycleDelay} s`;
-  if (changed) context.terminal.print(`Changed the settings of outlet ${number} on ${client.controller}.`);
+  if (changed) context.terminal.print(`Changed the settings of outlet ${number} on ${controller}.`);
   context.terminal.print(
     renderPairs(
       [

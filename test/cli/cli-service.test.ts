@@ -79,13 +79,13 @@ it('acts through the running Core: logged there as the CLI by this OS user, --wa
   expect(emu.device.outlet(2).physicalState).toBe(true);
 });
 
-it('--service names a service that must answer (exit 3), and the Core-only options are refused with --url', async () => {
+it('--service names a service that must answer (exit 3); --wait with --url waits on an unreachable unit no less (exit 3)', async () => {
   const env = cleanEnv({ PLUGBOARD_SERVICE_TOKEN: 'svc-token-77' });
   const service = await cli(['--service', 'http://127.0.0.1:9', 'on', 'Bench A:1'], { env });
   expect(service.code, service.stderr).toBe(3);
   expect(service.stderr).toContain('No Plugboard service answered at http://127.0.0.1:9');
   expect(service.stderr).not.toContain('svc-token-77');
   const direct = await cli(['--url', 'http://127.0.0.1:9', '--password', 'x', 'on', '1', '--wait']);
-  expect(direct.code, direct.stderr).toBe(2);
-  expect(direct.stderr).toContain('--wait works on saved controllers');
+  expect(direct.code, direct.stderr).toBe(3);
+  expect(direct.stderr).toMatch(/127\.0\.0\.1:9.*\[UNREACHABLE\]/);
 });
