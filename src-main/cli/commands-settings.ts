@@ -4,7 +4,7 @@
  * only) and shows what the controller holds afterwards. A bad value is a usage error (exit 2): nothing is sent.
  */
 import type { Command } from 'commander';
-import type { ControllerState, OutletReading } from '../../src-preload/model';
+import type { OutletReading } from '../../src-preload/model';
 import { isPlugboardError } from '../shared/errors';
 import {
   CYCLE_DELAY_RANGE,
@@ -15,7 +15,9 @@ import {
 } from '../dli/api-settings';
 import { UsageError } from './io';
 import { parseOutletSpec, resolveOutletSpec, type OutletSpec } from './outlet-spec';
-import type { CommandContext, Runner } from './command-context';
+import type { Runner } from './command-context';
+import type { CoreAccess } from './core-link';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
 import { renderPairs } from './table';
 
@@ -46,15 +48,35 @@ function oneOutlet(spec: OutletSpec, outlets: readonly OutletReading[], controll
   return found[0]!;
 }
 
-/**
- * A relay time in words; null says why it is not known: the controller lets only administrators read
- * its relay settings, or it did not give them.
- */
-function secondsWords(value: number | null, state: ControllerState): string {
-  if (value !== null) return `${value} s`;
-  if (state.capabilities?.isAdmin === false) return 'unknown (only an administrator may read it)';
-  return `unknown (${state.identity?.firmware ? `firmware ${state.identity.firmware}` : 'the controller'} did not report it)`;
+/** One of the relay's times as the unit gives it through the Core, or why it is not known. */
+interface RelayTime {
+  value: number | null;
+  why: string | null;
 }
+
+/**
+ * Read `relay/<field>` through the Core: a login the unit does not let read it, or a firmware without
+ * it, is a reason to show, not a failure of the command.
+ */
+async function relayTime(
+  core: CoreAccess,
+  controllerId: string,
+  field: 'cycle_delay' | 'sequence_delay',
+): Promise<RelayTime> {
+  try {
+    const read = await core.call('system/tree', { controllerId, path: `relay/${field}`, depth: 1 });
+    const value = typeof read.value === 'number' && read.value >= 0 ? read.value : null;
+    return { value, why: value === null ? 'the controller gave no number for it' : null };
+  } catch (error) {
+    if (!isPlugboardError(error)) throw error;
+    if (error.code === 'FORBIDDEN') return { value: null, why: 'this login may not read it' };
+    if (error.detail?.status === 404) return { value: null, why: "this unit's firmware does not have it" };
+    throw error;
+  }
+}
+
+const secondsWords = (time: RelayTime): string =>
+  time.value === null ? `unknown: ${time.why ?? 'not read'}` : `${time.value} s`;
 
 export function registerSettingsCommands(program: Command, run: Runner): void {
   leaf(
@@ -79,13 +101,33 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
       if (local.critical !== undefined) settings.critical = onOff(local.critical, '--critical');
       const changed = Object.keys(settings).length > 0;
       const spec = parseOutletSpec((words as string[]).join(' '));
-      const { withAdminState } = await import('./admin-reads');
-      await withAdminState(context, async (core, controller, state) => {
+      const { readState } = await import('./state-watch');
+      await withTarget(context, async (core, controller) => {
+        const state = await readState(core, controller.id, controller.name);
         const number = oneOutlet(spec, state.outlets, controller.name);
         if (changed)
           await core.call('outlets/configure', { controllerId: controller.id, outlet: number, ...settings });
         const outlet = { ...state.outlets.find((o) => o.number === number)!, ...settings };
-        printOutlet(context, controller.name, outlet, state, changed);
+        if (context.json) {
+          const { name, cycleDelay, critical } = outlet;
+          return context.terminal.json({ number, name, cycle_delay: cycleDelay, critical });
+        }
+        const delay =
+          outlet.cycleDelay === null
+            ? `the relay's (${secondsWords(await relayTime(core, controller.id, 'cycle_delay'))})`
+            : `${outlet.cycleDelay} s`;
+        if (changed)
+          context.terminal.print(`Changed the settings of outlet ${number} on ${controller.name}.`);
+        context.terminal.print(
+          renderPairs(
+            [
+              ['Outlet', `${number} (${outlet.name})`],
+              ['Cycle delay', delay],
+              ['Critical', outlet.critical ? 'yes' : 'no'],
+            ],
+            context.terminal.colors.dim,
+          ),
+        );
       });
     }),
   );
@@ -105,60 +147,24 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
       if (local.sequenceDelay !== undefined)
         timing.sequenceDelay = seconds(local.sequenceDelay, '--sequence-delay', SEQUENCE_DELAY_RANGE);
       const changed = Object.keys(timing).length > 0;
-      const { withAdminState } = await import('./admin-reads');
-      await withAdminState(context, async (core, controller, before) => {
+      await withTarget(context, async (core, controller) => {
         if (changed) await core.call('system/setRelayTiming', { controllerId: controller.id, ...timing });
-        // What the controller holds now: the Core reads it again after a change.
-        const { states } = await core.call('app/snapshot', {});
-        const state = states.find((x) => x.id === controller.id) ?? before;
-        const now = state.relayTiming;
+        // What the controller holds now, each time with the reason when it is not known.
+        const cycle = await relayTime(core, controller.id, 'cycle_delay');
+        const sequence = await relayTime(core, controller.id, 'sequence_delay');
         if (context.json)
-          return context.terminal.json({ cycle_delay: now.cycleDelay, sequence_delay: now.sequenceDelay });
+          return context.terminal.json({ cycle_delay: cycle.value, sequence_delay: sequence.value });
         if (changed) context.terminal.print(`Changed the relay timing of ${controller.name}.`);
         context.terminal.print(
           renderPairs(
             [
-              ['Cycle delay', secondsWords(now.cycleDelay, state)],
-              ['Sequence delay', secondsWords(now.sequenceDelay, state)],
+              ['Cycle delay', secondsWords(cycle)],
+              ['Sequence delay', secondsWords(sequence)],
             ],
             context.terminal.colors.dim,
           ),
         );
       });
     }),
-  );
-}
-
-function printOutlet(
-  context: CommandContext,
-  controller: string,
-  outlet: OutletReading,
-  state: ControllerState,
-  changed: boolean,
-): void {
-  const number = outlet.number;
-  if (context.json) {
-    context.terminal.json({
-      number,
-      name: outlet.name,
-      cycle_delay: outlet.cycleDelay,
-      critical: outlet.critical,
-    });
-    return;
-  }
-  const delay =
-    outlet.cycleDelay === null
-      ? `the relay's (${secondsWords(state.relayTiming.cycleDelay, state)})`
-      : `${outlet.cycleDelay} s`;
-  if (changed) context.terminal.print(`Changed the settings of outlet ${number} on ${controller}.`);
-  context.terminal.print(
-    renderPairs(
-      [
-        ['Outlet', `${number} (${outlet.name})`],
-        ['Cycle delay', delay],
-        ['Critical', outlet.critical ? 'yes' : 'no'],
-      ],
-      context.terminal.colors.dim,
-    ),
   );
 }
