@@ -7,6 +7,7 @@ import { parseNumberList } from './outlet-spec';
 import type { Runner } from './command-context';
 import { withTarget } from './core-route';
 import { leaf } from './global-options';
+import { REBOOT_WAIT_S, timeoutMs } from './commands-fleet';
 import { renderTable } from './table';
 import { registerUserCommands } from './commands-users';
 
@@ -123,6 +124,11 @@ export function registerAdminCommands(program: Command, run: Runner): void {
     program
       .command('reboot')
       .option('--yes', 'really reboot (every transient state reverts)')
+      .option('--wait', 'return once the unit answers again (exit 3 if not in time)')
+      .option(
+        '--timeout <seconds>',
+        `how long --wait waits for the unit to answer again (default ${REBOOT_WAIT_S})`,
+      )
       .description('reboot the controller (firmware 1.11.6.0 or newer)'),
   ).action(
     run(async (context) => {
@@ -131,10 +137,18 @@ export function registerAdminCommands(program: Command, run: Runner): void {
           'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
         );
       }
+      const wait = context.options.wait === true ? timeoutMs(context, REBOOT_WAIT_S) : null;
+      const { rebootAndWait } = await import('./reboot-wait');
       await withTarget(context, async (core, saved) => {
-        await core.call('system/reboot', { controllerId: saved.id });
-        if (context.json) return context.terminal.json({ rebooting: true });
-        context.terminal.print(`${saved.name} is rebooting.`);
+        const back = await rebootAndWait(core, saved, wait);
+        if (context.json)
+          return context.terminal.json(
+            back === null ? { rebooting: true } : { rebooted: true, back_after_ms: back },
+          );
+        if (back === null) return context.terminal.print(`${saved.name} is rebooting.`);
+        context.terminal.print(
+          `${saved.name} rebooted and answers again (after ${Math.round(back / 1000)} s).`,
+        );
       });
     }),
   );

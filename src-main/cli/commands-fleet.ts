@@ -10,10 +10,16 @@ import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
 import { routeToCore } from './core-route';
 import { ExitWith, UsageError } from './io';
 
-/** --timeout in seconds (default 60), as ms. */
-export function timeoutMs(context: CommandContext): number {
+/**
+ * How long `reboot --wait` waits by default, in seconds: as long as the Core itself waits for a rebooting
+ * unit before it calls it offline.
+ */
+export const REBOOT_WAIT_S = 300;
+
+/** --timeout in seconds (default 60, or `defaultSeconds`), as ms. */
+export function timeoutMs(context: CommandContext, defaultSeconds = 60): number {
   const typed = context.options.timeout;
-  if (typed === undefined) return 60_000;
+  if (typed === undefined) return defaultSeconds * 1000;
   const seconds = Number(typed);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
     throw new UsageError('--timeout takes seconds, more than 0 and at most 3600 (e.g. --timeout 30).');
