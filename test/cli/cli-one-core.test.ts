@@ -1,7 +1,8 @@
 /**
  * One CLI: the same command gives the same answer and exit code whether its controller is saved (here
  * through a running Core, which holds the only copy of the password) or given by --url (a one-off Core in
- * the command's process). Each scenario runs on two emulators set up alike, one per path.
+ * the command's process). Each scenario runs on two emulators set up alike, one per path. @real-unit:
+ * both twins in the profile's unit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { coreSocketPath } from '../../src-main/link';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { listenCoreSocket } from '../../src-main/serve/core-socket';
+import { profileOptions } from '../core/harness';
 import { cleanEnv, cli, errorLines, type CliResult } from './run-cli';
 
 const PASSWORD = 'one-core-913';
@@ -26,6 +28,7 @@ async function unit(options: EmulatorOptions): Promise<RunningEmulator> {
     cycleDelay: 0.2,
     sequenceDelay: 0,
     initialStates: Array(8).fill(false),
+    ...profileOptions(),
     ...options,
   });
   cleanups.push(() => emu.close());

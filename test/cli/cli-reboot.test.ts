@@ -1,6 +1,7 @@
 /**
  * `reboot --wait`: the command returns once the unit answers again, so the next command reaches it; a
- * unit that stays down past --timeout exits 3 (unreachable) with a sentence saying so.
+ * unit that stays down past --timeout exits 3 (unreachable) with a sentence saying so. @real-unit: the
+ * profile's unit reboots.
  */
 import { expect, it } from 'vitest';
 import { emulator, login } from './cli-fixtures';

@@ -1,6 +1,7 @@
 /**
  * What the unit refused, in words: a change its API does not allow (405) says what was refused and what
  * to do, never "unexpected status"; a relay time the login may not read says why it is unknown.
+ * @real-unit: behind the proxy, the profile's unit.
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
