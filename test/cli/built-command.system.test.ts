@@ -4,18 +4,12 @@
  * as documented and a signal ends a waiting command, and `npm run --silent cli -- …` works as the README
  * says. Everything else the command does is tested in process (run-cli.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Group } from '../../src-preload/contract';
 import type { Core } from '../../src-main/core/index';
-import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket } from '../../src-main/serve/core-socket';
 import { builtCli, npmCli, startBuilt } from './built-command';
+import { runningCore } from './running-core';
 import { cleanEnv, errorLines } from './run-cli';
 
 const PASSWORD = 'built-pw-5150';
@@ -32,29 +26,7 @@ async function unit(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 
 /** A running Core (as `plugboard serve` runs one) serving a config folder's socket, with one unit saved. */
 async function service(e: RunningEmulator): Promise<{ core: Core; id: string; env: NodeJS.ProcessEnv }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-built-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  const { id } = await core.handlers['controllers/add']({
-    url: e.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: PASSWORD },
-  });
-  const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
-  // No keychain: the command reaches the unit only through the running Core.
-  const env = cleanEnv({
-    PLUGBOARD_CONFIG_DIR: configDir,
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-  });
+  const { core, id, env } = await runningCore({ url: e.url, name: 'Bench A', password: PASSWORD }, cleanups);
   return { core, id, env };
 }
 

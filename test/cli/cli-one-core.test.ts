@@ -4,20 +4,14 @@
  * the command's process). Each scenario runs on two emulators set up alike, one per path. @real-unit:
  * both twins in the profile's unit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket } from '../../src-main/serve/core-socket';
 import { profileOptions } from '../core/harness';
-import { cleanEnv, cli, errorLines, type CliResult } from './run-cli';
+import { cli, errorLines, type CliResult } from './run-cli';
+import { runningCore } from './running-core';
 
 const PASSWORD = 'one-core-913';
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const done of cleanups.splice(0).reverse()) await done();
 });
@@ -41,29 +35,8 @@ async function bothPaths(setUp: (emu: RunningEmulator) => void = () => undefined
   const direct = await unit({});
   setUp(saved);
   setUp(direct);
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-one-core-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  await core.handlers['controllers/add']({
-    url: saved.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: PASSWORD },
-  });
-  const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
   // No keychain for the commands: the saved path can only go through the running Core.
-  const env = cleanEnv({
-    PLUGBOARD_CONFIG_DIR: configDir,
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-  });
+  const { env } = await runningCore({ url: saved.url, name: 'Bench A', password: PASSWORD }, cleanups);
   const host = new URL(direct.url).host;
   return {
     saved,

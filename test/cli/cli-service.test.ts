@@ -5,17 +5,12 @@
  * in. Its actions land in the service's activity log as the CLI's, `--wait` follows the service's
  * events, and the service's reservations refuse it. `--service URL` names a service that must answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import type { Core } from '../../src-main/core/index';
-import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-socket';
+import { runningCore } from './running-core';
 import { cleanEnv, cli } from './run-cli';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -26,24 +21,10 @@ afterEach(async () => {
 async function service(): Promise<{ emu: RunningEmulator; core: Core; configDir: string; id: string }> {
   const emu = await startEmulator({ password: 'svc-only-771', initialStates: Array(8).fill(false) });
   cleanups.push(() => emu.close());
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-service-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  const { id } = await core.handlers['controllers/add']({
-    url: emu.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: 'svc-only-771' },
-  });
-  const socket: CoreSocket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
+  const { core, configDir, id } = await runningCore(
+    { url: emu.url, name: 'Bench A', password: 'svc-only-771' },
+    cleanups,
+  );
   return { emu, core, configDir, id };
 }
 
