@@ -4,6 +4,9 @@
  * as documented and a signal ends a waiting command, and `npm run --silent cli -- …` works as the README
  * says. Everything else the command does is tested in process (run-cli.ts).
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Group } from '../../src-preload/contract';
 import type { Core } from '../../src-main/core/index';
@@ -54,6 +57,27 @@ describe('exit codes', () => {
     expect(refused.stderr).not.toContain('not-it-77');
     expect(unreachable.code).toBe(3);
     expect(errorLines(unreachable)).toEqual([expect.stringContaining('[UNREACHABLE]')]);
+  });
+
+  it('--url runs through a one-off Core: a critical outlet exits 7 until --yes, and the config folder stays empty', async () => {
+    const e = await unit();
+    e.device.setOutlet(2, { state: true });
+    e.device.setCritical(2, true);
+    const configDir = mkdtempSync(join(tmpdir(), 'plugboard-built-url-'));
+    cleanups.push(async () => rmSync(configDir, { recursive: true, force: true }));
+    const env = cleanEnv({ PLUGBOARD_PASSWORD: PASSWORD, PLUGBOARD_CONFIG_DIR: join(configDir, 'config') });
+    const login = ['--url', e.url, '--user', 'admin'];
+    const refused = await builtCli([...login, 'off', '3'], { env });
+    expect(refused.code, refused.stderr).toBe(7);
+    expect(errorLines(refused)).toEqual([
+      expect.stringMatching(/outlet 3 on 127\.0\.0\.1:\d+ is marked critical/),
+    ]);
+    expect(e.device.outlet(2).state).toBe(true);
+    const confirmed = await builtCli([...login, 'off', '3', '--yes', '--wait'], { env });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(e.device.outlet(2).physicalState).toBe(false);
+    // Nothing of the unit or its login was saved anywhere Plugboard keeps things.
+    expect(readdirSync(configDir)).toEqual([]);
   });
 });
 
