@@ -7,7 +7,7 @@ import { throughCore, type CommandContext } from './command-context';
 import { parseOutletSpec } from './outlet-spec';
 import { EXIT_FAILED, combinedExitCode, exitCodeFor } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
-import { routeToCore } from './core-route';
+import { oneOffCoreSoon, routeToCore } from './core-route';
 import { ExitWith, UsageError } from './io';
 
 /**
@@ -43,9 +43,10 @@ export async function runFleet(context: CommandContext, action: FleetAction, wor
   // The words are one controller's outlets: their mistakes are found before anything is opened or sent.
   if (o.controller !== undefined || !throughCore(context)) parseOutletSpec(words.join(' '));
   const { switchTargets } = await import('./fleet-switch');
+  const ephemeral = throughCore(context) ? null : oneOffCoreSoon(context);
   const routed = await routeToCore(context);
   if (!routed) {
-    const { withEphemeralController } = await import('./ephemeral');
+    const { withEphemeralController } = await (ephemeral ?? import('./ephemeral'));
     return withEphemeralController(context, async (core, controller) => {
       const outcomes = await switchTargets(core, [`${controller.name}:${words.join(' ')}`], options);
       report(context, outcomes, options);

@@ -39,11 +39,24 @@ export async function withTarget(
   context: CommandContext,
   work: (core: CoreAccess, controller: ControllerSummary) => Promise<void>,
 ): Promise<void> {
+  const ephemeral = oneOffCoreSoon(context);
   const routed = await routeSavedToCore(context);
   if (routed) {
     const { withSavedController } = await import('./core-access');
     return withSavedController(routed, work);
   }
-  const { withEphemeralController } = await import('./ephemeral');
+  const { withEphemeralController } = await (ephemeral ?? import('./ephemeral'));
   return withEphemeralController(context, work);
+}
+
+/**
+ * A unit given by address is looked up among the saved controllers first; the one-off Core's code is
+ * loaded meanwhile (either Core needs the same code), or null when the command names a saved one.
+ */
+export function oneOffCoreSoon(context: CommandContext): Promise<typeof import('./ephemeral')> | null {
+  if (context.options.controller !== undefined) return null;
+  const loading = import('./ephemeral');
+  // Awaited by the caller when the lookup finds no saved controller; a failure shows there.
+  loading.catch(() => undefined);
+  return loading;
 }
