@@ -6,26 +6,24 @@
 import type { ControllerState, ControllerSummary } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
 import type { CommandContext } from './command-context';
-import type { CoreAccess } from './core-link';
 import { withTarget } from './core-route';
 import { readState } from './state-watch';
 
 /** Run `work` on the command's controller once the administrator's reads are in (or known impossible). */
 export async function withAdminState(
   context: CommandContext,
-  work: (core: CoreAccess, controller: ControllerSummary, state: ControllerState) => Promise<void>,
+  work: (controller: ControllerSummary, state: ControllerState) => Promise<void>,
 ): Promise<void> {
   await withTarget({ ...context, adminReads: true }, async (core, controller) => {
     const state = await readState(core, controller.id, controller.name, (s) =>
       s.capabilities === null ? false : !s.capabilities.isAdmin || s.users !== null || !core.inProcess,
     );
-    await work(core, controller, state);
+    await work(controller, state);
   });
 }
 
 /** `value`, or the reason it cannot be shown: this login is no administrator, or a service has not read it. */
 export function adminRead<T>(
-  core: CoreAccess,
   controller: ControllerSummary,
   state: ControllerState,
   value: T | null,

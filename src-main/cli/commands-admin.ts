@@ -15,8 +15,8 @@ export function registerAdminCommands(program: Command, run: Runner): void {
   leaf(program.command('users').description('users on the controller (admin only)')).action(
     run(async (context) => {
       const { withAdminState, adminRead } = await import('./admin-reads');
-      await withAdminState(context, async (core, controller, state) => {
-        const users = adminRead(core, controller, state, state.users, 'the users');
+      await withAdminState(context, async (controller, state) => {
+        const users = adminRead(controller, state, state.users, 'the users');
         const rows = users.map((u) => ({
           name: u.name,
           is_admin: u.isAdmin,
@@ -112,8 +112,8 @@ export function registerAdminCommands(program: Command, run: Runner): void {
         });
       }
       const { withAdminState, adminRead } = await import('./admin-reads');
-      await withAdminState(context, async (core, controller, state) => {
-        const enabled = adminRead(core, controller, state, state.sshEnabled, 'the SSH setting');
+      await withAdminState(context, async (controller, state) => {
+        const enabled = adminRead(controller, state, state.sshEnabled, 'the SSH setting');
         if (context.json) return context.terminal.json({ ssh_enabled: enabled });
         context.terminal.print(`SSH is ${enabled ? 'enabled' : 'disabled'} on ${controller.name}.`);
       });

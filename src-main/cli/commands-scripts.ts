@@ -12,8 +12,8 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context) => {
       const { withAdminState, adminRead } = await import('./admin-reads');
-      await withAdminState(context, async (core, controller, state) => {
-        const scripts = adminRead(core, controller, state, state.scripts, 'the scripts');
+      await withAdminState(context, async (controller, state) => {
+        const scripts = adminRead(controller, state, state.scripts, 'the scripts');
         if (context.json) return context.terminal.json(scripts);
         const c = context.terminal.colors;
         const lines = [
