@@ -95,3 +95,16 @@ it('relay says why a time is unknown: a login the unit does not let read it, a f
   expect(result.stdout).toMatch(/Cycle delay\s+unknown: this login may not read it\n/);
   expect(result.stdout).toMatch(/Sequence delay\s+unknown: this unit's firmware does not have it\n/);
 });
+
+it('users with a login that is no administrator says so and what to do (exit 4)', async () => {
+  const e = await emulator();
+  e.device.addUser({ name: 'bob', password: 'bob-pw-23', isAdmin: false, outletAccess: Array(8).fill(true) });
+  const result = await cli(['--url', e.url, '--user', 'bob', '--password-stdin', 'users'], {
+    env: cleanEnv(),
+    stdin: 'bob-pw-23\n',
+  });
+  expect(result.code, result.stderr).toBe(4);
+  expect(result.stderr).toMatch(
+    /Only an administrator may read the users of 127\.0\.0\.1:\d+, and the login bob is not one\. Log in as one of the controller's administrators \(--user\)\. \[FORBIDDEN\]/,
+  );
+});
