@@ -79,6 +79,23 @@ describe('exit codes', () => {
     // Nothing of the unit or its login was saved anywhere Plugboard keeps things.
     expect(readdirSync(configDir)).toEqual([]);
   });
+
+  it('activity --csv and inventory --csv print their CSV: the exports load without the desktop shell', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'plugboard-built-csv-'));
+    cleanups.push(async () => rmSync(configDir, { recursive: true, force: true }));
+    const env = cleanEnv({
+      PLUGBOARD_CONFIG_DIR: configDir,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    });
+    const [activity, inventory] = await Promise.all([
+      builtCli(['activity', '--csv'], { env }),
+      builtCli(['inventory', '--csv'], { env }),
+    ]);
+    expect(activity.code, activity.stderr).toBe(0);
+    expect(activity.stdout).toMatch(/^time,controller,outlet,action,door,who,result/);
+    expect(inventory.code, inventory.stderr).toBe(0);
+    expect(inventory.stdout).toMatch(/^controller,status,last_known,model,serial,firmware/);
+  });
 });
 
 describe('standard input', () => {
