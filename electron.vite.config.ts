@@ -81,6 +81,46 @@ const lazyConf: Plugin = {
 };
 
 /**
+ * The Core loads mDNS discovery (bonjour-service) and the CSV import (csv-parse) with it, yet a command
+ * that runs through a Core of its own (every `plugboard` command on one unit) never discovers nor imports:
+ * about 40 ms of its start. In the build, each is a stand-in that loads the package on first use; an
+ * `instanceof CsvError` asks the real class.
+ */
+const LAZY_CORE_DEPS: Record<string, string> = {
+  'bonjour-service': [
+    "import { createRequire } from 'node:module';",
+    // Resolved when first used, from node_modules as before (a literal require would bundle it).
+    'const load = () => createRequire(import.meta.url)(String("bonjour-service"));',
+    'export class Bonjour {',
+    '  constructor(...args) {',
+    '    return new (load().Bonjour)(...args);',
+    '  }',
+    '}',
+    'export default Bonjour;',
+  ].join('\n'),
+  'csv-parse/sync': [
+    "import { createRequire } from 'node:module';",
+    'const load = () => createRequire(import.meta.url)(String("csv-parse/sync"));',
+    'export const parse = (...args) => load().parse(...args);',
+    'export class CsvError {',
+    '  static [Symbol.hasInstance](value) {',
+    '    return value instanceof load().CsvError;',
+    '  }',
+    '}',
+  ].join('\n'),
+};
+const lazyCoreDeps: Plugin = {
+  name: 'plugboard-lazy-core-deps',
+  enforce: 'pre',
+  resolveId: (source, importer) =>
+    source in LAZY_CORE_DEPS && !importer?.startsWith('\0plugboard:lazy:')
+      ? `\0plugboard:lazy:${source}`
+      : null,
+  load: (id) =>
+    id.startsWith('\0plugboard:lazy:') ? LAZY_CORE_DEPS[id.slice('\0plugboard:lazy:'.length)] : null,
+};
+
+/**
  * The preloads need the contract's names, not its valibot schemas (callNames is `Object.keys` of the
  * schemas, so importing it would bundle valibot). In a preload's build, src-preload/contract.ts is
  * replaced by the names this config reads from that same file, and `splitCallName`; a preload importing
@@ -145,7 +185,18 @@ export default defineConfig({
       // The rest (keytar's native module, electron-store, discovery, ws) load from node_modules.
       minify: true,
       externalizeDeps: {
-        exclude: ['commander', 'conf', 'digest-fetch', 'picocolors', 'proper-lockfile', 'undici', 'valibot'],
+        exclude: [
+          'commander',
+          'conf',
+          'digest-fetch',
+          'picocolors',
+          'proper-lockfile',
+          'undici',
+          'valibot',
+          // Stand-ins that load the package on first use (lazyCoreDeps); the package stays outside.
+          'bonjour-service',
+          'csv-parse',
+        ],
       },
       rollupOptions: {
         // digest-fetch falls back to node-fetch only where there is no global fetch (not on Node 20+).
@@ -168,6 +219,7 @@ export default defineConfig({
       slimUndici,
       lazyUndiciH2,
       lazyConf,
+      lazyCoreDeps,
       {
         name: 'plugboard-cli-executable',
         // `bin` targets must be executable for `./out/main/plugboard.js` and npm link.

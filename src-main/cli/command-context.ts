@@ -3,7 +3,7 @@
  * program.ts (which imports them).
  */
 import type { CallInput, CallName, CallResult } from '../../src-preload/contract';
-import { connect, type GlobalOptions, type Target } from './connect';
+import type { GlobalOptions } from './connect';
 import type { Terminal } from './io';
 
 /** What a one-off login needs of the Core once it is open (core-access.ts's CoreAccess has it). */
@@ -23,6 +23,11 @@ export interface CommandContext {
   /** The options given before the command name. */
   globals: GlobalOptions;
   json: boolean;
+  /**
+   * The command shows what only an administrator's login reads (scripts, users, SSH, the relay's
+   * timing): a Core in this process reads them, as when a window shows the controller (admin-reads.ts).
+   */
+  adminReads?: boolean;
   /** Run once the Core is open, before the command's calls: a one-off login's meaning there (saved-route.ts). */
   beforeCore?: (core: CoreCaller) => Promise<void>;
 }
@@ -31,26 +36,13 @@ export type Runner = (
   work: (context: CommandContext, ...args: unknown[]) => Promise<void>,
 ) => (...args: unknown[]) => Promise<void>;
 
-/** Run `work` against the chosen controller and always close the connection. */
-export async function withController(
-  context: CommandContext,
-  work: (target: Target) => Promise<void>,
-): Promise<void> {
-  const target = await connect(context.options, context.terminal);
-  try {
-    await work(target);
-  } finally {
-    await target.client.close();
-  }
-}
-
 /**
- * Options that mean "log in with these, not the saved secret": by the options alone, such a command keeps
- * the direct client. Commands that can switch outlets look further (`routeToCore`).
+ * Options that mean "log in with these, not the saved secret": with them, a command looks its
+ * controller up among the saved ones first (`routeToCore`, saved-route.ts).
  */
 const ONE_OFF_LOGIN = ['user', 'password', 'passwordStdin', 'token', 'acceptFingerprint', 'reuseSecret'];
 
-/** Whether the command goes through the Core (saved controllers, groups) rather than the direct client. */
+/** Whether the command goes to the machine's Core (saved controllers, groups) by its options alone. */
 export function throughCore(context: CommandContext): boolean {
   const o = context.options;
   if (o.url !== undefined) return false;

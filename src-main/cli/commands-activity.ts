@@ -87,7 +87,7 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         if (context.json) return terminal.json(entries);
         if (o.csv === true) {
           // The Core is loaded by now (withCore): its export costs nothing more here.
-          const { activityCsv } = await import('../core/index');
+          const { activityCsv } = await import('./core-exports');
           terminal.io.out.write(activityCsv(entries));
           return;
         }

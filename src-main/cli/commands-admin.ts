@@ -4,17 +4,19 @@ import { PlugboardError } from '../shared/errors';
 import { accessFromNumbers, numbersFromAccess } from '../dli/outlet-numbers';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
-import { savedThroughCore, withController, type Runner } from './command-context';
-import { routeSavedToCore } from './core-route';
+import type { Runner } from './command-context';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
+import { REBOOT_WAIT_S, timeoutMs } from './commands-fleet';
 import { renderTable } from './table';
 import { registerUserCommands } from './commands-users';
 
 export function registerAdminCommands(program: Command, run: Runner): void {
   leaf(program.command('users').description('users on the controller (admin only)')).action(
     run(async (context) => {
-      await withController(context, async ({ client }) => {
-        const users = await client.users.list();
+      const { withAdminState, adminRead } = await import('./admin-reads');
+      await withAdminState(context, async (controller, state) => {
+        const users = adminRead(controller, state, state.users, 'the users');
         const rows = users.map((u) => ({
           name: u.name,
           is_admin: u.isAdmin,
@@ -69,50 +71,25 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const globals = context.globals;
       // --password-stdin after `add` is the new user's; before it, the login's.
       const asLogin = { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin } };
-      const routed = await routeSavedToCore(asLogin);
-      if (routed) {
-        const { withSavedController } = await import('./core-access');
-        const { readState } = await import('./state-watch');
-        return withSavedController(routed, async (core, saved) => {
-          const password = await context.terminal.readLine(`the password for ${String(name)}`);
-          if (!password) throw new UsageError('The new password is empty.');
-          const count = (await readState(core, saved.id, saved.name)).outlets.length;
-          await core.call('users/create', {
-            controllerId: saved.id,
-            name: String(name),
-            password,
-            isAdmin: local.admin === true,
-            isAllowed: local.disabled !== true,
-            outletAccess:
-              outlets === null
-                ? new Array<boolean>(count).fill(true)
-                : accessFromNumbers(outlets, count, saved.name),
-          });
-          if (context.json) return context.terminal.json({ created: String(name) });
-          context.terminal.print(`Created user ${String(name)} on ${saved.name}.`);
-        });
-      }
-      await withController(
-        { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
-        async ({ client }) => {
-          const password = await context.terminal.readLine(`the password for ${String(name)}`);
-          if (!password) throw new UsageError('The new password is empty.');
-          const count = client.outletCount ?? (await client.outlets.list()).length;
-          const outletAccess =
+      const { readState } = await import('./state-watch');
+      await withTarget(asLogin, async (core, saved) => {
+        const password = await context.terminal.readLine(`the password for ${String(name)}`);
+        if (!password) throw new UsageError('The new password is empty.');
+        const count = (await readState(core, saved.id, saved.name)).outlets.length;
+        await core.call('users/create', {
+          controllerId: saved.id,
+          name: String(name),
+          password,
+          isAdmin: local.admin === true,
+          isAllowed: local.disabled !== true,
+          outletAccess:
             outlets === null
               ? new Array<boolean>(count).fill(true)
-              : accessFromNumbers(outlets, count, client.controller);
-          await client.users.create({
-            name: String(name),
-            password,
-            isAdmin: local.admin === true,
-            isAllowed: local.disabled !== true,
-            outletAccess,
-          });
-          if (context.json) return context.terminal.json({ created: String(name) });
-          context.terminal.print(`Created user ${String(name)} on ${client.controller}.`);
-        },
-      );
+              : accessFromNumbers(outlets, count, saved.name),
+        });
+        if (context.json) return context.terminal.json({ created: String(name) });
+        context.terminal.print(`Created user ${String(name)} on ${saved.name}.`);
+      });
     }),
   );
   registerUserCommands(user, run);
@@ -127,19 +104,18 @@ export function registerAdminCommands(program: Command, run: Runner): void {
       const wanted = state === undefined ? null : String(state).toLowerCase();
       if (wanted !== null && wanted !== 'on' && wanted !== 'off')
         throw new UsageError('ssh takes on or off.');
-      if (wanted !== null && savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
+      if (wanted !== null) {
+        return withTarget(context, async (core, saved) => {
           await core.call('system/setSsh', { controllerId: saved.id, enabled: wanted === 'on' });
           if (context.json) return context.terminal.json({ ssh_enabled: wanted === 'on' });
           context.terminal.print(`SSH is ${wanted === 'on' ? 'enabled' : 'disabled'} on ${saved.name}.`);
         });
       }
-      await withController(context, async ({ client }) => {
-        if (wanted !== null) await client.system.setSsh(wanted === 'on');
-        const enabled = wanted === null ? await client.system.ssh() : wanted === 'on';
+      const { withAdminState, adminRead } = await import('./admin-reads');
+      await withAdminState(context, async (controller, state) => {
+        const enabled = adminRead(controller, state, state.sshEnabled, 'the SSH setting');
         if (context.json) return context.terminal.json({ ssh_enabled: enabled });
-        context.terminal.print(`SSH is ${enabled ? 'enabled' : 'disabled'} on ${client.controller}.`);
+        context.terminal.print(`SSH is ${enabled ? 'enabled' : 'disabled'} on ${controller.name}.`);
       });
     }),
   );
@@ -148,6 +124,11 @@ export function registerAdminCommands(program: Command, run: Runner): void {
     program
       .command('reboot')
       .option('--yes', 'really reboot (every transient state reverts)')
+      .option('--wait', 'return once the unit answers again (exit 3 if not in time)')
+      .option(
+        '--timeout <seconds>',
+        `how long --wait waits for the unit to answer again (default ${REBOOT_WAIT_S})`,
+      )
       .description('reboot the controller (firmware 1.11.6.0 or newer)'),
   ).action(
     run(async (context) => {
@@ -156,19 +137,18 @@ export function registerAdminCommands(program: Command, run: Runner): void {
           'Rebooting makes every outlet return to its persistent state; add --yes to go ahead.',
         );
       }
-      const routed = await routeSavedToCore(context);
-      if (routed) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(routed, async (core, saved) => {
-          await core.call('system/reboot', { controllerId: saved.id });
-          if (context.json) return context.terminal.json({ rebooting: true });
-          context.terminal.print(`${saved.name} is rebooting.`);
-        });
-      }
-      await withController(context, async ({ client }) => {
-        await client.system.reboot();
-        if (context.json) return context.terminal.json({ rebooting: true });
-        context.terminal.print(`${client.controller} is rebooting.`);
+      const wait = context.options.wait === true ? timeoutMs(context, REBOOT_WAIT_S) : null;
+      const { rebootAndWait } = await import('./reboot-wait');
+      await withTarget(context, async (core, saved) => {
+        const back = await rebootAndWait(core, saved, wait);
+        if (context.json)
+          return context.terminal.json(
+            back === null ? { rebooting: true } : { rebooted: true, back_after_ms: back },
+          );
+        if (back === null) return context.terminal.print(`${saved.name} is rebooting.`);
+        context.terminal.print(
+          `${saved.name} rebooted and answers again (after ${Math.round(back / 1000)} s).`,
+        );
       });
     }),
   );
@@ -188,10 +168,14 @@ export function registerAdminCommands(program: Command, run: Runner): void {
         throw new UsageError(
           'A tree path may not contain ? or #: give a path below /restapi/, like relay/outlets/0.',
         );
-      await withController(context, async ({ client }) => {
-        const read = await client.system.tree(String(path), depth);
+      await withTarget(context, async (core, controller) => {
+        const read = await core.call('system/tree', {
+          controllerId: controller.id,
+          path: String(path),
+          depth,
+        });
         if (read.value === undefined)
-          throw new PlugboardError('DEVICE_ERROR', `${client.controller} sent an empty tree.`);
+          throw new PlugboardError('DEVICE_ERROR', `${controller.name} sent an empty tree.`);
         context.terminal.json(read.value);
       });
     }),

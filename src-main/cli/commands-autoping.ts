@@ -1,13 +1,12 @@
 /**
- * `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items. An
- * item power-cycles outlets on its own later, so on a saved controller add, edit, enable and disable go
- * through the Core (its reservation check and activity log), like switching.
+ * `autoping` (list), `autoping add|edit|enable|disable|delete`: AutoPing items, through the Core (an
+ * item power-cycles outlets on its own later: the Core checks the reservations and logs the change).
  */
 import type { Command } from 'commander';
 import type { AutopingItem, AutopingItemInput } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
-import { withController, type CommandContext, type Runner } from './command-context';
-import { routeSavedToCore } from './core-route';
+import type { CommandContext, Runner } from './command-context';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
 import { UsageError, excerpt } from './io';
 import { parseNumberList } from './outlet-spec';
@@ -87,20 +86,14 @@ function inputOf(item: AutopingItem): AutopingItemInput {
   return input;
 }
 
-/**
- * Save an item through the Core on a saved controller (`change` gets the current item, or null for a
- * new one); false when the command goes straight to the unit instead.
- */
-async function savedThroughCore(
+/** Save an item through the Core (`change` gets the current item, or null for a new one). */
+async function saveItem(
   context: CommandContext,
   number: number | undefined,
   change: (current: AutopingItem | null) => AutopingItemInput,
   done: (items: AutopingItem[], controller: string) => void,
-): Promise<boolean> {
-  const routed = await routeSavedToCore(context);
-  if (!routed) return false;
-  const { withSavedController } = await import('./core-access');
-  await withSavedController(routed, async (core, saved) => {
+): Promise<void> {
+  await withTarget(context, async (core, saved) => {
     let current: AutopingItem | null = null;
     if (number !== undefined) {
       current =
@@ -119,7 +112,6 @@ async function savedThroughCore(
     });
     done(items, saved.name);
   });
-  return true;
 }
 
 const itemOptions = (command: Command): Command =>
@@ -138,8 +130,8 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
       .description('AutoPing items with their status; add, edit, enable, disable, delete (admin only)'),
   ).action(
     run(async (context) => {
-      await withController(context, async ({ client }) =>
-        printItems(context, client.controller, await client.autoping.list()),
+      await withTarget(context, async (core, saved) =>
+        printItems(context, saved.name, await core.call('autoping/list', { controllerId: saved.id })),
       );
     }),
   );
@@ -173,10 +165,7 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
           `Added AutoPing item ${items.length} on ${controller}: ping ${item.addresses.join(', ')}.`,
         );
       };
-      if (await savedThroughCore(context, undefined, () => item, done)) return;
-      await withController(context, async ({ client }) =>
-        done(await client.autoping.create(item), client.controller),
-      );
+      await saveItem(context, undefined, () => item, done);
     }),
   );
 
@@ -197,22 +186,7 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
         context.terminal.print(`Changed AutoPing item ${number} on ${controller}.`);
       };
       const edit = (current: AutopingItem | null) => itemFrom(local, inputOf(current!));
-      if (await savedThroughCore(context, number, edit, done)) return;
-      await withController(context, async ({ client }) => {
-        const current = (await client.autoping.list()).find((i) => i.number === number);
-        const item = itemFrom(
-          local,
-          current ?? {
-            addresses: [],
-            outlets: [],
-            enabled: true,
-            pingsBeforeEnabling: null,
-            resumptionTrial: false,
-            script: '',
-          },
-        );
-        done(await client.autoping.edit(number, item), client.controller);
-      });
+      await saveItem(context, number, edit, done);
     }),
   );
 
@@ -233,10 +207,7 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
           );
         };
         const toggle = (current: AutopingItem | null) => ({ ...inputOf(current!), enabled });
-        if (await savedThroughCore(context, number, toggle, done)) return;
-        await withController(context, async ({ client }) =>
-          done(await client.autoping.setEnabled(number, enabled), client.controller),
-        );
+        await saveItem(context, number, toggle, done);
       }),
     );
   }
@@ -249,10 +220,10 @@ export function registerAutopingCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, numberText) => {
       const number = itemNumber(numberText);
-      await withController(context, async ({ client }) => {
-        const items = await client.autoping.remove(number);
+      await withTarget(context, async (core, saved) => {
+        const items = await core.call('autoping/remove', { controllerId: saved.id, number });
         if (context.json) return context.terminal.json(items);
-        context.terminal.print(`Deleted AutoPing item ${number} on ${client.controller}.`);
+        context.terminal.print(`Deleted AutoPing item ${number} on ${saved.name}.`);
       });
     }),
   );

@@ -111,6 +111,15 @@ export function registerControllerCommands(program: Command, run: Runner): void 
           auth,
           ...(fingerprint ? { fingerprint } : {}),
         });
+        // Without a keychain that takes it, the Core keeps the secret only while it runs.
+        const { where } = await core.call('controllers/secretWhere', { controllerId: saved.id });
+        if (where === 'session' && core.inProcess) {
+          const login = auth.kind === 'token' ? '--token' : '--password-stdin';
+          const user = auth.kind === 'token' ? '' : ` ${auth.user}`;
+          terminal.warn(
+            `plugboard: "${saved.name}" is saved without its ${auth.kind === 'token' ? 'token' : 'password'}: this machine has no keychain to keep it in. Give it with each command (--controller "${saved.name}" ${login}), or once to a running plugboard serve (plugboard password${user} --password-stdin).`,
+          );
+        }
         if (context.json) return terminal.json(summaryJson(saved));
         const { states } = await core.call('app/snapshot', {});
         terminal.print(

@@ -1,19 +1,25 @@
 /**
  * `on`, `off`, `cycle` on saved controllers and groups, through the Core (fleet-switch.ts): which path a
  * command takes, its options (--wait, --timeout, --yes), and how the outcome is printed and exited.
- * `--url` (or PLUGBOARD_URL) keeps today's direct client for a controller that is not saved.
  */
-import type { ControllerState } from '../../src-preload/model';
 import { errorSentence } from '../shared/errors';
-import type { CommandContext } from './command-context';
+import { throughCore, type CommandContext } from './command-context';
+import { parseOutletSpec } from './outlet-spec';
 import { EXIT_FAILED, combinedExitCode, exitCodeFor, inCliTerms } from './exit-codes';
 import type { FleetAction, FleetOptions, PartOutcome } from './fleet-switch';
+import { oneOffCoreSoon, routeToCore } from './core-route';
 import { ExitWith, UsageError } from './io';
 
-/** --timeout in seconds (default 60), as ms. */
-export function timeoutMs(context: CommandContext): number {
+/**
+ * How long `reboot --wait` waits by default, in seconds: as long as the Core itself waits for a rebooting
+ * unit before it calls it offline.
+ */
+export const REBOOT_WAIT_S = 300;
+
+/** --timeout in seconds (default 60, or `defaultSeconds`), as ms. */
+export function timeoutMs(context: CommandContext, defaultSeconds = 60): number {
   const typed = context.options.timeout;
-  if (typed === undefined) return 60_000;
+  if (typed === undefined) return defaultSeconds * 1000;
   const seconds = Number(typed);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
     throw new UsageError('--timeout takes seconds, more than 0 and at most 3600 (e.g. --timeout 30).');
@@ -21,17 +27,10 @@ export function timeoutMs(context: CommandContext): number {
   return seconds * 1000;
 }
 
-/** Refuse what only the Core path can do, on the direct path. */
-export function checkDirectOptions(context: CommandContext): void {
-  for (const flag of ['wait', 'timeout', 'yes'] as const) {
-    if (context.options[flag] !== undefined) {
-      throw new UsageError(
-        `--${flag} works on saved controllers (through Plugboard), not with --url or one-off logins.`,
-      );
-    }
-  }
-}
-
+/**
+ * `on`, `off`, `cycle`: through the machine's Core for saved controllers and groups (targets.ts), or a
+ * one-off Core over the unit at --url, whose outlets are that unit's (the words are its outlets).
+ */
 export async function runFleet(context: CommandContext, action: FleetAction, words: string[]): Promise<void> {
   const o = context.options;
   const options: FleetOptions = {
@@ -41,28 +40,26 @@ export async function runFleet(context: CommandContext, action: FleetAction, wor
     timeoutMs: timeoutMs(context),
     confirmCritical: o.yes === true,
   };
-  // Today's form: --controller NAME on 3 (the words are that controller's outlets).
-  const targets = o.controller !== undefined ? [`${String(o.controller)}:${words.join(' ')}`] : words;
-  const { withCore } = await import('./core-access');
+  // The words are one controller's outlets: their mistakes are found before anything is opened or sent.
+  if (o.controller !== undefined || !throughCore(context)) parseOutletSpec(words.join(' '));
   const { switchTargets } = await import('./fleet-switch');
-  await withCore(context, async (core) => {
+  const ephemeral = throughCore(context) ? null : oneOffCoreSoon(context);
+  const routed = await routeToCore(context);
+  if (!routed) {
+    const { withEphemeralController } = await (ephemeral ?? import('./ephemeral'));
+    return withEphemeralController(context, async (core, controller) => {
+      const outcomes = await switchTargets(core, [`${controller.name}:${words.join(' ')}`], options);
+      report(context, outcomes, options);
+    });
+  }
+  // Today's form: --controller NAME on 3 (the words are that controller's outlets).
+  const controller = routed.options.controller;
+  const targets = controller !== undefined ? [`${String(controller)}:${words.join(' ')}`] : words;
+  const { withCore } = await import('./core-access');
+  await withCore(routed, async (core) => {
     const outcomes = await switchTargets(core, targets, options);
     report(context, outcomes, options);
   });
-}
-
-/**
- * The live state of the saved controller named by --controller, as the Core read it (its session started
- * for this command, the outlets read once); a controller that cannot be reached gives its problem.
- */
-export async function savedControllerState(context: CommandContext): Promise<ControllerState> {
-  const { withSavedController } = await import('./core-access');
-  const { readState } = await import('./state-watch');
-  let found: ControllerState | null = null;
-  await withSavedController(context, async (core, saved) => {
-    found = await readState(core, saved.id, saved.name);
-  });
-  return found!;
 }
 
 function outletWords(numbers: readonly number[]): string {
@@ -84,8 +81,9 @@ function report(context: CommandContext, outcomes: readonly PartOutcome[], o: Fl
       ...failed.map((f) => exitCodeFor(f.error.code)),
       ...(outcome.unconfirmed.length ? [EXIT_FAILED] : []),
     ];
+    // Counted by outlet: "all off" with one locked outlet is partly done (PARTIAL), not refused.
     if (codes.length) failures.push(combinedExitCode(codes, 0));
-    else done++;
+    done += ok.length;
     if (!context.json && ok.length) terminal.print(doneLine(o, name, ok));
     if (context.json) continue;
     const prefix = (message: string): string => (message.includes(name) ? message : `${name}: ${message}`);

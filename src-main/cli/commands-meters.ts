@@ -1,8 +1,10 @@
 /** `meters`: every meter of the controller, with temperatures in °C or °F. */
 import type { Command } from 'commander';
-import { celsiusToFahrenheit } from '../dli/meters';
+import { celsiusToFahrenheit, meterReadings } from '../dli/meters';
 import type { MeterReading } from '../dli/types';
-import { withController, type Runner } from './command-context';
+import type { Runner } from './command-context';
+import type { CoreAccess } from './core-link';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
 import { renderTable } from './table';
 
@@ -21,6 +23,14 @@ function forOutput(
   });
 }
 
+/** Every meter of the unit, those it marks internal included, read through the Core. */
+async function allMeters(core: CoreAccess, controllerId: string): Promise<MeterReading[]> {
+  const read = await core.call('system/tree', { controllerId, path: 'meter/values', depth: 8 });
+  const values = read.value;
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) return [];
+  return meterReadings(values as Record<string, unknown>, { internal: true });
+}
+
 export function registerMeterCommands(program: Command, run: Runner): void {
   leaf(
     program
@@ -30,11 +40,17 @@ export function registerMeterCommands(program: Command, run: Runner): void {
       .description('every meter: voltage, current, energy, temperature, humidity'),
   ).action(
     run(async (context) => {
-      await withController(context, async ({ client }) => {
-        const readings = await client.meters({ internal: context.options.all === true });
+      const { readState } = await import('./state-watch');
+      await withTarget(context, async (core, controller) => {
+        const state = await readState(core, controller.id, controller.name);
+        // The Core keeps the meters a person sees; --all reads the unit's whole list through it.
+        const readings =
+          context.options.all === true && state.meters !== null
+            ? await allMeters(core, controller.id)
+            : state.meters;
         const rows = forOutput(readings ?? [], context.options.fahrenheit === true);
         if (context.json) return context.terminal.json(rows);
-        if (readings === null) return context.terminal.print(`${client.controller} has no meters.`);
+        if (readings === null) return context.terminal.print(`${controller.name} has no meters.`);
         const c = context.terminal.colors;
         context.terminal.print(
           renderTable(

@@ -1,7 +1,7 @@
 /** `scripts`, `script start`, `script stop`. */
 import type { Command } from 'commander';
-import { savedThroughCore, withController, type Runner } from './command-context';
-import { routeSavedToCore } from './core-route';
+import type { Runner } from './command-context';
+import { withTarget } from './core-route';
 import { parseScriptArgs } from './script-args';
 import { leaf } from './global-options';
 import { renderTable } from './table';
@@ -11,8 +11,9 @@ export function registerScriptCommands(program: Command, run: Runner): void {
     program.command('scripts').description('user functions and running script threads (admin only)'),
   ).action(
     run(async (context) => {
-      await withController(context, async ({ client }) => {
-        const scripts = await client.scripts.list();
+      const { withAdminState, adminRead } = await import('./admin-reads');
+      await withAdminState(context, async (controller, state) => {
+        const scripts = adminRead(controller, state, state.scripts, 'the scripts');
         if (context.json) return context.terminal.json(scripts);
         const c = context.terminal.colors;
         const lines = [
@@ -48,25 +49,14 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, functionName) => {
       const args = parseScriptArgs(context.options.args as string | undefined);
-      const routed = await routeSavedToCore(context);
-      if (routed) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(routed, async (core, saved) => {
-          const { threadId } = await core.call('scripts/start', {
-            controllerId: saved.id,
-            function: String(functionName),
-            args,
-          });
-          if (context.json) return context.terminal.json({ thread_id: threadId });
-          context.terminal.print(`Started ${String(functionName)} on ${saved.name} as thread ${threadId}.`);
+      await withTarget(context, async (core, saved) => {
+        const { threadId } = await core.call('scripts/start', {
+          controllerId: saved.id,
+          function: String(functionName),
+          args,
         });
-      }
-      await withController(context, async ({ client }) => {
-        const { threadId } = await client.scripts.start(String(functionName), args);
         if (context.json) return context.terminal.json({ thread_id: threadId });
-        context.terminal.print(
-          `Started ${String(functionName)} on ${client.controller} as thread ${threadId}.`,
-        );
+        context.terminal.print(`Started ${String(functionName)} on ${saved.name} as thread ${threadId}.`);
       });
     }),
   );
@@ -78,23 +68,11 @@ export function registerScriptCommands(program: Command, run: Runner): void {
   ).action(
     run(async (context, thread) => {
       const id = String(thread);
-      if (savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
-          await core.call('scripts/stop', { controllerId: saved.id, threads: id === 'all' ? 'all' : [id] });
-          if (context.json) return context.terminal.json({ stopped: id });
-          context.terminal.print(
-            id === 'all' ? `Stopped all scripts on ${saved.name}.` : `Stopped thread ${id} on ${saved.name}.`,
-          );
-        });
-      }
-      await withController(context, async ({ client }) => {
-        await client.scripts.stop(id === 'all' ? 'all' : [id]);
+      await withTarget(context, async (core, saved) => {
+        await core.call('scripts/stop', { controllerId: saved.id, threads: id === 'all' ? 'all' : [id] });
         if (context.json) return context.terminal.json({ stopped: id });
         context.terminal.print(
-          id === 'all'
-            ? `Stopped all scripts on ${client.controller}.`
-            : `Stopped thread ${id} on ${client.controller}.`,
+          id === 'all' ? `Stopped all scripts on ${saved.name}.` : `Stopped thread ${id} on ${saved.name}.`,
         );
       });
     }),

@@ -4,7 +4,8 @@
  * only) and shows what the controller holds afterwards. A bad value is a usage error (exit 2): nothing is sent.
  */
 import type { Command } from 'commander';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
+import type { OutletReading } from '../../src-preload/model';
+import { isPlugboardError } from '../shared/errors';
 import {
   CYCLE_DELAY_RANGE,
   SEQUENCE_DELAY_RANGE,
@@ -12,10 +13,11 @@ import {
   type OutletSettings,
   type RelayTimingChange,
 } from '../dli/api-settings';
-import type { DliClient } from '../dli/client';
 import { UsageError } from './io';
-import { parseOutletSpec, resolveOutletSpec } from './outlet-spec';
-import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
+import { parseOutletSpec, resolveOutletSpec, type OutletSpec } from './outlet-spec';
+import type { Runner } from './command-context';
+import type { CoreAccess } from './core-link';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
 import { renderPairs } from './table';
 
@@ -39,19 +41,42 @@ function onOff(text: string, option: string): boolean {
   throw new UsageError(`${option} takes on or off; "${text}" is neither.`);
 }
 
-async function oneOutlet(client: DliClient, text: string): Promise<number> {
-  const spec = parseOutletSpec(text);
-  const outlets = await resolveOutletSpec(
-    spec,
-    spec.kind === 'names' ? await client.outlets.list() : [],
-    client.controller,
-  );
-  if (outlets === 'all' || outlets.length !== 1)
-    throw new PlugboardError('BAD_INPUT', 'outlet-config takes one outlet; configure them one at a time.');
-  return outlets[0]!;
+function oneOutlet(spec: OutletSpec, outlets: readonly OutletReading[], controller: string): number {
+  const found = resolveOutletSpec(spec, outlets, controller);
+  if (found === 'all' || found.length !== 1)
+    throw new UsageError('outlet-config takes one outlet; configure them one at a time.');
+  return found[0]!;
 }
 
-const secondsWords = (value: number | null): string => (value === null ? 'unknown' : `${value} s`);
+/** One of the relay's times as the unit gives it through the Core, or why it is not known. */
+interface RelayTime {
+  value: number | null;
+  why: string | null;
+}
+
+/**
+ * Read `relay/<field>` through the Core: a login the unit does not let read it, or a firmware without
+ * it, is a reason to show, not a failure of the command.
+ */
+async function relayTime(
+  core: CoreAccess,
+  controllerId: string,
+  field: 'cycle_delay' | 'sequence_delay',
+): Promise<RelayTime> {
+  try {
+    const read = await core.call('system/tree', { controllerId, path: `relay/${field}`, depth: 1 });
+    const value = typeof read.value === 'number' && read.value >= 0 ? read.value : null;
+    return { value, why: value === null ? 'the controller gave no number for it' : null };
+  } catch (error) {
+    if (!isPlugboardError(error)) throw error;
+    if (error.code === 'FORBIDDEN') return { value: null, why: 'this login may not read it' };
+    if (error.detail?.status === 404) return { value: null, why: "this unit's firmware does not have it" };
+    throw error;
+  }
+}
+
+const secondsWords = (time: RelayTime): string =>
+  time.value === null ? `unknown: ${time.why ?? 'not read'}` : `${time.value} s`;
 
 export function registerSettingsCommands(program: Command, run: Runner): void {
   leaf(
@@ -74,14 +99,35 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
           : seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       }
       if (local.critical !== undefined) settings.critical = onOff(local.critical, '--critical');
-      if (Object.keys(settings).length > 0 && savedThroughCore(context)) {
-        return configureThroughCore(context, (words as string[]).join(' '), settings);
-      }
-      await withController(context, async ({ client }) => {
-        const outlet = await oneOutlet(client, (words as string[]).join(' '));
-        const changed = Object.keys(settings).length > 0;
-        if (changed) await client.settings.configureOutlet(outlet, settings);
-        await printOutlet(context, client, outlet, changed);
+      const changed = Object.keys(settings).length > 0;
+      const spec = parseOutletSpec((words as string[]).join(' '));
+      const { readState } = await import('./state-watch');
+      await withTarget(context, async (core, controller) => {
+        const state = await readState(core, controller.id, controller.name);
+        const number = oneOutlet(spec, state.outlets, controller.name);
+        if (changed)
+          await core.call('outlets/configure', { controllerId: controller.id, outlet: number, ...settings });
+        const outlet = { ...state.outlets.find((o) => o.number === number)!, ...settings };
+        if (context.json) {
+          const { name, cycleDelay, critical } = outlet;
+          return context.terminal.json({ number, name, cycle_delay: cycleDelay, critical });
+        }
+        const delay =
+          outlet.cycleDelay === null
+            ? `the relay's (${secondsWords(await relayTime(core, controller.id, 'cycle_delay'))})`
+            : `${outlet.cycleDelay} s`;
+        if (changed)
+          context.terminal.print(`Changed the settings of outlet ${number} on ${controller.name}.`);
+        context.terminal.print(
+          renderPairs(
+            [
+              ['Outlet', `${number} (${outlet.name})`],
+              ['Cycle delay', delay],
+              ['Critical', outlet.critical ? 'yes' : 'no'],
+            ],
+            context.terminal.colors.dim,
+          ),
+        );
       });
     }),
   );
@@ -100,99 +146,25 @@ export function registerSettingsCommands(program: Command, run: Runner): void {
         timing.cycleDelay = seconds(local.cycleDelay, '--cycle-delay', CYCLE_DELAY_RANGE);
       if (local.sequenceDelay !== undefined)
         timing.sequenceDelay = seconds(local.sequenceDelay, '--sequence-delay', SEQUENCE_DELAY_RANGE);
-      if (Object.keys(timing).length > 0 && savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
-          await core.call('system/setRelayTiming', { controllerId: saved.id, ...timing });
-          if (context.json) return context.terminal.json({ changed: true, ...relayJson(timing) });
-          context.terminal.print(`Changed the relay timing of ${saved.name}.`);
-        });
-      }
-      await withController(context, async ({ client }) => {
-        const changed = Object.keys(timing).length > 0;
-        if (changed) await client.settings.setRelayTiming(timing);
-        const now = await client.system.relayTiming();
+      const changed = Object.keys(timing).length > 0;
+      await withTarget(context, async (core, controller) => {
+        if (changed) await core.call('system/setRelayTiming', { controllerId: controller.id, ...timing });
+        // What the controller holds now, each time with the reason when it is not known.
+        const cycle = await relayTime(core, controller.id, 'cycle_delay');
+        const sequence = await relayTime(core, controller.id, 'sequence_delay');
         if (context.json)
-          return context.terminal.json({ cycle_delay: now.cycleDelay, sequence_delay: now.sequenceDelay });
-        if (changed) context.terminal.print(`Changed the relay timing of ${client.controller}.`);
+          return context.terminal.json({ cycle_delay: cycle.value, sequence_delay: sequence.value });
+        if (changed) context.terminal.print(`Changed the relay timing of ${controller.name}.`);
         context.terminal.print(
           renderPairs(
             [
-              ['Cycle delay', secondsWords(now.cycleDelay)],
-              ['Sequence delay', secondsWords(now.sequenceDelay)],
+              ['Cycle delay', secondsWords(cycle)],
+              ['Sequence delay', secondsWords(sequence)],
             ],
             context.terminal.colors.dim,
           ),
         );
       });
     }),
-  );
-}
-
-function relayJson(timing: RelayTimingChange): Record<string, number> {
-  return {
-    ...(timing.cycleDelay === undefined ? {} : { cycle_delay: timing.cycleDelay }),
-    ...(timing.sequenceDelay === undefined ? {} : { sequence_delay: timing.sequenceDelay }),
-  };
-}
-
-/** Change a saved controller's outlet settings through the Core (logged as the CLI's), then show them. */
-async function configureThroughCore(context: CommandContext, text: string, settings: OutletSettings) {
-  const { withSavedController } = await import('./core-access');
-  const { readState } = await import('./state-watch');
-  await withSavedController(context, async (core, saved) => {
-    const state = await readState(core, saved.id, saved.name);
-    const outlets = resolveOutletSpec(parseOutletSpec(text), state.outlets, saved.name);
-    if (outlets === 'all' || outlets.length !== 1)
-      throw new UsageError('outlet-config takes one outlet; configure them one at a time.');
-    const number = outlets[0]!;
-    await core.call('outlets/configure', { controllerId: saved.id, outlet: number, ...settings });
-    const name = state.outlets.find((o) => o.number === number)?.name ?? '';
-    const after = { ...state.outlets.find((o) => o.number === number), ...settings };
-    if (context.json) {
-      return context.terminal.json({
-        number,
-        name,
-        cycle_delay: after.cycleDelay ?? null,
-        critical: after.critical ?? false,
-      });
-    }
-    context.terminal.print(`Changed the settings of outlet ${number} on ${saved.name}.`);
-  });
-}
-
-async function printOutlet(
-  context: CommandContext,
-  client: DliClient,
-  number: number,
-  changed: boolean,
-): Promise<void> {
-  const outlet = (await client.outlets.list()).find((o) => o.number === number);
-  if (!outlet)
-    throw new PlugboardError('DEVICE_ERROR', `${client.controller} did not list outlet ${number}.`);
-  if (context.json) {
-    context.terminal.json({
-      number,
-      name: outlet.name,
-      cycle_delay: outlet.cycleDelay,
-      critical: outlet.critical,
-    });
-    return;
-  }
-  const relay = outlet.cycleDelay === null ? await client.system.relayTiming() : null;
-  const delay =
-    outlet.cycleDelay === null
-      ? `the relay's (${secondsWords(relay!.cycleDelay)})`
-      : `${outlet.cycleDelay} s`;
-  if (changed) context.terminal.print(`Changed the settings of outlet ${number} on ${client.controller}.`);
-  context.terminal.print(
-    renderPairs(
-      [
-        ['Outlet', `${number} (${outlet.name})`],
-        ['Cycle delay', delay],
-        ['Critical', outlet.critical ? 'yes' : 'no'],
-      ],
-      context.terminal.colors.dim,
-    ),
   );
 }

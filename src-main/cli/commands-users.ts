@@ -7,8 +7,8 @@ import { accessFromNumbers } from '../dli/outlet-numbers';
 import type { UserChange } from '../dli/types';
 import { UsageError } from './io';
 import { parseNumberList } from './outlet-spec';
-import { savedThroughCore, withController, type CommandContext, type Runner } from './command-context';
-import { routeSavedToCore } from './core-route';
+import type { Runner } from './command-context';
+import { withTarget } from './core-route';
 import { leaf } from './global-options';
 
 interface EditOptions {
@@ -31,13 +31,6 @@ function wanted(local: EditOptions): { outlets: number[] | null; change: Omit<Us
     );
   }
   return { outlets, change };
-}
-
-/** The user a direct login (--url) logs in as; null for a token. */
-function directUser(context: CommandContext): string | null {
-  const o = context.options;
-  if (o.token !== undefined) return null;
-  return o.user ?? context.terminal.io.env.PLUGBOARD_USER ?? 'admin';
 }
 
 export function registerUserCommands(user: Command, run: Runner): void {
@@ -76,42 +69,20 @@ export function registerUserCommands(user: Command, run: Runner): void {
         context.terminal.print(`Changed user ${who} on ${where}.`);
         if (warning) context.terminal.warn(warning);
       };
-      const routed = await routeSavedToCore(asLogin);
-      if (routed) {
-        const { withSavedController } = await import('./core-access');
-        const { readState } = await import('./state-watch');
-        return withSavedController(routed, async (core, saved) => {
-          const count = outlets ? (await readState(core, saved.id, saved.name)).outlets.length : 0;
-          const newPassword = await password();
-          const answer = await core.call('users/update', {
-            controllerId: saved.id,
-            name: who,
-            confirmOwnUser: context.local.yes === true,
-            ...change,
-            ...(outlets ? { outletAccess: accessFromNumbers(outlets, count, saved.name) } : {}),
-            ...(newPassword === undefined ? {} : { password: newPassword }),
-          });
-          done(saved.name, answer.warning);
+      const { readState } = await import('./state-watch');
+      await withTarget(asLogin, async (core, saved) => {
+        const count = outlets ? (await readState(core, saved.id, saved.name)).outlets.length : 0;
+        const newPassword = await password();
+        const answer = await core.call('users/update', {
+          controllerId: saved.id,
+          name: who,
+          confirmOwnUser: context.local.yes === true,
+          ...change,
+          ...(outlets ? { outletAccess: accessFromNumbers(outlets, count, saved.name) } : {}),
+          ...(newPassword === undefined ? {} : { password: newPassword }),
         });
-      }
-      await withController(
-        { ...context, options: { ...context.options, passwordStdin: globals.passwordStdin === true } },
-        async ({ client }) => {
-          if (change.isAllowed === false && context.local.yes !== true && directUser(context) === who) {
-            throw new UsageError(
-              `This command logs in as ${who}: once it may not log in, that login no longer reaches the controller. Add --yes to do it anyway.`,
-            );
-          }
-          const count = outlets ? (client.outletCount ?? (await client.outlets.list()).length) : 0;
-          const newPassword = await password();
-          await client.users.update(who, {
-            ...change,
-            ...(outlets ? { outletAccess: accessFromNumbers(outlets, count, client.controller) } : {}),
-            ...(newPassword === undefined ? {} : { password: newPassword }),
-          });
-          done(client.controller, null);
-        },
-      );
+        done(saved.name, answer.warning);
+      });
     }),
   );
 
@@ -125,23 +96,10 @@ export function registerUserCommands(user: Command, run: Runner): void {
     run(async (context, name) => {
       const who = String(name);
       const yes = context.local.yes === true;
-      if (savedThroughCore(context)) {
-        const { withSavedController } = await import('./core-access');
-        return withSavedController(context, async (core, saved) => {
-          await core.call('users/delete', { controllerId: saved.id, name: who, confirmOwnUser: yes });
-          if (context.json) return context.terminal.json({ deleted: who });
-          context.terminal.print(`Deleted user ${who} on ${saved.name}.`);
-        });
-      }
-      if (!yes && directUser(context) === who) {
-        throw new UsageError(
-          `This command logs in as ${who}: after deleting it, that login no longer reaches the controller. Add --yes to delete it anyway.`,
-        );
-      }
-      await withController(context, async ({ client }) => {
-        await client.users.delete(who);
+      await withTarget(context, async (core, saved) => {
+        await core.call('users/delete', { controllerId: saved.id, name: who, confirmOwnUser: yes });
         if (context.json) return context.terminal.json({ deleted: who });
-        context.terminal.print(`Deleted user ${who} on ${client.controller}.`);
+        context.terminal.print(`Deleted user ${who} on ${saved.name}.`);
       });
     }),
   );

@@ -1,18 +1,9 @@
 /**
- * From global options (or the environment, or a saved controller) to a connected client. Passwords are
- * taken from --password, --password-stdin, PLUGBOARD_PASSWORD or the keychain, and never printed.
+ * The global options as typed: the controller's address, the login, a certificate to trust. Passwords
+ * are taken from --password, --password-stdin or PLUGBOARD_PASSWORD, and never printed.
  */
-import {
-  type ControllerRegistry,
-  boundPlaceChanges,
-  checkSecretPlace,
-  type SecretPlace,
-} from '../core/config';
-import { DliClient } from '../dli/client';
-import { PlugboardError, isPlugboardError } from '../shared/errors';
 import { isFingerprint, normalizeFingerprint } from '../dli/tls-pin';
-import { credentialsOf, type Credentials } from '../shared/credentials';
-import type { ControllerSummary } from '../../src-preload/model';
+import type { Credentials } from '../shared/credentials';
 import { normaliseControllerUrl } from '../shared/controller-address';
 import { UsageError, excerpt, type Terminal } from './io';
 
@@ -31,15 +22,6 @@ export interface GlobalOptions {
   serviceToken?: string;
   serviceTokenFile?: string;
   serviceFingerprint?: string;
-}
-
-/**
- * The saved controllers in Plugboard's config folder, secrets in the OS keychain. Imported on first use:
- * the config file's libraries and the keychain's are half of what a `--url` command would otherwise load.
- */
-export async function openRegistry(terminal: Terminal): Promise<ControllerRegistry> {
-  const { openSavedControllers } = await import('./saved-controllers');
-  return openSavedControllers(terminal);
 }
 
 export function checkedFingerprint(text: string | undefined): string | null {
@@ -122,94 +104,4 @@ export async function requiredCredentials(options: GlobalOptions, terminal: Term
     throw new UsageError('Give a password (--password, --password-stdin or PLUGBOARD_PASSWORD) or --token.');
   }
   return credentials;
-}
-
-export interface Target {
-  client: DliClient;
-  /** How the controller is named in messages. */
-  name: string;
-}
-
-/** The controller the command talks to: --controller NAME (saved) or --url (or PLUGBOARD_URL). */
-export async function connect(options: GlobalOptions, terminal: Terminal): Promise<Target> {
-  if (options.url !== undefined && options.controller !== undefined) {
-    throw new UsageError('Give either --url or --controller, not both.');
-  }
-  const pinned = checkedFingerprint(options.acceptFingerprint);
-  if (options.controller !== undefined) return connectSaved(options, terminal, pinned);
-  const typed = options.url ?? terminal.io.env.PLUGBOARD_URL;
-  if (!typed)
-    throw new UsageError('Say which controller: --url http://host, --controller NAME, or set PLUGBOARD_URL.');
-  const url = checkedUrl(typed, urlSource(options));
-  const credentials = await requiredCredentials(options, terminal);
-  const client = new DliClient({ url, credentials, fingerprint: pinned });
-  return { client, name: client.controller };
-}
-
-async function connectSaved(
-  options: GlobalOptions,
-  terminal: Terminal,
-  pinned: string | null,
-): Promise<Target> {
-  const registry = await openRegistry(terminal);
-  const saved = registry.find(options.controller!);
-  if (!saved) {
-    const names = registry.list().map((c) => `"${c.name}"`);
-    throw new PlugboardError(
-      'NOT_FOUND',
-      `No saved controller is called "${excerpt(options.controller!)}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
-    );
-  }
-  const given = await credentialsFrom(options, terminal, saved.user || null);
-  let credentials: Credentials;
-  if (given === null) {
-    const stored = await registry.storedSecret(saved.id);
-    if (stored === null) {
-      throw new UsageError(
-        `No password or token is saved for "${saved.name}"; give --password-stdin or --token.`,
-      );
-    }
-    checkSavedSecretPlace(saved, stored.place, options, pinned);
-    // Confirmed for a record changed outside Plugboard's checks: the secret is bound to it from now on.
-    if (boundPlaceChanges(stored.place, saved).length > 0)
-      await registry.update(saved.id, {}, undefined, { rebindSecret: true });
-    const secret = stored.secret;
-    credentials = credentialsOf({ auth: saved.auth, user: options.user ?? saved.user }, secret);
-  } else {
-    credentials = given.kind === 'digest' && saved.auth === 'basic' ? { ...given, kind: 'basic' } : given;
-  }
-  const client = new DliClient({
-    url: saved.url,
-    credentials,
-    name: saved.name,
-    fingerprint: pinned ?? saved.fingerprint,
-  });
-  return { client, name: saved.name };
-}
-
-/**
- * The saved secret goes only where it was saved for: another user (--user) or another certificate
- * (--accept-fingerprint), or a saved record changed outside Plugboard's checks (its secret is bound to
- * the place it was saved for: registry-envelope.ts), needs it typed again (--password-stdin) or --reuse-secret.
- */
-function checkSavedSecretPlace(
-  saved: ControllerSummary,
-  bound: SecretPlace,
-  options: GlobalOptions,
-  pinned: string | null,
-): void {
-  const next = {
-    ...saved,
-    user: saved.auth === 'token' ? '' : (options.user ?? saved.user),
-    fingerprint: pinned ?? saved.fingerprint,
-  };
-  try {
-    checkSecretPlace(saved.name, bound, next, options.reuseSecret === true, {
-      retype: `give the ${saved.auth === 'token' ? 'token with --token' : 'password with --password-stdin'}`,
-      confirm: 'add --reuse-secret to send the saved one',
-    });
-  } catch (error) {
-    if (isPlugboardError(error)) throw new UsageError(error.message);
-    throw error;
-  }
 }

@@ -5,26 +5,21 @@
  * controllers a command addresses are polled), disposed when the command ends. Either way the calls are
  * recorded as this OS user through the CLI door. Commands see only `CoreAccess`.
  *
- * Loaded lazily (`await import('./core-access')`) by the commands that need it, like saved-controllers.ts.
+ * Loaded lazily (`await import('./core-access')`) by the commands that need it.
  */
 import { readFile } from 'node:fs/promises';
-import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
+import type { EventSink } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
-import { dispatch, osUserName } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
 import { attachOrNone, connectRemoteCore } from '../link';
 import type { CommandContext } from './command-context';
-import { configDirOf } from './io';
-import { serviceTokenWarnings } from './service-warnings';
 
-/** A Core a command can use: in this process, or a running `plugboard serve` (src-main/link/). */
-export interface CoreLink {
-  handlersAs(actor: Actor): Handlers;
-  subscribe(sink: EventSink): () => void;
-  close(): Promise<void>;
-}
+export type { CoreAccess } from './core-link';
+import { accessOver, type CoreAccess, type CoreLink } from './core-link';
+import { configDirOf, excerpt } from './io';
+import { serviceTokenWarnings } from './service-warnings';
 
 /** Where to look for a running service. */
 export interface ServiceLookup {
@@ -70,19 +65,6 @@ async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> 
   };
 }
 
-export interface CoreAccess {
-  /** The contract's calls, recorded as this command's (the CLI door, this OS user). */
-  handlers: Handlers;
-  /** Who the calls are recorded as. */
-  actor: Actor;
-  /** Whether the Core runs in this process (false: a running service). */
-  inProcess: boolean;
-  /** A call with its input checked against the contract; an error answer is thrown as PlugboardError. */
-  call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallResult<K>>;
-  subscribe(sink: EventSink): () => void;
-  close(): Promise<void>;
-}
-
 export function serviceLookup(context: CommandContext): ServiceLookup {
   const env = context.terminal.io.env;
   const option = (key: string): string | undefined => {
@@ -126,7 +108,6 @@ async function readTokenFile(path: string): Promise<string> {
 }
 
 export async function openCoreAccess(context: CommandContext): Promise<CoreAccess> {
-  const actor: Actor = { door: 'cli', who: osUserName() };
   const lookup = serviceLookup(context);
   const warnings = serviceTokenWarnings({
     url: lookup.url,
@@ -147,6 +128,7 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       version: '0.0.0',
       configDir: lookup.configDir,
       lazySessions: true,
+      visible: context.adminReads === true,
       // The OS keychain or an error saying why not: a password `controllers add` kept in memory would
       // be gone when the command ends (the app and web shell fall back to memory instead).
       secrets: new KeytarSecretStore(),
@@ -157,22 +139,7 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       subscribe: (sink: EventSink) => core.subscribe(sink),
       close: () => core.dispose(),
     })));
-  const handlers = link.handlersAs(actor);
-  return {
-    handlers,
-    actor,
-    inProcess: service === null,
-    async call(name, input) {
-      const result = await dispatch(handlers, name, input, (message, error) =>
-        context.terminal.warn(`plugboard: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
-      );
-      if (result.ok) return result.value as CallResult<typeof name>;
-      const { code, message, action, detail } = result.error;
-      throw new PlugboardError(code, message, detail, action ? { action } : {});
-    },
-    subscribe: (sink) => link.subscribe(sink),
-    close: () => link.close(),
-  };
+  return accessOver(link, service === null, context);
 }
 
 /** Run `work` with the Core and always close it. */
@@ -203,7 +170,7 @@ export async function withSavedController(
       const names = list.map((c) => `"${c.name}"`);
       throw new PlugboardError(
         'NOT_FOUND',
-        `No saved controller is called "${[...typed].slice(0, 40).join('')}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
+        `No saved controller is called "${excerpt(typed)}".${names.length ? ` Saved: ${names.join(', ')}.` : ' Add one with: controllers add NAME --url …'}`,
       );
     }
     await work(core, saved);

@@ -19,7 +19,7 @@ export const EXIT_RESERVED = 5;
 export const EXIT_LOCKED = 6;
 /** Refused by Plugboard: a critical outlet switched off or cycled without --yes. */
 export const EXIT_REFUSED = 7;
-/** Several targets: some were done, some were not (each failure is on stderr). */
+/** Several outlets or targets: some were done, some were not (each failure is on stderr). */
 export const EXIT_PARTIAL = 8;
 
 export const EXIT_TABLE: readonly (readonly [number, string])[] = [
@@ -31,7 +31,7 @@ export const EXIT_TABLE: readonly (readonly [number, string])[] = [
   [EXIT_RESERVED, 'reserved by someone else'],
   [EXIT_LOCKED, 'locked on the unit (keypad or its own web page)'],
   [EXIT_REFUSED, 'refused: a critical outlet needs --yes to be switched off or cycled'],
-  [EXIT_PARTIAL, 'partial: several targets, some done and some not'],
+  [EXIT_PARTIAL, 'partial: several outlets or targets, some done and some not'],
 ];
 
 /** The table as `plugboard --help` prints it. */

@@ -1,6 +1,7 @@
 /**
- * What people type for outlets: `3`, `1,4,7`, `all`, or an outlet name (names need the controller's
- * list, so they are resolved after connecting). Also `switch` pairs (`1=on`) and `user add --outlets` lists.
+ * What people type for outlets: `3`, `1,4,7`, `1-4`, `all`, or an outlet name (names need the
+ * controller's list, so they are resolved once it is read). One parser for targets ("Bench A:1-4"), the
+ * outlets of --controller or --url, `switch` pairs (`1=on`) and the `--outlets` of users and AutoPing.
  */
 import { PlugboardError } from '../shared/errors';
 import type { Outlet } from '../dli/types';
@@ -9,9 +10,8 @@ import { UsageError, excerpt } from './io';
 export type OutletSpec =
   { kind: 'all' } | { kind: 'numbers'; numbers: number[] } | { kind: 'names'; text: string };
 
-const NUMBER_LIST = /^\s*\d+(\s*,\s*\d+)*\s*$/;
-/** `1,4,7` or `1 4 7` (words joined by the shell's split). */
-const LOOSE_NUMBER_LIST = /^\s*\d+([\s,]+\d+)*\s*$/;
+/** `1,4,7`, `1 4 7` (words joined by the shell's split) or ranges among them: `1-4,7`. */
+const NUMBERS = /^\s*\d+(\s*-\s*\d+)?([\s,]+\d+(\s*-\s*\d+)?)*\s*$/;
 
 /** Looks like a number (-1, +2, 1.5, 1e3, 0x2) without being a whole outlet number. */
 const NUMBER_LIKE = /^([-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|0[xX][0-9a-fA-F]+)$/;
@@ -38,12 +38,20 @@ export function parseOutletSpec(text: string): OutletSpec {
     throw new UsageError('Name the outlets: a number (3), a list (1,4,7), all, or an outlet name.');
   if (trimmed.toLowerCase() === 'all') return { kind: 'all' };
   checkListItems(trimmed);
-  if (LOOSE_NUMBER_LIST.test(trimmed)) {
-    const numbers = trimmed.split(/[\s,]+/).map(Number);
-    if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
-    return { kind: 'numbers', numbers: [...new Set(numbers)] };
+  if (!NUMBERS.test(trimmed)) return { kind: 'names', text: trimmed };
+  const numbers: number[] = [];
+  for (const item of trimmed
+    .replace(/\s*-\s*/g, '-')
+    .split(/[\s,]+/)
+    .filter(Boolean)) {
+    const [from, to = from] = item.split('-').map(Number);
+    if (!from || !to) throw new UsageError('Outlets are numbered from 1.');
+    if (to < from)
+      throw new UsageError(`"${excerpt(item)}" is a range backwards: write it low-high, e.g. 1-4.`);
+    if (to - from > 63) throw new UsageError(`"${excerpt(item)}" is more outlets than a controller has.`);
+    for (let n = from; n <= to; n++) numbers.push(n);
   }
-  return { kind: 'names', text: trimmed };
+  return { kind: 'numbers', numbers: [...new Set(numbers)] };
 }
 
 /**
@@ -100,10 +108,10 @@ export function parseSwitchPairs(pairs: readonly string[]): { target: string; on
   });
 }
 
-/** `--outlets 1,2` for `user add`. */
+/** `--outlets 1,2` or `--outlets 1-3,7` (users, AutoPing items): numbers only, as targets write them. */
 export function parseNumberList(text: string, what: string): number[] {
-  if (!NUMBER_LIST.test(text)) throw new UsageError(`${what} must be outlet numbers like 1,2.`);
-  const numbers = text.split(',').map((part) => Number(part.trim()));
-  if (numbers.some((n) => n < 1)) throw new UsageError('Outlets are numbered from 1.');
-  return [...new Set(numbers)];
+  const spec = text.trim() ? parseOutletSpec(text) : null;
+  if (spec?.kind !== 'numbers')
+    throw new UsageError(`${what} must be outlet numbers like 1,2 or a range like 1-3.`);
+  return spec.numbers;
 }

@@ -117,6 +117,13 @@ function cliAction(error: PlugboardError, saved: boolean): string | undefined {
       ? 'If the new place is right, run again with --reuse-secret to send the saved password there, or give it with --password-stdin'
       : 'Give the password again with --password-stdin to use Basic login';
   }
+  // A saved controller whose secret is kept nowhere this command can read (no keychain).
+  if (error.detail?.passwordNeeded === true) {
+    const user = error.detail.user;
+    return typeof user === 'string' && user !== ''
+      ? `Add --password-stdin to give it for this command, or give it once to a running plugboard serve: plugboard password ${user} --password-stdin`
+      : 'Add --token TOKEN to give it for this command';
+  }
   if (error.code === 'TLS_UNTRUSTED' && typeof fingerprint === 'string') {
     return `Compare it with the controller's. To trust it, run again with --accept-fingerprint ${fingerprint}${secret}`;
   }

@@ -1,10 +1,9 @@
 /**
- * One door to a saved controller: a command that can switch outlets, or hand them to a login or a
- * watchdog on the unit, goes through the Core whenever its controller is saved — named with
- * --controller, or reached with --url (or PLUGBOARD_URL) at a saved controller's address — whatever
- * login options come with it. The Core checks the reservations, queues the request and records it as
- * this command's; straight to the unit, none of that would happen (a running service would only see an
- * outside change). Only an address no saved controller has still goes straight to the unit.
+ * One door to a saved controller: a command goes through the machine's Core whenever its controller is
+ * saved — named with --controller, or reached with --url (or PLUGBOARD_URL) at a saved controller's
+ * address — whatever login options come with it. The Core checks the reservations, queues the request
+ * and records it as this command's; a one-off Core would know none of that (a running service would only
+ * see an outside change). Only an address no saved controller has gets a one-off Core (ephemeral.ts).
  *
  * The login options keep the meaning the Core path has for them: --reuse-secret confirms the saved
  * secret for the place the record names now, --accept-fingerprint trusts a new certificate (saved, as
@@ -39,11 +38,10 @@ const LOGIN_OPTIONS = [
 
 /**
  * The command as the Core path runs it (`--controller NAME`, its login applied once the Core is open),
- * or null when its controller is not saved (or the options are contradictory: the direct path says so).
+ * or null when its controller is not saved (a one-off Core then takes the command).
  */
 export async function savedRoute(context: CommandContext): Promise<CommandContext | null> {
   const o = context.options;
-  if (o.url !== undefined && o.controller !== undefined) return null;
   const saved = await findSaved(context);
   if (!saved) return null;
   const options = { ...o, controller: saved.name };
@@ -144,7 +142,7 @@ async function applyLogin(
   const o = context.options;
   const { terminal } = context;
   const pinned = checkedFingerprint(o.acceptFingerprint);
-  // Read in the order the direct path reads it: a command may read more lines after this one.
+  // Read before anything else of standard input: a command may read more lines after this one.
   const given = await credentialsFrom(o, terminal, saved.user || null);
   const tokenSaved = saved.auth === 'token';
   const forSaved =

@@ -64,11 +64,17 @@ export class StateWatch {
    * The controller's outlets as the Core read them: its session is started (a lazy Core starts it now)
    * and the first reading awaited; a controller that cannot be reached or logged in to gives its problem.
    */
-  async ready(core: CoreAccess, id: string, name: string, timeoutMs: number): Promise<Readiness> {
+  async ready(
+    core: CoreAccess,
+    id: string,
+    name: string,
+    timeoutMs: number,
+    enough: (state: ControllerState) => boolean = hasOutlets,
+  ): Promise<Readiness> {
     const check = (): Readiness | undefined => {
       const state = this.#latest.get(id);
       if (!state) return undefined;
-      if (state.status === 'online' && state.outlets.length > 0) return { state, problem: null };
+      if (state.status === 'online' && enough(state)) return { state, problem: null };
       if (FAILED.has(state.status) && state.problem) return { state: null, problem: state.problem };
       return undefined;
     };
@@ -94,12 +100,22 @@ export class StateWatch {
   }
 }
 
-/** One saved controller's live state, read through the Core for this command (its problem thrown). */
-export async function readState(core: CoreAccess, id: string, name: string): Promise<ControllerState> {
+const hasOutlets = (state: ControllerState): boolean => state.outlets.length > 0;
+
+/**
+ * One controller's live state, read through the Core for this command (its problem thrown): once its
+ * outlets are known, or once `enough` says what the command needs is there.
+ */
+export async function readState(
+  core: CoreAccess,
+  id: string,
+  name: string,
+  enough: (state: ControllerState) => boolean = hasOutlets,
+): Promise<ControllerState> {
   const watch = new StateWatch(core);
   try {
     watch.seed((await core.call('app/snapshot', {})).states);
-    const ready = await watch.ready(core, id, name, 60_000);
+    const ready = await watch.ready(core, id, name, 60_000, enough);
     if (!ready.problem) return ready.state;
     const { code, message, action, detail } = ready.problem;
     throw new PlugboardError(code, message, detail, action ? { action } : {});

@@ -8,10 +8,10 @@
  */
 import type { ControllerSummary, Group, OutletState } from '../../src-preload/model';
 import { UsageError, excerpt } from './io';
+import { parseOutletSpec, type OutletSpec } from './outlet-spec';
 
 /** The outlets one word names on one controller, before the controller's outlets are known. */
-export type OutletWords =
-  { kind: 'all' } | { kind: 'numbers'; numbers: number[] } | { kind: 'names'; text: string };
+export type OutletWords = OutletSpec;
 
 export interface ControllerPart {
   controller: ControllerSummary;
@@ -20,29 +20,13 @@ export interface ControllerPart {
   outlets: OutletWords[];
 }
 
-const NUMBERS = /^\s*\d+(\s*-\s*\d+)?([\s,]+\d+(\s*-\s*\d+)?)*\s*$/;
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** `3`, `1-4,7`, `all`, or outlet names (resolved later). */
+/** `3`, `1-4,7`, `all`, or outlet names (resolved later), as outlet-spec.ts parses them. */
 export function parseOutletWords(text: string, where: string): OutletWords {
-  const trimmed = text.trim();
-  if (!trimmed)
+  if (!text.trim())
     throw new UsageError(`"${excerpt(where)}" names no outlet: add one, e.g. "${excerpt(where)}3".`);
-  if (trimmed.toLowerCase() === 'all') return { kind: 'all' };
-  if (!NUMBERS.test(trimmed)) return { kind: 'names', text: trimmed };
-  const numbers: number[] = [];
-  for (const item of trimmed
-    .replace(/\s*-\s*/g, '-')
-    .split(/[\s,]+/)
-    .filter(Boolean)) {
-    const [from, to = from] = item.split('-').map(Number);
-    if (!from || !to) throw new UsageError('Outlets are numbered from 1.');
-    if (to < from)
-      throw new UsageError(`"${excerpt(item)}" is a range backwards: write it low-high, e.g. 1-4.`);
-    if (to - from > 63) throw new UsageError(`"${excerpt(item)}" is more outlets than a controller has.`);
-    for (let n = from; n <= to; n++) numbers.push(n);
-  }
-  return { kind: 'numbers', numbers: [...new Set(numbers)] };
+  return parseOutletSpec(text);
 }
 
 function quoted(names: readonly string[]): string {

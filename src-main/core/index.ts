@@ -1,5 +1,5 @@
 import type { AppInfo, ConfirmRequest, EventSink, Handlers } from '../../src-preload/contract';
-import type { ActivityDoor, Actor, Caller } from '../../src-preload/model';
+import type { ActivityDoor, Actor, AuthKind, Caller, ControllerSummary } from '../../src-preload/model';
 import { userInfo } from 'node:os';
 import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-service';
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
@@ -25,7 +25,7 @@ import { userHandlers } from './handlers/users';
 import { NotificationDecider, type Notice } from './session/notifications';
 import { Operations } from './actions/operations';
 import { DEFAULT_TIMING, type PollTiming } from './session/poll-policy';
-import type { KeyValueStore } from './kernel/ports';
+import { MemoryStore, type KeyValueStore } from './kernel/ports';
 import { ControllerRegistry } from './saved/registry';
 import { followExternalChange } from './session/registry-follow';
 import { SessionManager } from './session/sessions';
@@ -140,6 +140,59 @@ export interface Core {
 }
 
 export function createCore(options: CoreOptions): Core {
+  return assembleCore(options).core;
+}
+
+/** A unit a one-off Core works on: what a command line gives for a controller it has not saved. */
+export interface EphemeralUnit {
+  /** `http[s]://host[:port]`; the unit is named by its host (and port) in every message. */
+  url: string;
+  auth: AuthKind;
+  /** User name for digest or basic; ignored for a token. */
+  user: string;
+  /** The password or token: kept in this Core's memory only. */
+  secret: string;
+  /** The certificate to trust (HTTPS), or null. */
+  fingerprint: string | null;
+}
+
+/**
+ * A Core for one command on a unit that is not saved (the command line's `--url`): the unit is a
+ * controller of this Core only, its secret in memory, nothing written to the config folder or the
+ * keychain, its session started when a call addresses it. It reads the unit's outlets (critical flags
+ * included) and answers every call as for a saved controller, so a command has one implementation.
+ */
+export async function createEphemeralCore(
+  options: Omit<CoreOptions, 'store' | 'secrets' | 'dataDir' | 'lazySessions'>,
+  unit: EphemeralUnit,
+): Promise<{ core: Core; controller: ControllerSummary }> {
+  const { core, registry } = assembleCore({
+    visible: false,
+    ...options,
+    store: new MemoryStore(),
+    secrets: new MemorySecretStore(),
+    dataDir: null,
+    lazySessions: true,
+  });
+  try {
+    const controller = await registry.add(
+      {
+        name: new URL(unit.url).host,
+        url: unit.url,
+        auth: unit.auth,
+        user: unit.user,
+        fingerprint: unit.fingerprint,
+      },
+      unit.secret,
+    );
+    return { core, controller };
+  } catch (error) {
+    await core.dispose();
+    throw error;
+  }
+}
+
+function assembleCore(options: CoreOptions): { core: Core; registry: ControllerRegistry } {
   const log = options.log ?? consoleLogger();
   const clock = options.clock ?? systemClock;
   const timing: PollTiming = { ...DEFAULT_TIMING, ...options.timing };
@@ -317,7 +370,7 @@ export function createCore(options: CoreOptions): Core {
     await registry.sweepSecrets().catch((error: unknown) => log('could not sweep the keychain', error));
   });
 
-  return {
+  const core: Core = {
     handlers: handlersAs('window'),
     handlersAs,
     subscribe: (sink) => events.subscribe(sink),
@@ -349,4 +402,5 @@ export function createCore(options: CoreOptions): Core {
       events.clear();
     },
   };
+  return { core, registry };
 }

@@ -1,5 +1,4 @@
 import dgram from 'node:dgram';
-import http from 'node:http';
 import { parseWemoSetupXml } from './wemo-setup-xml';
 import { baseUrl, type Sighting } from './results';
 import { Limiter } from './work-pool';
@@ -54,6 +53,8 @@ export function parseSsdpResponse(message: string): Record<string, string> | nul
 
 function fetchText(url: URL, timeoutMs: number, signal?: AbortSignal): Promise<string | null> {
   return new Promise((resolve) => {
+    // Taken when it runs, not imported (recognise.ts says why).
+    const http = process.getBuiltinModule('node:http');
     const request = http.get(url, { agent: false, timeout: timeoutMs, signal }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();

@@ -81,6 +81,21 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
     const sentence = context.conflict ?? `${controller} refused to ${action} in its current state`;
     return new PlugboardError('BAD_INPUT', withReason(sentence, reason), detail);
   }
+  if (status === 405) {
+    // The unit knows the resource but not this use of it: a setting its firmware keeps read-only.
+    const allow = response.headers.get('allow');
+    const only =
+      allow && /^[A-Z, ]+$/.test(allow) ? `; it accepts only ${allow.replace(/\s*,\s*/g, ', ')} there` : '';
+    return new PlugboardError(
+      'BAD_INPUT',
+      withReason(`${controller} refused to ${action}: its API does not allow that change${only}`, reason),
+      { ...detail, ...(allow ? { allow } : {}) },
+      {
+        action:
+          "This unit's firmware does not let Plugboard change it: change it on the controller's own web page, or update the firmware.",
+      },
+    );
+  }
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location');
     return new PlugboardError(
@@ -101,10 +116,11 @@ export function errorForStatus(response: HttpResponse, context: RequestContext):
   return new PlugboardError(
     'DEVICE_ERROR',
     withReason(
-      `${controller} answered with an unexpected status ${status} while trying to ${action}`,
+      `${controller} did not ${action}: it answered with status ${status}, which Plugboard does not know`,
       reason,
     ),
     detail,
+    { action: "Try again; if it answers the same, do it on the controller's own web page." },
   );
 }
 

@@ -112,6 +112,41 @@ function reading(key: string, entry: unknown): MeterReading {
   return result;
 }
 
+/** Punctuation as the English collation orders it: before digits and letters, `_` first. */
+const PUNCTUATION = ' _-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$';
+const DIGITS = PUNCTUATION.length;
+
+/** A key's tokens: each run of digits is one, every other character one. */
+const tokens = (key: string): string[] => key.match(/\d+|\D/g) ?? [];
+
+/** A token's class and place: punctuation, then numbers, then letters (case aside), then the rest. */
+function rank(token: string): number {
+  if (/^\d/.test(token)) return DIGITS;
+  const punctuation = PUNCTUATION.indexOf(token);
+  return punctuation >= 0 ? punctuation : DIGITS + 1 + token.toLowerCase().codePointAt(0)!;
+}
+
+/**
+ * The order of meter keys, as `localeCompare(…, 'en', { numeric: true })` gives it for the keys units
+ * use: numbers by their value (`buses.2` before `buses.10`), the rest character by character, case
+ * aside, punctuation first. Plain code, because `localeCompare` with options builds a collator on every
+ * comparison and `Intl.Collator` loads the collation data on first use: 10 ms and 6 ms of a command that
+ * reads one unit's meters.
+ */
+export function byKey(a: string, b: string): number {
+  const [left, right] = [tokens(a), tokens(b)];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const [x, y] = [left[i]!, right[i]!];
+    const order = rank(x) - rank(y);
+    if (order !== 0) return order;
+    if (rank(x) === DIGITS && Number(x) !== Number(y)) return Number(x) - Number(y);
+  }
+  if (left.length !== right.length) return left.length - right.length;
+  // Equal but for the case of a letter (lower case first) or zeros before a number (no difference).
+  const [x, y] = [a.replace(/\d+/g, (n) => String(Number(n))), b.replace(/\d+/g, (n) => String(Number(n)))];
+  return x === y ? 0 : x > y ? -1 : 1;
+}
+
 /**
  * `meter/values/` (a map keyed by id) → readings, sorted by key; entries marked `internal` are left out
  * unless asked for.
@@ -122,7 +157,7 @@ export function meterReadings(
 ): MeterReading[] {
   return (
     Object.entries(values)
-      .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+      .sort(([a], [b]) => byKey(a, b))
       // A meter's id is the controller's text too: it names columns and reaches the window.
       .map(([key, entry]) => reading(neutralise(key, TEXT_LIMITS.unitName), entry))
       .filter((r) => options.internal === true || r.internal !== true)

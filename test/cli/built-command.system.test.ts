@@ -4,18 +4,15 @@
  * as documented and a signal ends a waiting command, and `npm run --silent cli -- …` works as the README
  * says. Everything else the command does is tested in process (run-cli.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Group } from '../../src-preload/contract';
 import type { Core } from '../../src-main/core/index';
-import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket } from '../../src-main/serve/core-socket';
 import { builtCli, npmCli, startBuilt } from './built-command';
+import { runningCore } from './running-core';
 import { cleanEnv, errorLines } from './run-cli';
 
 const PASSWORD = 'built-pw-5150';
@@ -32,29 +29,7 @@ async function unit(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 
 /** A running Core (as `plugboard serve` runs one) serving a config folder's socket, with one unit saved. */
 async function service(e: RunningEmulator): Promise<{ core: Core; id: string; env: NodeJS.ProcessEnv }> {
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-built-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  const { id } = await core.handlers['controllers/add']({
-    url: e.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: PASSWORD },
-  });
-  const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
-  // No keychain: the command reaches the unit only through the running Core.
-  const env = cleanEnv({
-    PLUGBOARD_CONFIG_DIR: configDir,
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-  });
+  const { core, id, env } = await runningCore({ url: e.url, name: 'Bench A', password: PASSWORD }, cleanups);
   return { core, id, env };
 }
 
@@ -82,6 +57,44 @@ describe('exit codes', () => {
     expect(refused.stderr).not.toContain('not-it-77');
     expect(unreachable.code).toBe(3);
     expect(errorLines(unreachable)).toEqual([expect.stringContaining('[UNREACHABLE]')]);
+  });
+
+  it('--url runs through a one-off Core: a critical outlet exits 7 until --yes, and the config folder stays empty', async () => {
+    const e = await unit();
+    e.device.setOutlet(2, { state: true });
+    e.device.setCritical(2, true);
+    const configDir = mkdtempSync(join(tmpdir(), 'plugboard-built-url-'));
+    cleanups.push(async () => rmSync(configDir, { recursive: true, force: true }));
+    const env = cleanEnv({ PLUGBOARD_PASSWORD: PASSWORD, PLUGBOARD_CONFIG_DIR: join(configDir, 'config') });
+    const login = ['--url', e.url, '--user', 'admin'];
+    const refused = await builtCli([...login, 'off', '3'], { env });
+    expect(refused.code, refused.stderr).toBe(7);
+    expect(errorLines(refused)).toEqual([
+      expect.stringMatching(/outlet 3 on 127\.0\.0\.1:\d+ is marked critical/),
+    ]);
+    expect(e.device.outlet(2).state).toBe(true);
+    const confirmed = await builtCli([...login, 'off', '3', '--yes', '--wait'], { env });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(e.device.outlet(2).physicalState).toBe(false);
+    // Nothing of the unit or its login was saved anywhere Plugboard keeps things.
+    expect(readdirSync(configDir)).toEqual([]);
+  });
+
+  it('activity --csv and inventory --csv print their CSV: the exports load without the desktop shell', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'plugboard-built-csv-'));
+    cleanups.push(async () => rmSync(configDir, { recursive: true, force: true }));
+    const env = cleanEnv({
+      PLUGBOARD_CONFIG_DIR: configDir,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+    });
+    const [activity, inventory] = await Promise.all([
+      builtCli(['activity', '--csv'], { env }),
+      builtCli(['inventory', '--csv'], { env }),
+    ]);
+    expect(activity.code, activity.stderr).toBe(0);
+    expect(activity.stdout).toMatch(/^time,controller,outlet,action,door,who,result/);
+    expect(inventory.code, inventory.stderr).toBe(0);
+    expect(inventory.stdout).toMatch(/^controller,status,last_known,model,serial,firmware/);
   });
 });
 

@@ -4,17 +4,12 @@
  * outlet refused without --yes (exit 7), and a reserved step refused whole (exit 5). @real-unit: a step
  * waits for the profile's unit to confirm it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { ActivityEntry, Group } from '../../src-preload/contract';
-import { openSavedCore } from '../../src-main/core/saved-core';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket } from '../../src-main/serve/core-socket';
 import { emulator } from '../core/harness';
-import { cleanEnv, cli } from './run-cli';
+import { runningCore } from './running-core';
+import { cli } from './run-cli';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -24,24 +19,7 @@ afterEach(async () => {
 it('runs a sequence and prints its timeline; refuses critical without --yes and reserved steps', async () => {
   const emu = await emulator({ initialStates: Array<boolean>(8).fill(false) });
   cleanups.push(() => emu.close());
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-seq-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  const { id } = await core.handlers['controllers/add']({
-    url: emu.url,
-    name: 'Rack A',
-    auth: { kind: 'digest', user: 'admin', password: '1234' },
-  });
-  const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
+  const { core, id, env } = await runningCore({ url: emu.url, name: 'Rack A', password: '1234' }, cleanups);
   const group: Group = await core.handlers['sequences/save']({
     name: 'Rack 7',
     steps: [
@@ -52,10 +30,6 @@ it('runs a sequence and prints its timeline; refuses critical without --yes and 
   const entries: ActivityEntry[] = [];
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
-  });
-  const env = cleanEnv({
-    PLUGBOARD_CONFIG_DIR: configDir,
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
   });
 
   const on = await cli(['sequence', 'run', 'rack 7', 'on'], { env });

@@ -5,17 +5,12 @@
  * in. Its actions land in the service's activity log as the CLI's, `--wait` follows the service's
  * events, and the service's reservations refuse it. `--service URL` names a service that must answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { afterEach, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import type { Core } from '../../src-main/core/index';
-import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
-import { coreSocketPath } from '../../src-main/link';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-socket';
+import { runningCore } from './running-core';
 import { cleanEnv, cli } from './run-cli';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -26,24 +21,10 @@ afterEach(async () => {
 async function service(): Promise<{ emu: RunningEmulator; core: Core; configDir: string; id: string }> {
   const emu = await startEmulator({ password: 'svc-only-771', initialStates: Array(8).fill(false) });
   cleanups.push(() => emu.close());
-  const scratch = mkdtempSync(join(tmpdir(), 'plugboard-cli-service-'));
-  cleanups.push(async () => rmSync(scratch, { recursive: true, force: true }));
-  const configDir = join(scratch, 'config');
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir,
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  const { id } = await core.handlers['controllers/add']({
-    url: emu.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: 'svc-only-771' },
-  });
-  const socket: CoreSocket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
-  cleanups.push(() => socket.close(1000));
+  const { core, configDir, id } = await runningCore(
+    { url: emu.url, name: 'Bench A', password: 'svc-only-771' },
+    cleanups,
+  );
   return { emu, core, configDir, id };
 }
 
@@ -79,13 +60,13 @@ it('acts through the running Core: logged there as the CLI by this OS user, --wa
   expect(emu.device.outlet(2).physicalState).toBe(true);
 });
 
-it('--service names a service that must answer (exit 3), and the Core-only options are refused with --url', async () => {
+it('--service names a service that must answer (exit 3); --wait with --url waits on an unreachable unit no less (exit 3)', async () => {
   const env = cleanEnv({ PLUGBOARD_SERVICE_TOKEN: 'svc-token-77' });
   const service = await cli(['--service', 'http://127.0.0.1:9', 'on', 'Bench A:1'], { env });
   expect(service.code, service.stderr).toBe(3);
   expect(service.stderr).toContain('No Plugboard service answered at http://127.0.0.1:9');
   expect(service.stderr).not.toContain('svc-token-77');
   const direct = await cli(['--url', 'http://127.0.0.1:9', '--password', 'x', 'on', '1', '--wait']);
-  expect(direct.code, direct.stderr).toBe(2);
-  expect(direct.stderr).toContain('--wait works on saved controllers');
+  expect(direct.code, direct.stderr).toBe(3);
+  expect(direct.stderr).toMatch(/127\.0\.0\.1:9.*\[UNREACHABLE\]/);
 });

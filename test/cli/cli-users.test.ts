@@ -56,13 +56,14 @@ it("user edit changes a user's outlets, admin, enabled and password in place", a
   expect((await cli([...login(e), 'user', 'edit', 'bob'])).code).toBe(2);
 });
 
-it('user delete refuses the login user without --yes and says what breaks', async () => {
+it('user delete refuses the login user without --yes and says what breaks, as for a saved controller', async () => {
   const e = await emulator();
   e.device.addUser({ name: 'root2', password: 'root2-pw', isAdmin: true, outletAccess: Array(8).fill(true) });
   const refused = await cli([...login(e), 'user', 'delete', 'admin']);
-  expect(refused.code).toBe(2);
+  // The Core's refusal, the same for a saved controller: not done, the message says why (exit 1).
+  expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(
-    /logs in as admin: after deleting it, that login no longer reaches the controller\. Add --yes/,
+    /logs in to 127\.0\.0\.1:\d+ as admin: after deleting it, Plugboard can no longer reach .*add --yes/,
   );
   expect(e.device.users().map((u) => u.name)).toEqual(['admin', 'root2']);
   const done = await cli([...login(e), 'user', 'delete', 'admin', '--yes']);

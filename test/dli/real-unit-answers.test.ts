@@ -3,7 +3,7 @@
  * 127.0.0.1: a matrix write whose failed element carries `error` without `status`, and a meter map with
  * `false` values, internal entries and fields Plugboard does not know.
  */
-import { EXIT_LOCKED } from '../../src-main/cli/exit-codes';
+import { EXIT_PARTIAL } from '../../src-main/cli/exit-codes';
 import { describe, expect, it, vi } from 'vitest';
 import { cleanEnv, cli } from '../cli/run-cli';
 import { fixtureUnit, type FixtureHandler } from './fixture-unit';
@@ -41,12 +41,12 @@ describe('a matrix write whose failed element has no status', () => {
     expect(result.failed[0]?.error.message).toContain('relay fault');
   });
 
-  it('plugboard on all prints outlets 1–7 as switched, names outlet 8 and exits 6 (locked on the unit)', async () => {
+  it('plugboard on all prints outlets 1–7 as switched, names outlet 8 as locked and exits 8 (partly done)', async () => {
     const unit = await fixtureUnit({}, lockedEighth);
     const result = await cli(['--url', unit.url, '--user', 'admin', 'on', 'all'], {
       env: cleanEnv({ PLUGBOARD_PASSWORD: '1234' }),
     });
-    expect(result.code).toBe(EXIT_LOCKED);
+    expect(result.code).toBe(EXIT_PARTIAL);
     expect(result.stdout).toContain('outlets 1, 2, 3, 4, 5, 6, 7 on');
     expect(result.stdout).not.toMatch(/\b8\b/);
     expect(result.stderr).toMatch(/outlet 8.*locked/i);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlugboardError } from '../../src-main/shared/errors';
 import { compareFirmware, parseFirmware, requireFeature, supports } from '../../src-main/dli/firmware';
-import { meterReadings, kelvinToFahrenheit, celsiusToFahrenheit } from '../../src-main/dli/meters';
+import { byKey, meterReadings, kelvinToFahrenheit, celsiusToFahrenheit } from '../../src-main/dli/meters';
 import {
   accessFromNumbers,
   apiIndexOf,
@@ -122,6 +122,32 @@ describe('meters', () => {
     expect(byKey['sensors.0.temperature']!.value).toBeNull();
     expect(kelvinToFahrenheit(300)).toBe((9 / 5) * (300 - 273.16) + 32);
     expect(celsiusToFahrenheit(300 - 273.16)).toBeCloseTo(kelvinToFahrenheit(300), 10);
+  });
+});
+
+describe('meter order', () => {
+  it('sorts keys as the English collation with numbers does, without building one', () => {
+    const keys = [
+      'buses.10.voltage',
+      'buses.2.voltage',
+      'Buses.1.current',
+      'buses.1.current',
+      'power_voltage',
+      'power.voltage',
+      'power-voltage',
+      'power1',
+      'sensors.01.humidity',
+      'sensors.1.humidity',
+      'sensors.10',
+      'sensors.9z',
+      'environment.temperature',
+      'a01b',
+      'a1b',
+    ];
+    const collate = (list: string[]) => list.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    // Both ways round: keys equal but for zeros before a number keep their order in either.
+    for (const order of [keys, [...keys].reverse()])
+      expect([...order].sort(byKey)).toEqual(collate([...order]));
   });
 });
 

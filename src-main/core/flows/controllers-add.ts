@@ -7,7 +7,8 @@
  */
 import type { CallParsed, ControllerSummary } from '../../../src-preload/contract';
 import { DliClient } from '../../dli/client';
-import { PlugboardError } from '../../shared/errors';
+import { PlugboardError, isPlugboardError } from '../../shared/errors';
+import { isKeychainTrouble } from '../session/credentials-needed';
 import type { ControllerDescription } from '../../dli/types';
 import { credentialsOf, type Credentials } from '../../shared/credentials';
 import { hostPortKey, normaliseControllerUrl } from '../../shared/controller-address';
@@ -77,7 +78,8 @@ export interface NewController {
 
 /**
  * Save a verified controller with its secret (bound to its address and login) and start its session.
- * The registry saves the record and the secret together or neither.
+ * The registry saves the record and the secret together or neither; without a keychain that takes it,
+ * the record is saved and the secret kept for this session only.
  */
 export async function saveVerified(
   ctx: CoreContext,
@@ -86,19 +88,30 @@ export async function saveVerified(
 ): Promise<ControllerSummary> {
   refuseSavedAddress(ctx, input.url);
   const name = input.name ?? uniqueName(ctx, description.identity.controllerName || new URL(input.url).host);
-  const summary = await ctx.registry.add(
-    {
-      name,
-      url: input.url,
-      auth: input.auth.kind,
-      user: input.auth.user,
-      fingerprint: description.fingerprint ?? input.fingerprint ?? null,
-      ...(input.colour ? { colour: input.colour } : {}),
-      ...(input.alias ? { alias: input.alias } : {}),
-      ...(input.tags ? { tags: input.tags } : {}),
-    },
-    input.secret,
-  );
+  const record = {
+    name,
+    url: input.url,
+    auth: input.auth.kind,
+    user: input.auth.user,
+    fingerprint: description.fingerprint ?? input.fingerprint ?? null,
+    ...(input.colour ? { colour: input.colour } : {}),
+    ...(input.alias ? { alias: input.alias } : {}),
+    ...(input.tags ? { tags: input.tags } : {}),
+  };
+  let summary: ControllerSummary;
+  try {
+    summary = await ctx.registry.add(record, input.secret);
+  } catch (error) {
+    // No keychain to take it: saved without it, the secret kept until this Core stops (as a password
+    // given with "remember" is); `controllers/secretWhere` then answers 'session'.
+    if (!isKeychainTrouble(error)) throw error;
+    const why = isPlugboardError(error) ? error.message : String(error);
+    ctx.log(
+      `${name} is saved, but the system keychain did not take its secret, so it is kept only until Plugboard stops. ${why}`,
+    );
+    summary = await ctx.registry.add(record, null);
+    ctx.sessionSecrets.keep(summary, input.secret);
+  }
   // Saved is saved: a session that fails to start is logged, and does not report the add as failed
   // (a bulk add would otherwise say "not added" for a controller that is saved with its secret).
   await ctx.sessions

@@ -37,6 +37,15 @@ export function journal(file: RegistryFile, account: string): void {
 }
 
 /**
+ * Take `account` out of the journal again: the keychain refused to store it, so there is nothing to
+ * delete later (a sweep would only fail on the same keychain, once per change).
+ */
+export function unjournal(file: RegistryFile, account: string): void {
+  const entries = file.journal();
+  if (entries.includes(account)) file.writeJournal(entries.filter((entry) => entry !== account));
+}
+
+/**
  * Settle the journal: delete the keychain entries no saved controller needs. An entry the keychain
  * refuses to delete stays in the journal for the next sweep. Returns the accounts deleted.
  */

@@ -20,7 +20,14 @@ import {
 import { cleanTags, sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 import { RegistryFile, type ExternalChange } from './registry-file';
-import { journal, readStoredSecret, rebindSecret, sweepJournal, type BoundSecret } from './registry-secrets';
+import {
+  journal,
+  readStoredSecret,
+  rebindSecret,
+  sweepJournal,
+  unjournal,
+  type BoundSecret,
+} from './registry-secrets';
 import { boundPlaceChanges, sealSecret, secretElsewhere } from './registry-envelope';
 import type { SecretPlace } from './secret-binding';
 
@@ -161,7 +168,12 @@ export class ControllerRegistry {
       const account = controllerAccount(record.id);
       if (secret !== null) {
         journal(this.#file, account);
-        await this.#secrets.set(account, sealSecret(secret, record));
+        try {
+          await this.#secrets.set(account, sealSecret(secret, record));
+        } catch (error) {
+          unjournal(this.#file, account);
+          throw error;
+        }
       }
       // Should this write fail, the sweep that ends every change deletes the secret again.
       return this.#file.writeControllers([...all, record]).at(-1)!;
