@@ -63,7 +63,7 @@ describe('the same outcome, the same exit code, by --url and through a saved con
     const refused = await run('off', '3');
     expect([refused.saved.code, refused.direct.code]).toEqual([7, 7]);
     expect(said(refused.direct)).toEqual(said(refused.saved));
-    expect(said(refused.direct)).toEqual([expect.stringMatching(/outlet 3 on Bench A is marked critical/)]);
+    expect(said(refused.direct)).toEqual([expect.stringMatching(/Outlet 3 on Bench A is marked critical/)]);
     expect([saved.device.outlet(2).physicalState, direct.device.outlet(2).physicalState]).toEqual([
       true,
       true,
