@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'INTERNAL',
   /** Someone else holds a reservation on it (detail: holder, until, reason, reservationId). */
   'RESERVED',
+  /** The lab store (its database) cannot be used: written by a newer Plugboard, unreachable, or full. */
+  'STORE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
