@@ -385,6 +385,8 @@ export interface Settings {
   startAtLogin: boolean;
   /** Overview: one dense row per controller instead of a tile; off by default. */
   overviewCompact: boolean;
+  /** How long the activity log keeps an entry, in days (default 400: a year and a season to compare with). */
+  activityRetentionDays: number;
 }
 
 /** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, nothing pinned, not started at login. */
@@ -397,6 +399,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   trayFavourites: [],
   startAtLogin: false,
   overviewCompact: false,
+  activityRetentionDays: 400,
 };
 
 export interface AppInfo {

@@ -3,7 +3,7 @@
  * (the window's, acting for "alice"): a reservation taken there refuses the command line (exit 5, naming
  * the holder), and one taken on the command line refuses alice.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { openConfStore } from '../../src-main/core/store';
 import { dispatch } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { storedActivity } from '../core/stored-activity';
 import { cleanEnv, cli, type CliResult } from './run-cli';
 
 afterEach(cleanUp);
@@ -84,11 +85,8 @@ describe('plugboard reservations, reserve, release', () => {
     expect(released.code).toBe(0);
     expect(await window.ok('reservations/list', {})).toEqual([]);
 
-    // The command line's Core wrote its activity to the shared log file.
-    const log = readFileSync(path.join(dir, 'activity.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { source: string; action: string; outlet: number | null });
+    // The command line's Core wrote its activity to the shared lab store.
+    const log = storedActivity(dir);
     expect(
       log
         .filter((e) => e.source === 'cli')

@@ -1,8 +1,10 @@
 /**
- * The activity log: everything done through Plugboard and every outside change it noticed. Entries live
- * in memory (bounded rings) and in a JSON-lines file in the config folder so the log survives a restart.
- * Appends are batched off the action path (an action never waits for the disk), the file is compacted
- * once it holds twice what memory keeps, and bad lines (a crash mid-write, a hand edit) are skipped.
+ * The activity log: everything done through Plugboard and every outside change it noticed. Recent entries
+ * live in memory (bounded rings); the log itself is kept in the lab store (activity-records.ts), queried
+ * there by the filters and the time range, and pruned by age (activity-retention.ts). Without a store
+ * (a Core given a folder but no store, as before the store) it is kept in a JSON-lines file, compacted
+ * once it holds twice what memory keeps, its bad lines (a crash mid-write, a hand edit) skipped.
+ * Appends are batched off the action path: an action never waits for the disk or the database.
  * Entries hold no secrets by construction (names, verbs and error messages, which never quote a password
  * or token), and no control or text-direction character: every text is neutralised as it is recorded.
  *
@@ -19,6 +21,8 @@ import type { ActivityDoor, ActivityEntry, Actor } from '../../../src-preload/mo
 import { neutralise, TEXT_LIMITS } from '../../shared/text';
 import type { Logger } from '../../shared/logging';
 import { ActivityBatches } from './activity-batches';
+import { newestMerged, oldestMerged } from './activity-merge';
+import type { ActivityRecords } from './activity-records';
 import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
 import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
@@ -73,9 +77,11 @@ export interface ActivityLogOptions {
   refusalLimit?: number;
   /** Repeats of one refusal within this long of its first are counted into it, ms (default 60 000). */
   refusalWindowMs?: number;
-  /** The JSON-lines file; null keeps the log in memory only. */
+  /** The JSON-lines file, without a store; null (and no store) keeps the log in memory only. */
   file?: string | null;
-  /** Whether an entry goes to the file (demo controllers do not: they vanish at restart). */
+  /** The lab store's rows and the highest id in them (ids continue above it); the file is then unused. */
+  stored?: { records: ActivityRecords; lastId: number } | null;
+  /** Whether an entry goes to the store or file (demo controllers do not: they vanish at restart). */
   persist?: (entry: ActivityEntry) => boolean;
   /** A new entry, or a refusal entry whose count grew (same id: it replaces the one shown). */
   onAdded?: (entry: ActivityEntry) => void;
@@ -103,6 +109,22 @@ export class ActivityLog {
     this.#options = options;
     this.#done = new Ring(options.limit ?? 10_000);
     this.#refusals = new Ring(options.refusalLimit ?? 1_000);
+    if (options.stored) {
+      this.#lastId = options.stored.lastId;
+      this.#writer = new ActivityWriter({
+        file: '',
+        records: options.stored.records,
+        clock: options.clock,
+        log: options.log,
+        keep: this.#done.capacity + this.#refusals.capacity,
+        fileLines: 0,
+        kept: () => [],
+        beforeFlush: () => this.#announceGrown(),
+        flushDelayMs: options.flushDelayMs,
+        retryDelayMs: options.retryDelayMs,
+      });
+      return;
+    }
     if (!options.file) return;
     // Read at start, synchronously: a few megabytes at most, and ids must continue before any new entry.
     const fileLines = this.#load(options.file);
@@ -199,6 +221,36 @@ export class ActivityLog {
       out.push(entry);
     }
     return out;
+  }
+
+  /**
+   * Newest first, as `list`, but every entry the lab store keeps (`list` has memory's alone), with what
+   * memory holds that the store does not (yet). Without a store, `list`.
+   */
+  async query(filter: ActivityFilter = {}): Promise<ActivityEntry[]> {
+    const records = this.#options.stored?.records;
+    if (!records) return this.list(filter);
+    await this.flush();
+    return newestMerged(await records.newest(filter, filter.limit), this.#unstored(filter), filter.limit);
+  }
+
+  /** Oldest first, a page at a time (an export of a year holds one page in memory). */
+  async *oldestFirst(filter: Omit<ActivityFilter, 'limit'> = {}): AsyncGenerator<ActivityEntry[]> {
+    const records = this.#options.stored?.records;
+    if (!records) {
+      yield this.list(filter).reverse();
+      return;
+    }
+    await this.flush();
+    yield* oldestMerged(records.pages(filter), this.#unstored(filter).reverse());
+  }
+
+  /** What memory holds that the store does not: a demo controller's entries, entries still waiting. */
+  #unstored(filter: ActivityFilter): ActivityEntry[] {
+    const writer = this.#writer!;
+    return this.list({ ...filter, limit: undefined }).filter(
+      (entry) => !(this.#options.persist?.(entry) ?? true) || writer.waiting(entry.id),
+    );
   }
 
   /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */

@@ -61,6 +61,7 @@ describe('SettingsStore', () => {
       trayFavourites: [],
       startAtLogin: false,
       overviewCompact: false,
+      activityRetentionDays: 400,
     });
   });
 
