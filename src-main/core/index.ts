@@ -208,7 +208,7 @@ export function createCore(options: CoreOptions): Core {
   });
   const followExternal = followExternalChange(sessions, log);
   // Old entries leave the store by age; a short-lived Core (a CLI command) leaves that to the long-running one.
-  const stopRetention =
+  const retention =
     options.records && !options.lazySessions
       ? startRetention({
           records: options.records.activity.records,
@@ -362,7 +362,7 @@ export function createCore(options: CoreOptions): Core {
       demos.clear();
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
-      await stopRetention?.();
+      await retention?.stop();
       await options.records?.store.close();
       events.clear();
     },

@@ -17,8 +17,15 @@ export interface RetentionOptions {
   days(): number;
 }
 
-/** Prune now, then daily; answers "stop" (which waits for a prune under way). */
-export function startRetention(options: RetentionOptions): () => Promise<void> {
+export interface Retention {
+  /** Resolves once the prune under way (if any) has ended. */
+  settled(): Promise<void>;
+  /** No more prunes; resolves once the one under way has ended. */
+  stop(): Promise<void>;
+}
+
+/** Prune now, then daily. */
+export function startRetention(options: RetentionOptions): Retention {
   let timer: TimerHandle | null = null;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
@@ -45,9 +52,12 @@ export function startRetention(options: RetentionOptions): () => Promise<void> {
     timer.unref?.();
   };
   running = prune().then(next);
-  return async () => {
-    stopped = true;
-    if (timer !== null) options.clock.clearTimeout(timer);
-    await running;
+  return {
+    settled: () => running,
+    async stop() {
+      stopped = true;
+      if (timer !== null) options.clock.clearTimeout(timer);
+      await running;
+    },
   };
 }
