@@ -55,7 +55,7 @@ export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
 export { MemoryStore, type KeyValueStore } from './kernel/ports';
 export { INVENTORY_FILE } from './fleet/fleet-wiring';
 export { SEQUENCE_RUNS_DIR } from './sequences/sequence-file';
-export { activityCsv } from './activity/activity-export';
+export { activityCsv, activityCsvPage } from './activity/activity-export';
 export { inventoryCsv } from './fleet/inventory-rows';
 export {
   buildTrayMenu,

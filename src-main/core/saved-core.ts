@@ -20,6 +20,8 @@ export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'v
   log: Logger;
   /** The config folder (default: plugboardConfigDir(), which honours PLUGBOARD_CONFIG_DIR). */
   configDir?: string;
+  /** Where the lab store is said to be (PLUGBOARD_DATABASE_URL…, connection.ts); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
@@ -29,7 +31,7 @@ export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
   // The lab store first: a store a newer Plugboard wrote is refused before anything starts.
   const records =
     options.records ??
-    (await openLabRecords(dir, options.version, options.log, (options.clock ?? Date).now()));
+    (await openLabRecords(dir, options.version, options.log, (options.clock ?? Date).now(), options.env));
   try {
     return createCore({
       store: openConfStore(dir),

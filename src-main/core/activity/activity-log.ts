@@ -21,7 +21,7 @@ import type { ActivityDoor, ActivityEntry, Actor } from '../../../src-preload/mo
 import { neutralise, TEXT_LIMITS } from '../../shared/text';
 import type { Logger } from '../../shared/logging';
 import { ActivityBatches } from './activity-batches';
-import { newestMerged, oldestMerged } from './activity-merge';
+import { merged, oldestMerged } from './activity-merge';
 import type { ActivityRecords } from './activity-records';
 import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
@@ -66,6 +66,10 @@ export interface ActivityFilter {
   since?: number | undefined;
   /** Epoch ms: entries up to then. */
   until?: number | undefined;
+  /** Only entries after this one (an id): the cursor of a reader that goes page by page. */
+  after?: number | undefined;
+  /** Newest first (the default), or oldest first: `limit` then takes the oldest. */
+  order?: 'newest' | 'oldest' | undefined;
 }
 
 export interface ActivityLogOptions {
@@ -202,6 +206,10 @@ export class ActivityLog {
    * door, or within [`since`, `until`].
    */
   list(filter: ActivityFilter = {}): ActivityEntry[] {
+    if (filter.order === 'oldest')
+      return this.list({ ...filter, order: 'newest', limit: undefined })
+        .reverse()
+        .slice(0, filter.limit);
     const limit = filter.limit ?? Number.POSITIVE_INFINITY;
     const who = filter.who?.toLowerCase();
     const outletName = filter.outletName?.toLowerCase();
@@ -210,7 +218,7 @@ export class ActivityLog {
       for (const slot of slots) yield slot.entry;
     })(this.#refusals.newestFirst());
     for (const entry of newestOfBoth(this.#done.newestFirst(), refusals)) {
-      if (out.length >= limit) break;
+      if (out.length >= limit || (filter.after !== undefined && entry.id <= filter.after)) break;
       if (filter.since !== undefined && (entry.lastTime ?? entry.time) < filter.since) continue;
       if (filter.until !== undefined && entry.time > filter.until) continue;
       if (outletName !== undefined && !entry.outletName?.toLowerCase().includes(outletName)) continue;
@@ -231,18 +239,19 @@ export class ActivityLog {
     const records = this.#options.stored?.records;
     if (!records) return this.list(filter);
     await this.flush();
-    return newestMerged(await records.newest(filter, filter.limit), this.#unstored(filter), filter.limit);
+    const unstored = this.#unstored({ ...filter, order: undefined, limit: undefined });
+    return merged(await records.select(filter), unstored, filter.order ?? 'newest', filter.limit);
   }
 
   /** Oldest first, a page at a time (an export of a year holds one page in memory). */
-  async *oldestFirst(filter: Omit<ActivityFilter, 'limit'> = {}): AsyncGenerator<ActivityEntry[]> {
+  async *oldestFirst(filter: Omit<ActivityFilter, 'limit' | 'order'> = {}): AsyncGenerator<ActivityEntry[]> {
     const records = this.#options.stored?.records;
     if (!records) {
       yield this.list(filter).reverse();
       return;
     }
     await this.flush();
-    yield* oldestMerged(records.pages(filter), this.#unstored(filter).reverse());
+    yield* oldestMerged(records.pages(filter), this.#unstored({ ...filter, order: undefined }).reverse());
   }
 
   /** What memory holds that the store does not: a demo controller's entries, entries still waiting. */

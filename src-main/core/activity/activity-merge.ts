@@ -5,16 +5,18 @@
  */
 import type { ActivityEntry } from '../../../src-preload/model';
 
-/** Newest first, at most `limit`: `stored` and `memory` are each newest first. */
-export function newestMerged(
+/** In `order`, at most `limit`: `stored` is in that order already (the store's at most `limit`). */
+export function merged(
   stored: readonly ActivityEntry[],
   memory: readonly ActivityEntry[],
+  order: 'newest' | 'oldest',
   limit = Number.POSITIVE_INFINITY,
 ): ActivityEntry[] {
   if (memory.length === 0) return stored.slice(0, limit);
   const mine = new Set(memory.map((entry) => entry.id));
+  const sign = order === 'newest' ? -1 : 1;
   return [...memory, ...stored.filter((entry) => !mine.has(entry.id))]
-    .sort((a, b) => b.id - a.id)
+    .sort((a, b) => sign * (a.id - b.id))
     .slice(0, limit);
 }
 

@@ -20,6 +20,8 @@ export interface RecordsFilter {
   since?: number | undefined;
   /** Epoch ms: entries up to then. */
   until?: number | undefined;
+  /** Only entries with a greater id. */
+  after?: number | undefined;
 }
 
 /** Rows per page of an export. */
@@ -126,24 +128,24 @@ export class ActivityRecords {
     return Number(row?.last ?? 0);
   }
 
-  /** Newest first, at most `limit`. */
-  async newest(filter: RecordsFilter, limit?: number): Promise<ActivityEntry[]> {
-    let query = this.#filtered(filter).orderBy('id', 'desc');
-    if (limit !== undefined) query = query.limit(limit);
+  /** Newest first (or oldest first), at most `limit`, after the id `after` when given. */
+  async select(
+    filter: RecordsFilter & { limit?: number | undefined; order?: 'newest' | 'oldest' | undefined },
+  ): Promise<ActivityEntry[]> {
+    let query = this.#filtered(filter).orderBy('id', filter.order === 'oldest' ? 'asc' : 'desc');
+    if (filter.limit !== undefined) query = query.limit(filter.limit);
     return (await query.execute()).map(entryOf);
   }
 
   /** Oldest first, a page at a time: an export of any size holds one page in memory. */
   async *pages(filter: RecordsFilter, pageSize = EXPORT_PAGE): AsyncGenerator<ActivityEntry[]> {
-    let after = Number.NEGATIVE_INFINITY;
+    let after = filter.after;
     for (;;) {
-      let query = this.#filtered(filter).orderBy('id', 'asc').limit(pageSize);
-      if (after !== Number.NEGATIVE_INFINITY) query = query.where('id', '>', after);
-      const rows = await query.execute();
-      if (rows.length === 0) return;
-      yield rows.map(entryOf);
-      if (rows.length < pageSize) return;
-      after = rows.at(-1)!.id;
+      const page = await this.select({ ...filter, after, order: 'oldest', limit: pageSize });
+      if (page.length === 0) return;
+      yield page;
+      if (page.length < pageSize) return;
+      after = page.at(-1)!.id;
     }
   }
 
@@ -176,6 +178,7 @@ export class ActivityRecords {
         .where('last_time', '>=', filter.since);
     }
     if (filter.until !== undefined) query = query.where('time', '<=', filter.until);
+    if (filter.after !== undefined) query = query.where('id', '>', filter.after);
     return query;
   }
 }

@@ -9,11 +9,13 @@ type ActivityHandlers = Pick<Handlers, 'activity/list' | 'activity/export'>;
 export function activityHandlers(ctx: CoreContext): ActivityHandlers {
   return {
     'activity/list': (filter) => ctx.activity.query(filter),
-    'activity/export': async ({ format, limit, ...filter }) => {
-      // The newest `limit`, oldest first; without one, the store's pages in order.
+    'activity/export': async ({ format, limit, order, ...filter }) => {
+      // The `limit` at the end `order` says, oldest first; without one, the store's pages in order.
       let entries: ActivityEntry[];
-      if (limit !== undefined) entries = (await ctx.activity.query({ ...filter, limit })).reverse();
-      else {
+      if (limit !== undefined) {
+        entries = await ctx.activity.query({ ...filter, limit, order });
+        if (order !== 'oldest') entries.reverse();
+      } else {
         entries = [];
         for await (const page of ctx.activity.oldestFirst(filter)) entries.push(...page);
       }
