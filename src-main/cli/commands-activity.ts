@@ -97,7 +97,7 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (limit === undefined) {
           // --json or --csv of the whole range: page by page, each written as it comes.
-          const { activityCsvPage } = await import('../core/index');
+          const { activityCsvPage } = await import('./core-access');
           const out = terminal.io.out;
           let after: number | undefined;
           let written = 0;
@@ -115,7 +115,7 @@ export function registerActivityCommands(program: Command, run: Runner): void {
         if (context.json) return terminal.json(entries);
         if (o.csv === true) {
           // The Core is loaded by now (withCore): its export costs nothing more here.
-          const { activityCsv } = await import('../core/index');
+          const { activityCsv } = await import('./core-access');
           terminal.io.out.write(activityCsv(entries));
           return;
         }

@@ -44,7 +44,7 @@ export function registerInventoryCommands(program: Command, run: Runner): void {
         const { terminal } = context;
         if (context.json) return terminal.json(rows);
         if (o.csv === true) {
-          const { inventoryCsv } = await import('../core/index');
+          const { inventoryCsv } = await import('./core-access');
           terminal.io.out.write(inventoryCsv(rows));
           return;
         }

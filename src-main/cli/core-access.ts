@@ -11,6 +11,13 @@ import { readFile } from 'node:fs/promises';
 import type { CallInput, CallName, CallResult, EventSink, Handlers } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { dispatch, osUserName } from '../core/index';
+
+/*
+ * The exports the commands print, from here rather than an `import('../core/index')` of their own: the
+ * bundle's chunk for a dynamic import of the Core's index runs the whole module's imports, the desktop
+ * app's entry (which imports electron) among them, and so failed under Node.
+ */
+export { activityCsv, activityCsvPage, inventoryCsv } from '../core/index';
 import { openSavedCore } from '../core/saved-core';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';

@@ -67,7 +67,7 @@ export {
   type TrayState,
 } from './tray/tray-menu';
 
-export { ACTIVITY_FILE, type LabRecords } from './activity/activity-import';
+export { ACTIVITY_FILE, openLabRecords, type LabRecords } from './activity/activity-import';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];

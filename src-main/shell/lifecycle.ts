@@ -13,8 +13,7 @@ import {
 } from 'electron';
 import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { createCore, osUserName } from '../core/index';
-import { openLabRecords } from '../core/saved-core';
+import { createCore, openLabRecords, osUserName } from '../core/index';
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
