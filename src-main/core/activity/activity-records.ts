@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ActivityEntry } from '../../../src-preload/model';
+import { PlugboardError } from '../../shared/errors';
 import type { LabStore } from '../database/lab-store';
 import type { LabSchema, ActivityTable } from '../database/schema';
 
@@ -134,7 +135,20 @@ export class ActivityRecords {
   ): Promise<ActivityEntry[]> {
     let query = this.#filtered(filter).orderBy('id', filter.order === 'oldest' ? 'asc' : 'desc');
     if (filter.limit !== undefined) query = query.limit(filter.limit);
-    return (await query.execute()).map(entryOf);
+    try {
+      return (await query.execute()).map(entryOf);
+    } catch (error) {
+      throw new PlugboardError(
+        'STORE',
+        `Plugboard could not read the activity log from ${this.store.where}.`,
+        undefined,
+        {
+          cause: error,
+          action:
+            'Check that the database is running and reachable, then ask again; new entries wait in memory meanwhile.',
+        },
+      );
+    }
   }
 
   /** Oldest first, a page at a time: an export of any size holds one page in memory. */

@@ -11,6 +11,7 @@ import type { ActivityEntry } from '../../../src-preload/model';
 import { openLabRecords, type LabRecords } from '../../../src-main/core/activity/activity-import';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { startRetention } from '../../../src-main/core/activity/activity-retention';
+import { PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
 
 let dir: string;
@@ -148,5 +149,21 @@ describe('the activity log in the lab store', () => {
     await retention.settled();
     expect((await log.query()).map((e) => e.outlet)).toEqual([3]);
     await retention.stop();
+  });
+
+  it("says so, as the store's error, when the store cannot be read", async () => {
+    const clock = new FakeClock();
+    const { log, records } = await open(clock);
+    log.add(entry(1));
+    await records.store.close();
+    const failure = await log.query().then(
+      () => null,
+      (error: unknown) => error as PlugboardError,
+    );
+    expect(failure).toBeInstanceOf(PlugboardError);
+    expect(failure).toMatchObject({
+      code: 'STORE',
+      message: `Plugboard could not read the activity log from ${records.store.where}.`,
+    });
   });
 });
