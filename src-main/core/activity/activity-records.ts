@@ -8,6 +8,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ActivityEntry } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import type { LabStore } from '../database/lab-store';
+import { inTransaction } from '../database/transaction';
 import type { LabSchema, ActivityTable } from '../database/schema';
 
 /** What a query narrows by (each field narrows; all absent: every entry). */
@@ -84,7 +85,7 @@ export class ActivityRecords {
   /** Write `entries` in one transaction: new ones added, a counted refusal's row replaced. */
   async write(entries: readonly ActivityEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.#db.transaction().execute(async (tx) => {
+    await inTransaction(this.#db, async (tx) => {
       // A few hundred rows per statement keeps within both engines' limits on parameters.
       for (let start = 0; start < entries.length; start += 200) {
         await tx
@@ -107,7 +108,7 @@ export class ActivityRecords {
    */
   async importAll(entries: readonly ActivityEntry[]): Promise<number> {
     let added = 0;
-    await this.#db.transaction().execute(async (tx) => {
+    await inTransaction(this.#db, async (tx) => {
       for (let start = 0; start < entries.length; start += 200) {
         const result = await tx
           .insertInto('activity')
