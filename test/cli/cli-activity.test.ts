@@ -4,7 +4,7 @@
  * reads it page by page (the same CSV the window exports, the same JSON document); a range that ends
  * before it starts is a usage error.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -74,4 +74,27 @@ it('refuses a range that ends before it starts', async () => {
   const result = await run('activity', '--since', '2026-11-10', '--until', '2026-11-09');
   expect(result.code).toBe(2);
   expect(result.stderr).toContain('--until is before --since');
+});
+
+it('refuses a store a newer Plugboard wrote, saying so, and leaves it as it was', async () => {
+  const newer = mkdtempSync(join(tmpdir(), 'plugboard-cli-newer-'));
+  try {
+    const records = await openLabRecords(newer, '9.0.0', () => undefined, Date.now(), {});
+    await records.store.db
+      .updateTable('plugboard_schema')
+      .set((eb) => ({ version: eb('version', '+', 1), written_by: '9.0.0' }))
+      .execute();
+    await records.store.close();
+    const before = readFileSync(join(newer, 'lab-store.sqlite'));
+    const result = await cli(['activity'], {
+      env: cleanEnv({ PLUGBOARD_CONFIG_DIR: newer, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }),
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(
+      /The lab store .*lab-store\.sqlite has schema version \d+ \(written by Plugboard 9\.0\.0\), newer than this Plugboard .* knows \(schema version \d+\)\. Nothing in it was changed/,
+    );
+    expect(readFileSync(join(newer, 'lab-store.sqlite'))).toEqual(before);
+  } finally {
+    rmSync(newer, { recursive: true, force: true });
+  }
 });
