@@ -8,7 +8,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { Reservation } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/store';
-import { dispatch, osUserName } from '../../src-main/core/index';
+import { dispatch, openLabRecords, osUserName } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { cleanUp, newCore } from '../core/harness';
 import { storedActivity } from '../core/stored-activity';
@@ -34,6 +34,8 @@ it('refuses every one-off login form on a reserved outlet of a saved controller,
   const alice = newCore({
     store: openConfStore(first.configDir),
     dataDir: first.configDir,
+    // Her log in the folder's lab store, as the desktop app keeps it.
+    records: await openLabRecords(first.configDir, '0.0.0-test', () => undefined, Date.now(), {}),
     secrets: new MemorySecretStore(),
   });
   const id = (await alice.ok<{ id: string }[]>('controllers/list', {}))[0]!.id;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/store';
-import { dispatch } from '../../src-main/core/index';
+import { dispatch, openLabRecords } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from '../core/harness';
 import { storedActivity } from '../core/stored-activity';
@@ -29,7 +29,13 @@ describe('plugboard reservations, reserve, release', () => {
   it('are shared with the window: refused both ways, exit 5 naming the holder, breaks logged', async () => {
     const dir = path.join(scratch, 'shared');
     const emu = await emulator({ initialStates: Array(8).fill(false) });
-    const window = newCore({ store: openConfStore(dir), dataDir: dir, secrets: new MemorySecretStore() });
+    // The window's Core keeps its log in the folder's lab store, as the desktop app does.
+    const window = newCore({
+      store: openConfStore(dir),
+      dataDir: dir,
+      records: await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {}),
+      secrets: new MemorySecretStore(),
+    });
     const { id } = await addController(window, emu, { name: 'Bench A' });
     const alice = window.core.handlersAs({ door: 'window', who: 'alice', role: 'operator' });
     const asAlice = (name: string, input: unknown) =>

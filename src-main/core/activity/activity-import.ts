@@ -33,10 +33,12 @@ export async function openActivityRecords(
     const added = await records.importAll(read.entries);
     const backup = importedName(now);
     await rename(file, join(dir, backup));
+    // Said once, when there was something to move (an empty file is only set aside).
     const skipped = read.skipped ? ` (${read.skipped} unreadable line(s) skipped)` : '';
-    log(
-      `moved ${read.entries.length} activity entries from ${ACTIVITY_FILE} into the lab store ${store.where} (${added} new)${skipped}; the file is kept as ${backup}`,
-    );
+    if (read.entries.length > 0 || read.skipped > 0)
+      log(
+        `moved ${read.entries.length} activity entries from ${ACTIVITY_FILE} into the lab store ${store.where} (${added} new)${skipped}; the file is kept as ${backup}`,
+      );
   }
   return { records, lastId: await records.lastId() };
 }
