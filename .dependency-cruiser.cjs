@@ -53,6 +53,10 @@ const doors = ['shared', 'dli', 'secrets', 'discovery', 'emulator', 'core', 'lin
  */
 const rooms = [
   ['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses'],
+  [
+    'database',
+    'the lab store: one schema on SQLite or PostgreSQL through Kysely, its place, its versioned migrations',
+  ],
   ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
   ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
   ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],

@@ -51,7 +51,11 @@ export default defineConfig({
         test: {
           name: 'system',
           environment: 'node',
-          globalSetup: ['test/global-node.ts', 'test/secrets/keychain-global-setup.ts'],
+          globalSetup: [
+            'test/global-node.ts',
+            'test/secrets/keychain-global-setup.ts',
+            'test/system/postgres-global-setup.ts',
+          ],
           include: files.system,
           testTimeout: 60_000,
           hookTimeout: 90_000,

@@ -45,6 +45,8 @@ export const ERROR_CODES = [
    * detail.outlets: "<controllerId>:<outlet>" for each). The same call with `confirmCritical: true` does it.
    */
   'CRITICAL_UNCONFIRMED',
+  /** The lab store (its database) cannot be used: written by a newer Plugboard, unreachable, or full. */
+  'STORE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -397,6 +399,8 @@ export interface Settings {
   startAtLogin: boolean;
   /** Overview: one dense row per controller instead of a tile; off by default. */
   overviewCompact: boolean;
+  /** How long the activity log keeps an entry, in days (default 400: a year and a season to compare with). */
+  activityRetentionDays: number;
 }
 
 /** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, meter limits held 15 s, nothing pinned, not started at login. */
@@ -410,6 +414,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   trayFavourites: [],
   startAtLogin: false,
   overviewCompact: false,
+  activityRetentionDays: 400,
 };
 
 export interface AppInfo {

@@ -127,6 +127,7 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       shell: 'cli',
       version: '0.0.0',
       configDir: lookup.configDir,
+      env: context.terminal.io.env,
       lazySessions: true,
       visible: context.adminReads === true,
       // The OS keychain or an error saying why not: a password `controllers add` kept in memory would

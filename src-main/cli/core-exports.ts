@@ -4,4 +4,4 @@
  * the whole surface as one dynamic import also brings the desktop shell's entry (the tray menu's code
  * lives there), which imports Electron and fails under Node.
  */
-export { activityCsv, inventoryCsv } from '../core/index';
+export { activityCsv, activityCsvPage, inventoryCsv } from '../core/index';

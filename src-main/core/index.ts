@@ -5,6 +5,8 @@ import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-s
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
+import { ACTIVITY_FILE, type LabRecords } from './activity/activity-import';
+import { startRetention } from './activity/activity-retention';
 import { systemClock, type Clock } from './kernel/clock';
 import type { CoreContext } from './flows/core-context';
 import { consoleLogger, type Logger } from '../shared/logging';
@@ -53,7 +55,7 @@ export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
 export { MemoryStore, type KeyValueStore } from './kernel/ports';
 export { INVENTORY_FILE } from './fleet/fleet-wiring';
 export { SEQUENCE_RUNS_DIR } from './sequences/sequence-file';
-export { activityCsv } from './activity/activity-export';
+export { activityCsv, activityCsvPage } from './activity/activity-export';
 export { inventoryCsv } from './fleet/inventory-rows';
 export {
   buildTrayMenu,
@@ -65,8 +67,7 @@ export {
   type TrayState,
 } from './tray/tray-menu';
 
-/** The activity log's file in the config folder. */
-export const ACTIVITY_FILE = 'activity.jsonl';
+export { ACTIVITY_FILE, openLabRecords, type LabRecords } from './activity/activity-import';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -77,6 +78,11 @@ export interface CoreOptions {
   secrets?: SecretStore;
   /** The config folder: the activity log is kept there. Absent or null: the log stays in memory. */
   dataDir?: string | null;
+  /**
+   * The lab store, opened (saved-core.ts, openLabRecords): the activity log is kept there instead of
+   * the config folder's file. The Core closes it when it is disposed.
+   */
+  records?: LabRecords | null;
   /** Delivers native notifications (the Electron shell); absent: notifications are dropped. */
   notify?: (notice: Notice) => void;
   /** Whether the window is showing at start (default true); shells report changes with `setVisible`. */
@@ -221,7 +227,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   const activity = new ActivityLog({
     clock,
     log,
-    file: options.dataDir ? join(options.dataDir, ACTIVITY_FILE) : null,
+    file: options.dataDir && !options.records ? join(options.dataDir, ACTIVITY_FILE) : null,
+    stored: options.records?.activity ?? null,
     persist: (entry) => !demos.has(entry.controllerId),
     onAdded: (entry) => events.emit('activity/added', entry),
   });
@@ -255,6 +262,16 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     mayAct: (controllerId, actor, outlets) => ctx.reservations.assertMayAct(actor, controllerId, outlets),
   });
   const followExternal = followExternalChange(sessions, log);
+  // Old entries leave the store by age; a short-lived Core (a CLI command) leaves that to the long-running one.
+  const retention =
+    options.records && !options.lazySessions
+      ? startRetention({
+          records: options.records.activity.records,
+          clock,
+          log,
+          days: () => settings.get().activityRetentionDays,
+        })
+      : null;
   // Changes the CLI, the web shell or a second app make to the shared file reach this one as events.
   const stopFollowing = [registry.follow(), settings.follow()];
   const discovery = new DiscoveryService({
@@ -399,6 +416,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       demos.clear();
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
+      await retention?.stop();
+      await options.records?.store.close();
       events.clear();
     },
   };

@@ -1,6 +1,7 @@
 /**
  * The machine's Core over the saved controllers: Plugboard's config folder (config.json under its
- * inter-process lock, the activity log) and the OS keychain. The web shell, `plugboard serve` and the
+ * inter-process lock), the lab store (the activity log: SQLite in the folder, or PostgreSQL) and the OS
+ * keychain. The web shell, `plugboard serve` and the
  * CLI open it this way; the desktop app does the same with electron-store.
  */
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
@@ -8,7 +9,10 @@ import { prepareConfigFolder } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 import { openConfStore } from './saved/conf-store';
 import { plugboardConfigDir } from './saved/config-dir';
+import { openLabRecords } from './activity/activity-import';
 import { createCore, type Core, type CoreOptions } from './index';
+
+export { openLabRecords } from './activity/activity-import';
 
 export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'version' | 'log'>> {
   shell: CoreOptions['shell'];
@@ -16,19 +20,31 @@ export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'v
   log: Logger;
   /** The config folder (default: plugboardConfigDir(), which honours PLUGBOARD_CONFIG_DIR). */
   configDir?: string;
+  /** Where the lab store is said to be (PLUGBOARD_DATABASE_URL…, connection.ts); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
   const dir = options.configDir ?? plugboardConfigDir();
   // Owner-only, nobody else's, no planted links: refused with what to do before anything is written.
   prepareConfigFolder(dir);
-  return createCore({
-    store: openConfStore(dir),
-    dataDir: dir,
-    visible: false,
-    ...options,
-    secrets: options.secrets ?? (await keychainOrMemory(options.log)),
-  });
+  // The lab store first: a store a newer Plugboard wrote is refused before anything starts.
+  const records =
+    options.records ??
+    (await openLabRecords(dir, options.version, options.log, (options.clock ?? Date).now(), options.env));
+  try {
+    return createCore({
+      store: openConfStore(dir),
+      dataDir: dir,
+      visible: false,
+      ...options,
+      records,
+      secrets: options.secrets ?? (await keychainOrMemory(options.log)),
+    });
+  } catch (error) {
+    await records.store.close();
+    throw error;
+  }
 }
 
 /**

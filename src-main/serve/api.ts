@@ -4,6 +4,7 @@
  *   GET  /api/v1/controllers                      every saved controller: status, outlets, meters
  *   GET  /api/v1/controllers/<name or id>         one of them
  *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle", "confirmCritical"?: true}
+ *   GET  /api/v1/activity?from=&until=&controller=&outlet=&person=&door=&limit=   the activity log (api-activity.ts)
  *   GET  /metrics
  *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
  *
@@ -16,6 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
+import { findController, serveActivity } from './api-activity';
 import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { bearerToken, tokenCaller } from './tokens';
@@ -88,6 +90,11 @@ async function route(
     const text = await context.metrics.render(snapshot.controllers, snapshot.states);
     response.writeHead(200, { 'Content-Type': context.metrics.contentType, 'Cache-Control': 'no-store' });
     response.end(method === 'HEAD' ? undefined : text);
+    return;
+  }
+  if (url.pathname === '/api/v1/activity') {
+    allow(method, ['GET', 'HEAD']);
+    await serveActivity(handlers, url.searchParams, method, response);
     return;
   }
   if (
@@ -197,18 +204,6 @@ function allow(method: string, methods: string[]): void {
     });
 }
 
-function findController(controllers: readonly ControllerSummary[], ref: string): ControllerSummary {
-  const found =
-    controllers.find((c) => c.id === ref) ??
-    controllers.find((c) => c.name.toLowerCase() === ref.toLowerCase());
-  if (!found)
-    throw new PlugboardError(
-      'NOT_FOUND',
-      `No saved controller is named ${JSON.stringify(ref.slice(0, 64))}.`,
-    );
-  return found;
-}
-
 async function readAction(
   request: IncomingMessage,
 ): Promise<{ action: 'on' | 'off' | 'cycle'; confirmCritical: boolean }> {
@@ -297,6 +292,8 @@ function statusOf(code: string): number {
       return 502;
     case 'TIMEOUT':
       return 504;
+    case 'STORE':
+      return 503;
     case 'INTERNAL':
       return 500;
     default:

@@ -60,6 +60,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       version: options.version,
       log,
       configDir: config.configDir,
+      env: options.env,
       secrets,
       // Metrics and the status API want meters too: the service polls as if someone were looking.
       visible: true,

@@ -13,7 +13,7 @@ import {
 } from 'electron';
 import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { createCore, osUserName } from '../core/index';
+import { createCore, openLabRecords, osUserName } from '../core/index';
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
@@ -165,12 +165,26 @@ export function startElectronShell(options: ElectronShellOptions): void {
       });
     } else {
       coreLock = slot.lock;
+      // The lab store (the activity log): one a newer Plugboard wrote is refused, untouched.
+      const records = await openLabRecords(plugboardConfigDir(), app.getVersion(), log, Date.now()).catch(
+        (error: unknown) => {
+          log('The lab store could not be opened', error);
+          dialog.showErrorBox(
+            'Plugboard cannot start',
+            isPlugboardError(error) ? errorSentence(error) : String((error as Error).message ?? error),
+          );
+          app.exit(1);
+          return null;
+        },
+      );
+      if (!records) return;
       const own = createCore({
         shell: 'electron',
         version: app.getVersion(),
         store: openElectronStore(),
         secrets: new KeytarSecretStore(),
         dataDir: plugboardConfigDir(),
+        records,
         notify,
         // Until the window shows: only what the tray needs is polled.
         visible: false,

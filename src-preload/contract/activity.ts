@@ -9,7 +9,8 @@ import { call, printable, controllerId, outletNumber } from './blocks';
 /**
  * Activity filters, shared by `activity/list` and `activity/export`: one controller,
  * outlet number or outlet name (case-insensitive, as recorded at the time), person (`who`,
- * case-insensitive), door, and a time span [`since`, `until`] in epoch ms.
+ * case-insensitive), door, and a time span [`since`, `until`] in epoch ms; `after` an id and `order`
+ * let a reader go through a long log page by page (the lab store keeps every entry of its retention).
  */
 const activityFilter = {
   controllerId: v.optional(controllerId),
@@ -20,6 +21,10 @@ const activityFilter = {
   door: v.optional(v.picklist(ACTIVITY_DOORS)),
   since: v.optional(v.pipe(v.number(), v.finite())),
   until: v.optional(v.pipe(v.number(), v.finite())),
+  /** Only entries after this one (its id): a reader's cursor, page by page. */
+  after: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  /** `newest` first (the default) or `oldest` first; `limit` takes from that end. */
+  order: v.optional(v.picklist(['newest', 'oldest'])),
 };
 
 export const activityCalls = {

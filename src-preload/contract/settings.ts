@@ -43,6 +43,14 @@ const settingsInput = v.strictObject({
   trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
   startAtLogin: v.optional(v.boolean()),
   overviewCompact: v.optional(v.boolean()),
+  activityRetentionDays: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1, 'must be at least 1 day'),
+      v.maxValue(36_500, 'must be at most 100 years'),
+    ),
+  ),
 });
 
 export const settingsCalls = {

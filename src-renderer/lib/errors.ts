@@ -67,6 +67,10 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     title: 'Plugboard ran into a problem of its own.',
     next: 'Retry; if it keeps happening, restart Plugboard and report it with the log.',
   },
+  STORE: {
+    title: 'Plugboard could not use its lab store.',
+    next: 'Do what the message says; the activity log and reservations wait until the store can be used.',
+  },
   RESERVED: {
     title: 'Someone else has reserved this.',
     next: 'Ask the holder to release it, wait until it ends, or break the reservation with a reason.',

@@ -3,7 +3,7 @@
  * per controller, --wait, the exit-code table, and the activity log showing the CLI's actions as the
  * CLI's (door cli, this OS user).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { dispatch } from '../../src-main/core/index';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { MemorySecretStore } from '../../src-main/secrets';
+import { storedActivity } from '../core/stored-activity';
 import { inKeychainSession, type StepResult } from './keychain-session';
 
 const password = 'lab-pw-3301';
@@ -177,8 +178,13 @@ it('addresses outlets by controller:number, range, name and group, one request p
   expect(switched('Rack 7', 2, 'off')).toMatchObject({ source: 'cli', who: me, result: 'ok' });
   // A group named in the CLI is addressing, not a group run: the door is still the CLI.
   expect(switched('Bench A', 8, 'on')).toMatchObject({ source: 'cli', who: me });
-  const file = readFileSync(join(first.configDir, 'activity.jsonl'), 'utf8');
-  expect(file).toContain('"source":"cli"');
+  expect(storedActivity(first.configDir).some((e) => e.source === 'cli')).toBe(true);
+  // The store's file and its write-ahead log, as bytes.
+  const file = ['lab-store.sqlite', 'lab-store.sqlite-wal']
+    .map((name) => join(first.configDir, name))
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path, 'latin1'))
+    .join('');
   // Neither the controller's password nor the new user's reached an output or the log.
   for (const secret of [password, 'bobs-new-pw-42']) {
     expect(file).not.toContain(secret);

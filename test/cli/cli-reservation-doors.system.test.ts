@@ -5,14 +5,13 @@
  * with its sentence and exit 5, nothing reaches the unit, and a free outlet switched that way is in the
  * activity log as the command line's. With the real keychain (keychain-session.ts).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { ActivityEntry, Reservation } from '../../src-preload/contract';
+import type { Reservation } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/store';
-import { dispatch, osUserName } from '../../src-main/core/index';
+import { dispatch, openLabRecords, osUserName } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { cleanUp, newCore } from '../core/harness';
+import { storedActivity } from '../core/stored-activity';
 import { PASSWORD, emulator } from './cli-fixtures';
 import { inKeychainSession, type StepResult } from './keychain-session';
 
@@ -35,6 +34,8 @@ it('refuses every one-off login form on a reserved outlet of a saved controller,
   const alice = newCore({
     store: openConfStore(first.configDir),
     dataDir: first.configDir,
+    // Her log in the folder's lab store, as the desktop app keeps it.
+    records: await openLabRecords(first.configDir, '0.0.0-test', () => undefined, Date.now(), {}),
     secrets: new MemorySecretStore(),
   });
   const id = (await alice.ok<{ id: string }[]>('controllers/list', {}))[0]!.id;
@@ -111,10 +112,7 @@ it('refuses every one-off login form on a reserved outlet of a saved controller,
   // A free outlet switched with a one-off login is the command line's action in the log.
   expect(r.free!.code, r.free!.stderr).toBe(0);
   expect(e.device.outlet(3).state).toBe(false);
-  const log = readFileSync(path.join(first.configDir, 'activity.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as ActivityEntry);
+  const log = storedActivity(first.configDir);
   expect(log.filter((x) => x.outlet === 4 && x.result === 'ok')).toEqual([
     expect.objectContaining({ source: 'cli', who: osUserName(), controllerName: 'Bench 0' }),
   ]);

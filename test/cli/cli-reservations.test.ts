@@ -3,15 +3,16 @@
  * (the window's, acting for "alice"): a reservation taken there refuses the command line (exit 5, naming
  * the holder), and one taken on the command line refuses alice.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Reservation, Result } from '../../src-preload/contract';
 import { openConfStore } from '../../src-main/core/store';
-import { dispatch } from '../../src-main/core/index';
+import { dispatch, openLabRecords } from '../../src-main/core/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { storedActivity } from '../core/stored-activity';
 import { cleanEnv, cli, type CliResult } from './run-cli';
 
 afterEach(cleanUp);
@@ -28,7 +29,13 @@ describe('plugboard reservations, reserve, release', () => {
   it('are shared with the window: refused both ways, exit 5 naming the holder, breaks logged', async () => {
     const dir = path.join(scratch, 'shared');
     const emu = await emulator({ initialStates: Array(8).fill(false) });
-    const window = newCore({ store: openConfStore(dir), dataDir: dir, secrets: new MemorySecretStore() });
+    // The window's Core keeps its log in the folder's lab store, as the desktop app does.
+    const window = newCore({
+      store: openConfStore(dir),
+      dataDir: dir,
+      records: await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {}),
+      secrets: new MemorySecretStore(),
+    });
     const { id } = await addController(window, emu, { name: 'Bench A' });
     const alice = window.core.handlersAs({ door: 'window', who: 'alice', role: 'operator' });
     const asAlice = (name: string, input: unknown) =>
@@ -84,11 +91,8 @@ describe('plugboard reservations, reserve, release', () => {
     expect(released.code).toBe(0);
     expect(await window.ok('reservations/list', {})).toEqual([]);
 
-    // The command line's Core wrote its activity to the shared log file.
-    const log = readFileSync(path.join(dir, 'activity.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { source: string; action: string; outlet: number | null });
+    // The command line's Core wrote its activity to the shared lab store.
+    const log = storedActivity(dir);
     expect(
       log
         .filter((e) => e.source === 'cli')

@@ -18,9 +18,9 @@ export interface FullDisk {
   unmount(): void;
 }
 
-function tryMount(dir: string): boolean {
+function tryMount(dir: string, size = '64k'): boolean {
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -37,9 +37,10 @@ export const canMountTmpfs: boolean = (() => {
   return mounted;
 })();
 
-export function fullDisk(): FullDisk {
+/** A tmpfs of `size` (64 KiB unless given: a database's files need more to open at all). */
+export function fullDisk(size?: string): FullDisk {
   const dir = mkdtempSync(path.join(tmpdir(), 'plugboard-full-disk-'));
-  if (!tryMount(dir)) throw new Error(`could not mount a tmpfs on ${dir}`);
+  if (!tryMount(dir, size)) throw new Error(`could not mount a tmpfs on ${dir}`);
   const filler = path.join(dir, 'filler');
   return {
     dir,

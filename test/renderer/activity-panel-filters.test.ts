@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import ActivityPanel from '../../src-renderer/lib/panels/ActivityPanel.svelte';
 import { activityRows, queryFilter } from '../../src-renderer/lib/state/activity-feed.svelte';
+import { TestBackend } from './test-backend';
 
 const T0 = new Date(2026, 10, 24, 9, 0).getTime();
 const NAMES = ['Switch', 'PSU', 'Router', 'Fan', 'Lamp', 'Camera', 'Hub', 'NAS'];
@@ -159,4 +160,35 @@ test('a group run over two controllers is one row; its outlets name their contro
       .slice(1)
       .map((r) => r.querySelector('.who')!.textContent!.trim()),
   ).toEqual(['Bench A, Lamp (3)', 'Bench A, Scope (4)', 'Rack 7, Test load (6)']);
+});
+
+test('a range that starts before the newest entries the window holds is read from the lab store', async () => {
+  const user = userEvent.setup();
+  const backend = new TestBackend();
+  // A year ago, long out of the window's feed: only the Core's store has it.
+  const yearAgo = entry(3, {
+    time: T0 - 365 * 86_400_000,
+    outlet: 3,
+    outletName: 'Router',
+    action: 'cycle',
+    source: 'json-api',
+    who: 'ci-runner',
+  });
+  backend.answer('activity/list', async () => ({ ok: true, value: [yearAgo] }));
+  render(ActivityPanel, { entries: log(), height: 600, backend: backend.api });
+  expect(rowsOf().map((row) => row.textContent)).not.toContainEqual(expect.stringContaining('ci-runner'));
+  expect(backend.callsOf('activity/list')).toEqual([]);
+  const day = new Date(yearAgo.time);
+  const local = (d: Date, hh: string) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${hh}`;
+  await user.type(screen.getByLabelText('From'), local(day, '00:00'));
+  await user.type(screen.getByLabelText('To'), local(day, '23:59'));
+  await expect
+    .poll(() => rowsOf().map((row) => row.textContent))
+    .toEqual([expect.stringContaining('ci-runner')]);
+  expect(backend.callsOf('activity/list').at(-1)).toEqual({
+    since: new Date(local(day, '00:00')).getTime(),
+    until: new Date(local(day, '23:59')).getTime() + 59_999,
+    limit: 10_000,
+  });
 });

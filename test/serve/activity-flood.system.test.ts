@@ -2,14 +2,13 @@
  * The audit trail survives abuse, at the process level: the built `plugboard serve` with a reservation
  * taken, then 20,100 refused pdudaemon TCP lines (`bench-a 3 off`, one per connection as pduclient sends
  * them, a few clients on loopback addresses, a bounded number in flight). The log still holds who added
- * the controller and who took the reservation, in memory and in its file after the service stopped, and
+ * the controller and who took the reservation, in memory and in its lab store after the service stopped, and
  * the refusals are counted: every one of them, in a few entries.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import { findRunningCore } from '../../src-main/link';
+import { storedActivity } from '../core/stored-activity';
 import { cleanUpServe, savedBench, serveBuilt } from './built-serve';
 import { pduTcp } from './pdudaemon-client';
 
@@ -18,17 +17,6 @@ afterEach(cleanUpServe);
 const REFUSALS = 20_100;
 const CLIENTS = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
 const IN_FLIGHT = 12;
-
-/** What the log holds, each entry once (a counted refusal is written again as its count grows). */
-function entriesOf(file: string): ActivityEntry[] {
-  const byId = new Map<number, ActivityEntry>();
-  for (const line of readFileSync(file, 'utf8').split('\n'))
-    if (line.trim()) {
-      const entry = JSON.parse(line) as ActivityEntry;
-      byId.set(entry.id, entry);
-    }
-  return [...byId.values()];
-}
 
 function summary(entries: readonly ActivityEntry[]) {
   const refused = entries.filter((e) => e.action === 'refused');
@@ -42,7 +30,7 @@ function summary(entries: readonly ActivityEntry[]) {
 
 describe('the activity log of plugboard serve under a flood of refused pdudaemon requests', () => {
   it(
-    'keeps its earlier entries, in memory and in the file, and counts every refusal',
+    'keeps its earlier entries, in memory and in the store, and counts every refusal',
     { timeout: 600_000 },
     async () => {
       const { configDir, credentials, controller } = await savedBench();
@@ -79,7 +67,8 @@ describe('the activity log of plugboard serve under a flood of refused pdudaemon
       service.child.kill('SIGTERM');
       await link!.closed;
       expect((await service.exit).code).toBe(0);
-      const written = summary(entriesOf(path.join(configDir, 'activity.jsonl')));
+      // The lab store holds each entry once (a counted refusal's row with its last count).
+      const written = summary(storedActivity(configDir));
       expect(written).toEqual(shown);
     },
   );

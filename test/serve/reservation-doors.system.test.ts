@@ -4,11 +4,10 @@
  * goes through the service's Core and is refused with the reservation's sentence (exit 5). The outlet
  * stays on, and the service sees no change from outside Plugboard.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry, ControllerState } from '../../src-preload/model';
+import type { ControllerState } from '../../src-preload/model';
 import { findRunningCore } from '../../src-main/link';
+import { storedActivity } from '../core/stored-activity';
 import { cleanUpServe, cliBuilt, savedBench, serveBuilt as serve } from './built-serve';
 
 afterEach(cleanUpServe);
@@ -63,10 +62,7 @@ describe('a reservation held in plugboard serve', () => {
 
       service.child.kill('SIGTERM');
       expect((await service.exit).code).toBe(0);
-      const log = readFileSync(path.join(configDir, 'activity.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as ActivityEntry);
+      const log = storedActivity(configDir);
       expect(log.filter((e) => e.source === 'outside')).toEqual([]);
       expect(log.filter((e) => e.outlet === 3 && e.result === 'ok').map((e) => e.who)).toEqual(['alice']);
     },

@@ -4,13 +4,14 @@
  * events, call the registered handlers. Everything behind them — Core, dispatcher, store — is real.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callNames } from '../../src-preload/contract';
 import { LOADED } from '../core/loaded';
+import { storedActivity } from '../core/stored-activity';
 
 const fake = await vi.hoisted(async () => {
   const { EventEmitter } = await import('node:events');
@@ -558,11 +559,10 @@ describe('the tray', () => {
     await call('settings/set', { meterThresholds: [] });
   });
 
-  it('keeps the activity log in the config folder', async () => {
+  it('keeps the activity log in the lab store in the config folder', async () => {
     await call('controllers/remove', { id: 'c-seeded' });
-    await vi.waitFor(async () => {
-      const text = await readFile(join(configDir, 'activity.jsonl'), 'utf8');
-      expect(text).toContain('removed from Plugboard');
+    await vi.waitFor(() => {
+      expect(storedActivity(configDir).map((entry) => entry.action)).toContain('removed from Plugboard');
     }, LOADED);
     // Only the demo is left, some outlets on and some off (dark theme since the test before).
     await vi.waitFor(

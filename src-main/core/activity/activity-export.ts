@@ -4,7 +4,7 @@
  * writer, src-main/shared/csv.ts (RFC 4180, formula-safe text cells); times are in UTC (ISO 8601).
  */
 import type { ActivityEntry } from '../../../src-preload/model';
-import { csvDocument, utcCell } from '../../shared/csv';
+import { csvDocument, csvRow, utcCell, type CsvCell } from '../../shared/csv';
 
 /** `2026-11-24T10-20-00Z`: a time as a file name may hold it. */
 export function fileStamp(now: number): string {
@@ -34,24 +34,33 @@ export const ACTIVITY_CSV_COLUMNS = [
 
 /** The activity log as CSV, in the order given (new columns go last: scripts read the first by place) (the CLI and the panel give oldest first). */
 export function activityCsv(entries: readonly ActivityEntry[]): string {
-  return csvDocument(
-    ACTIVITY_CSV_COLUMNS,
-    entries.map((e) => [
-      utcCell(e.time),
-      e.controllerName,
-      e.outlet,
-      e.action,
-      e.source,
-      e.who,
-      e.result,
-      e.error?.code,
-      e.error?.message,
-      e.outletName,
-      e.batch,
-      e.count,
-      utcCell(e.lastTime),
-    ]),
-  );
+  return csvDocument(ACTIVITY_CSV_COLUMNS, entries.map(activityCells));
+}
+
+/**
+ * The same CSV a page at a time, for a log too long to hold as one text: the header row (`header`) and
+ * then each page's rows, written as they come.
+ */
+export function activityCsvPage(entries: readonly ActivityEntry[], header: boolean): string {
+  return (header ? csvRow(ACTIVITY_CSV_COLUMNS) : '') + entries.map((e) => csvRow(activityCells(e))).join('');
+}
+
+function activityCells(e: ActivityEntry): CsvCell[] {
+  return [
+    utcCell(e.time),
+    e.controllerName,
+    e.outlet,
+    e.action,
+    e.source,
+    e.who,
+    e.result,
+    e.error?.code,
+    e.error?.message,
+    e.outletName,
+    e.batch,
+    e.count,
+    utcCell(e.lastTime),
+  ];
 }
 
 /** The activity log as JSON lines: one entry per line, every line ended. */

@@ -1,8 +1,10 @@
 /**
- * The activity log: everything done through Plugboard and every outside change it noticed. Entries live
- * in memory (bounded rings) and in a JSON-lines file in the config folder so the log survives a restart.
- * Appends are batched off the action path (an action never waits for the disk), the file is compacted
- * once it holds twice what memory keeps, and bad lines (a crash mid-write, a hand edit) are skipped.
+ * The activity log: everything done through Plugboard and every outside change it noticed. Recent entries
+ * live in memory (bounded rings); the log itself is kept in the lab store (activity-records.ts), queried
+ * there by the filters and the time range, and pruned by age (activity-retention.ts). Without a store
+ * (a Core given a folder but no store, as before the store) it is kept in a JSON-lines file, compacted
+ * once it holds twice what memory keeps, its bad lines (a crash mid-write, a hand edit) skipped.
+ * Appends are batched off the action path: an action never waits for the disk or the database.
  * Entries hold no secrets by construction (names, verbs and error messages, which never quote a password
  * or token), and no control or text-direction character: every text is neutralised as it is recorded.
  *
@@ -15,75 +17,26 @@
  * - Ids stay unique across restarts even when the last entries never reached the file: an id is at least
  *   the clock in microseconds (activity-ids.ts), so a restarted log starts above every id handed out.
  */
-import type { ActivityDoor, ActivityEntry, Actor } from '../../../src-preload/model';
+import type { ActivityEntry, Actor } from '../../../src-preload/model';
 import { neutralise, TEXT_LIMITS } from '../../shared/text';
-import type { Logger } from '../../shared/logging';
 import { ActivityBatches } from './activity-batches';
+import { merged, oldestMerged } from './activity-merge';
 import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
 import { isRefusal, refusalKey, type RefusalSlot } from './activity-refusals';
 import { newestOfBoth, Ring } from './activity-ring';
-import type { Clock, TimerHandle } from '../kernel/clock';
+import type { TimerHandle } from '../kernel/clock';
+import type { ActivityEnrichment, ActivityFilter, ActivityLogOptions, NewActivity } from './activity-types';
+
+export {
+  OUTSIDE_ACTOR,
+  SYSTEM_ACTOR,
+  type ActivityEnrichment,
+  type ActivityFilter,
+  type ActivityLogOptions,
+  type NewActivity,
+} from './activity-types';
 import { ActivityWriter } from './activity-writer';
-
-export type NewActivity = Omit<
-  ActivityEntry,
-  'id' | 'time' | 'source' | 'who' | 'batch' | 'count' | 'lastTime'
-> & {
-  time?: number;
-  actor: Actor;
-};
-
-/** What the Core adds to an entry as it is recorded: the outlet's name, a script's attribution. */
-export interface ActivityEnrichment {
-  /** The outlet's name now (null: not known). */
-  outletName(controllerId: string, outlet: number): string | null;
-  /** Who made a change seen on the unit, when Plugboard knows better than "outside" (a script it started). */
-  attribute(entry: NewActivity): Actor | null;
-  /** `scripts/start` started a thread (the changes it makes are attributed to it). */
-  scriptStarted(controllerId: string, threadId: string, fn: string, actor: Actor): void;
-}
-
-/** Changes seen on the unit that Plugboard did not make. */
-export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outside Plugboard' });
-/** Plugboard's own doing (a reboot noticed, meter ids carried over). */
-export const SYSTEM_ACTOR: Actor = Object.freeze({ door: 'system', who: 'Plugboard' });
-
-/** Which entries `list` gives (each field narrows; all absent: every entry). */
-export interface ActivityFilter {
-  controllerId?: string | undefined;
-  limit?: number | undefined;
-  outlet?: number | undefined;
-  /** Entries whose outlet name (as recorded) contains this, case-insensitive. */
-  outletName?: string | undefined;
-  who?: string | undefined;
-  door?: ActivityDoor | undefined;
-  /** Epoch ms: entries from then on. */
-  since?: number | undefined;
-  /** Epoch ms: entries up to then. */
-  until?: number | undefined;
-}
-
-export interface ActivityLogOptions {
-  clock: Clock;
-  log: Logger;
-  /** Entries of what was done (and seen) kept in memory and in the file (default 10 000). */
-  limit?: number;
-  /** Refusal entries kept besides them (default 1 000): they never take the place of the others. */
-  refusalLimit?: number;
-  /** Repeats of one refusal within this long of its first are counted into it, ms (default 60 000). */
-  refusalWindowMs?: number;
-  /** The JSON-lines file; null keeps the log in memory only. */
-  file?: string | null;
-  /** Whether an entry goes to the file (demo controllers do not: they vanish at restart). */
-  persist?: (entry: ActivityEntry) => boolean;
-  /** A new entry, or a refusal entry whose count grew (same id: it replaces the one shown). */
-  onAdded?: (entry: ActivityEntry) => void;
-  /** How long appends are gathered before one write, ms (default 200). */
-  flushDelayMs?: number;
-  /** How long to wait before writing again after a write failed (a full disk), ms (default 5 000). */
-  retryDelayMs?: number;
-}
 
 export class ActivityLog {
   readonly #options: ActivityLogOptions;
@@ -103,6 +56,22 @@ export class ActivityLog {
     this.#options = options;
     this.#done = new Ring(options.limit ?? 10_000);
     this.#refusals = new Ring(options.refusalLimit ?? 1_000);
+    if (options.stored) {
+      this.#lastId = options.stored.lastId;
+      this.#writer = new ActivityWriter({
+        file: '',
+        records: options.stored.records,
+        clock: options.clock,
+        log: options.log,
+        keep: this.#done.capacity + this.#refusals.capacity,
+        fileLines: 0,
+        kept: () => [],
+        beforeFlush: () => this.#announceGrown(),
+        flushDelayMs: options.flushDelayMs,
+        retryDelayMs: options.retryDelayMs,
+      });
+      return;
+    }
     if (!options.file) return;
     // Read at start, synchronously: a few megabytes at most, and ids must continue before any new entry.
     const fileLines = this.#load(options.file);
@@ -180,6 +149,10 @@ export class ActivityLog {
    * door, or within [`since`, `until`].
    */
   list(filter: ActivityFilter = {}): ActivityEntry[] {
+    if (filter.order === 'oldest')
+      return this.list({ ...filter, order: 'newest', limit: undefined })
+        .reverse()
+        .slice(0, filter.limit);
     const limit = filter.limit ?? Number.POSITIVE_INFINITY;
     const who = filter.who?.toLowerCase();
     const outletName = filter.outletName?.toLowerCase();
@@ -188,7 +161,7 @@ export class ActivityLog {
       for (const slot of slots) yield slot.entry;
     })(this.#refusals.newestFirst());
     for (const entry of newestOfBoth(this.#done.newestFirst(), refusals)) {
-      if (out.length >= limit) break;
+      if (out.length >= limit || (filter.after !== undefined && entry.id <= filter.after)) break;
       if (filter.since !== undefined && (entry.lastTime ?? entry.time) < filter.since) continue;
       if (filter.until !== undefined && entry.time > filter.until) continue;
       if (outletName !== undefined && !entry.outletName?.toLowerCase().includes(outletName)) continue;
@@ -199,6 +172,37 @@ export class ActivityLog {
       out.push(entry);
     }
     return out;
+  }
+
+  /**
+   * Newest first, as `list`, but every entry the lab store keeps (`list` has memory's alone), with what
+   * memory holds that the store does not (yet). Without a store, `list`.
+   */
+  async query(filter: ActivityFilter = {}): Promise<ActivityEntry[]> {
+    const records = this.#options.stored?.records;
+    if (!records) return this.list(filter);
+    await this.flush();
+    const unstored = this.#unstored({ ...filter, order: undefined, limit: undefined });
+    return merged(await records.select(filter), unstored, filter.order ?? 'newest', filter.limit);
+  }
+
+  /** Oldest first, a page at a time (an export of a year holds one page in memory). */
+  async *oldestFirst(filter: Omit<ActivityFilter, 'limit' | 'order'> = {}): AsyncGenerator<ActivityEntry[]> {
+    const records = this.#options.stored?.records;
+    if (!records) {
+      yield this.list(filter).reverse();
+      return;
+    }
+    await this.flush();
+    yield* oldestMerged(records.pages(filter), this.#unstored({ ...filter, order: undefined }).reverse());
+  }
+
+  /** What memory holds that the store does not: a demo controller's entries, entries still waiting. */
+  #unstored(filter: ActivityFilter): ActivityEntry[] {
+    const writer = this.#writer!;
+    return this.list({ ...filter, limit: undefined }).filter(
+      (entry) => !(this.#options.persist?.(entry) ?? true) || writer.waiting(entry.id),
+    );
   }
 
   /** Write what is queued; resolves when it is on disk, or the write failed (it is then retried). */

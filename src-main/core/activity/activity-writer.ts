@@ -1,19 +1,25 @@
 /**
- * Writes the activity log's entries to its file, off the action path: appends are gathered for a short
- * while and written as one, the file is compacted once it holds twice what memory keeps, and a write
- * that fails (a full disk) loses nothing: the entries stay queued and are written again later. The log
- * says so once when writes start failing, and once when they work again.
+ * Writes the activity log's entries to the lab store (one transaction per batch), or without a store to
+ * its file, off the action path: appends are gathered for a short while and written as one (the file is
+ * compacted once it holds twice what memory keeps), and a write that fails (a full disk, a database that
+ * does not answer) loses nothing: the entries stay queued and are written again later. The log says so
+ * once when writes start failing, and once when they work again.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ActivityEntry } from '../../../src-preload/model';
 import type { Logger } from '../../shared/logging';
 import { isDiskFull } from '../../shared/errors';
+import { isStoreFull } from '../database/store-errors';
+import type { ActivityRecords } from './activity-records';
 import { appendWhole, jsonLines, rewriteWhole } from './activity-file';
 import type { Clock, TimerHandle } from '../kernel/clock';
 
 export interface ActivityWriterOptions {
+  /** The JSON-lines file, when there is no lab store. */
   file: string;
+  /** The lab store's rows: written there instead of the file. */
+  records?: ActivityRecords | undefined;
   clock: Clock;
   log: Logger;
   /** How many entries memory keeps: the most a waiting queue holds, and half the file's bound. */
@@ -47,6 +53,16 @@ export class ActivityWriter {
     this.#fileLines = options.fileLines;
   }
 
+  /** Whether `id` waits to be written (what the store does not hold yet). */
+  waiting(id: number): boolean {
+    return this.#queued.has(id);
+  }
+
+  /** Where the entries go, for a sentence: the store or the file. */
+  get #where(): string {
+    return this.#o.records ? `the lab store ${this.#o.records.store.where}` : this.#o.file;
+  }
+
   /** Write `entry` soon (again, if it changed since it was written). */
   queue(entry: ActivityEntry): void {
     this.#queued.set(entry.id, entry);
@@ -72,7 +88,7 @@ export class ActivityWriter {
     this.#timer = null;
     if (this.#queued.size > 0)
       this.#o.log(
-        `stopping with ${this.#queued.size} activity ${this.#queued.size === 1 ? 'entry' : 'entries'} not written to ${this.#o.file} (it could not be written)`,
+        `stopping with ${this.#queued.size} activity ${this.#queued.size === 1 ? 'entry' : 'entries'} not written to ${this.#where} (it could not be written)`,
       );
   }
 
@@ -93,8 +109,11 @@ export class ActivityWriter {
     const batch = [...this.#queued.values()];
     if (batch.length === 0) return;
     try {
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      await appendWhole(file, jsonLines(batch));
+      if (this.#o.records) await this.#o.records.write(batch);
+      else {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        await appendWhole(file, jsonLines(batch));
+      }
     } catch (error) {
       this.#failed(error);
       return;
@@ -103,7 +122,7 @@ export class ActivityWriter {
     for (const entry of batch) if (this.#queued.get(entry.id) === entry) this.#queued.delete(entry.id);
     this.#fileLines += batch.length;
     if (this.#failing) this.#resumed(batch.length);
-    if (this.#fileLines >= 2 * this.#o.keep) await this.#compact(batch.at(-1)!.id);
+    if (!this.#o.records && this.#fileLines >= 2 * this.#o.keep) await this.#compact(batch.at(-1)!.id);
   }
 
   #failed(error: unknown): void {
@@ -117,11 +136,11 @@ export class ActivityWriter {
     if (!this.#failing) {
       this.#failing = true;
       const what = `${waiting} ${waiting === 1 ? 'entry waits' : 'entries wait'} in memory and will be written as soon as it can`;
-      if (isDiskFull(error))
+      if (isDiskFull(error) || isStoreFull(error))
         this.#o.log(
-          `could not write the activity log ${this.#o.file}: the disk is full. ${what}; free some space on that disk.`,
+          `could not write the activity log (${this.#where}): the disk is full. ${what}; free some space on that disk.`,
         );
-      else this.#o.log(`could not write the activity log ${this.#o.file}; ${what}`, error);
+      else this.#o.log(`could not write the activity log (${this.#where}); ${what}`, error);
     }
     this.schedule();
   }
@@ -131,7 +150,7 @@ export class ActivityWriter {
       ? ` (${this.#dropped} older ones could not be kept: more came than the log holds while it could not write)`
       : '';
     this.#o.log(
-      `the activity log ${this.#o.file} is written again: ${written} waiting ${written === 1 ? 'entry is' : 'entries are'} in it now${lost}`,
+      `the activity log (${this.#where}) is written again: ${written} waiting ${written === 1 ? 'entry is' : 'entries are'} in it now${lost}`,
     );
     this.#failing = false;
     this.#dropped = 0;

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -135,7 +136,11 @@ describe('the config folder: owner-only, nobody else’s, no links where Plugboa
     await (await open(dir)).dispose();
     expect(mode(dir)).toBe(0o700);
     expect(mode(path.join(dir, 'config.json'))).toBe(0o600);
-    expect(mode(path.join(dir, 'activity.jsonl'))).toBe(0o600);
+    // The old log moved into the lab store; its backup stays owner-only, as the store's file is.
+    const backup = readdirSync(dir).find((name) => name.startsWith('activity.jsonl.imported-'));
+    expect(backup).toBeDefined();
+    expect(mode(path.join(dir, backup!))).toBe(0o600);
+    expect(mode(path.join(dir, 'lab-store.sqlite'))).toBe(0o600);
   });
 
   it('refuses a folder others can write to, saying to chmod it', async () => {

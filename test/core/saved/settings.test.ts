@@ -62,6 +62,7 @@ describe('SettingsStore', () => {
       trayFavourites: [],
       startAtLogin: false,
       overviewCompact: false,
+      activityRetentionDays: 400,
     });
   });
 

@@ -1,0 +1,133 @@
+/**
+ * The lab store's migrations: versioned, in code (the bundle carries them, no folder to find), the same
+ * for SQLite and PostgreSQL, run by Kysely's Migrator at start in one transaction. Each migration ends by
+ * writing its number as the schema's version (plugboard_schema), in the same transaction.
+ *
+ * Before migrating, the version in the store is read: a store written by a newer Plugboard (a version
+ * this one does not know) is refused with a sentence naming both, and nothing is touched. Later parts of
+ * Plugboard (accounts, sessions, reservations) add their tables as new migrations at the end of the list;
+ * a migration is never changed once released.
+ */
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { PlugboardError } from '../../shared/errors';
+import type { LabSchema } from './schema';
+
+export type Engine = 'sqlite' | 'postgres';
+
+interface Step {
+  name: string;
+  up(db: Kysely<unknown>, engine: Engine): Promise<void>;
+}
+
+/** An integer that holds an activity id or an epoch ms exactly (SQLite's integer is 64 bits already). */
+const wide = (engine: Engine) => (engine === 'sqlite' ? 'integer' : 'bigint');
+
+const STEPS: readonly Step[] = [
+  {
+    name: '0001-activity',
+    async up(db, engine) {
+      await db.schema
+        .createTable('plugboard_schema')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('written_by', 'text', (c) => c.notNull())
+        .execute();
+      // SQLite: an `integer primary key` is the row id itself, so the table needs no second index.
+      await db.schema
+        .createTable('activity')
+        .addColumn('id', wide(engine), (c) => c.primaryKey())
+        .addColumn('time', wide(engine), (c) => c.notNull())
+        .addColumn('controller_id', 'text', (c) => c.notNull())
+        .addColumn('controller_name', 'text', (c) => c.notNull())
+        .addColumn('outlet', 'integer')
+        .addColumn('outlet_name', 'text')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('door', 'text', (c) => c.notNull())
+        .addColumn('who', 'text')
+        .addColumn('who_folded', 'text')
+        .addColumn('result', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('batch', wide(engine))
+        .addColumn('count', 'integer')
+        .addColumn('last_time', wide(engine), (c) => c.notNull())
+        .execute();
+      // The filters of the window, the CLI and the JSON API, each with the time range.
+      const indexes: [string, string[]][] = [
+        ['activity_time', ['time']],
+        ['activity_outlet_time', ['controller_id', 'outlet', 'time']],
+        ['activity_who_time', ['who_folded', 'time']],
+        ['activity_door_time', ['door', 'time']],
+      ];
+      for (const [name, columns] of indexes)
+        await db.schema.createIndex(name).on('activity').columns(columns).execute();
+    },
+  },
+];
+
+/** The newest schema this Plugboard knows. */
+export const SCHEMA_VERSION = STEPS.length;
+
+function provider(engine: Engine, writtenBy: string): MigrationProvider {
+  return {
+    getMigrations: async () => {
+      const migrations: Record<string, Migration> = {};
+      for (const [index, step] of STEPS.entries()) {
+        migrations[step.name] = {
+          up: async (db) => {
+            await step.up(db, engine);
+            const store = db as Kysely<LabSchema>;
+            await store.deleteFrom('plugboard_schema').execute();
+            await store
+              .insertInto('plugboard_schema')
+              .values({ id: 1, version: index + 1, written_by: writtenBy })
+              .execute();
+          },
+        };
+      }
+      return migrations;
+    },
+  };
+}
+
+/** The schema's version in the store: 0 when it has none yet. */
+export async function storedVersion(db: Kysely<LabSchema>): Promise<{ version: number; writtenBy: string }> {
+  const tables = await db.introspection.getTables();
+  if (!tables.some((table) => table.name === 'plugboard_schema')) return { version: 0, writtenBy: '' };
+  const row = await db.selectFrom('plugboard_schema').select(['version', 'written_by']).executeTakeFirst();
+  return { version: row?.version ?? 0, writtenBy: row?.written_by ?? '' };
+}
+
+/**
+ * Bring the store to SCHEMA_VERSION, or refuse a newer one untouched. `where` names the store in the
+ * refusal (a file, or a PostgreSQL host and database); `version` is this Plugboard's.
+ */
+export async function migrate(
+  db: Kysely<LabSchema>,
+  engine: Engine,
+  where: string,
+  version: string,
+): Promise<void> {
+  const stored = await storedVersion(db);
+  if (stored.version > SCHEMA_VERSION) {
+    throw new PlugboardError(
+      'STORE',
+      `The lab store ${where} has schema version ${stored.version}${stored.writtenBy ? ` (written by Plugboard ${stored.writtenBy})` : ''}, newer than this Plugboard ${version} knows (schema version ${SCHEMA_VERSION}). Nothing in it was changed: run a Plugboard at least as new as the one that wrote it, or point this one at another store.`,
+      { storeVersion: stored.version, knownVersion: SCHEMA_VERSION },
+    );
+  }
+  if (stored.version === SCHEMA_VERSION) return;
+  const { error, results } = await new Migrator({
+    db,
+    provider: provider(engine, version),
+  }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new PlugboardError(
+      'STORE',
+      `Could not bring the lab store ${where} to schema version ${SCHEMA_VERSION}${failed ? ` (migration ${failed} failed)` : ''}; it was left as it was. The details are in the log.`,
+      undefined,
+      { cause: error },
+    );
+  }
+}
