@@ -1,7 +1,8 @@
 /**
- * What only an administrator's login reads of a unit (scripts and threads, users, SSH, the relay's
- * timing), through the Core: a Core in this process reads them for the command (a context with
- * `adminReads`, as when a window shows the controller); a running service shows what it last read.
+ * What only an administrator's login reads of a unit (scripts and threads, users, SSH), through the
+ * Core: once the controller is online, the Core reads them for the command unless it read them within
+ * its slow interval (`controllers/readAdmin`), so a running service that no window shows answers as a
+ * Core in this process does.
  */
 import type { ControllerState, ControllerSummary } from '../../src-preload/model';
 import { PlugboardError } from '../shared/errors';
@@ -14,15 +15,16 @@ export async function withAdminState(
   context: CommandContext,
   work: (controller: ControllerSummary, state: ControllerState) => Promise<void>,
 ): Promise<void> {
-  await withTarget({ ...context, adminReads: true }, async (core, controller) => {
-    const state = await readState(core, controller.id, controller.name, (s) =>
-      s.capabilities === null ? false : !s.capabilities.isAdmin || s.users !== null || !core.inProcess,
-    );
+  await withTarget(context, async (core, controller) => {
+    const online = await readState(core, controller.id, controller.name, (s) => s.capabilities !== null);
+    const state = online.capabilities?.isAdmin
+      ? await core.call('controllers/readAdmin', { id: controller.id })
+      : online;
     await work(controller, state);
   });
 }
 
-/** `value`, or the reason it cannot be shown: this login is no administrator, or a service has not read it. */
+/** `value`, or the reason it cannot be shown: this login is no administrator, or the unit gave nothing. */
 export function adminRead<T>(
   controller: ControllerSummary,
   state: ControllerState,
@@ -40,10 +42,10 @@ export function adminRead<T>(
   }
   if (value === null) {
     throw new PlugboardError(
-      'NOT_FOUND',
-      `The Plugboard service has not read ${what} of ${controller.name}: it reads them while a window shows the controller.`,
+      'FORBIDDEN',
+      `${controller.name} refused to show ${what} to this login.`,
       undefined,
-      { action: `Open ${controller.name} in Plugboard's window or web page, then run the command again.` },
+      { action: "Check that this login is one of the controller's administrators." },
     );
   }
   return value;

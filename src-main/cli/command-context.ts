@@ -23,11 +23,6 @@ export interface CommandContext {
   /** The options given before the command name. */
   globals: GlobalOptions;
   json: boolean;
-  /**
-   * The command shows what only an administrator's login reads (scripts, users, SSH, the relay's
-   * timing): a Core in this process reads them, as when a window shows the controller (admin-reads.ts).
-   */
-  adminReads?: boolean;
   /** Run once the Core is open, before the command's calls: a one-off login's meaning there (saved-route.ts). */
   beforeCore?: (core: CoreCaller) => Promise<void>;
 }

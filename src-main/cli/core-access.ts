@@ -129,7 +129,6 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
       configDir: lookup.configDir,
       env: context.terminal.io.env,
       lazySessions: true,
-      visible: context.adminReads === true,
       // The OS keychain or an error saying why not: a password `controllers add` kept in memory would
       // be gone when the command ends (the app and web shell fall back to memory instead).
       secrets: new KeytarSecretStore(),

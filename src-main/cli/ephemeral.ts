@@ -29,7 +29,6 @@ export async function withEphemeralController(
     {
       shell: 'cli',
       version: '0.0.0',
-      visible: context.adminReads === true,
       log: (message) => terminal.warn(`plugboard: ${message}`),
     },
     credentials.kind === 'token'

@@ -4,7 +4,7 @@
  * where a secret lives). Secrets travel only towards main: a password can be given, never read back.
  */
 import * as v from 'valibot';
-import type { BulkAddResult, ControllerSummary, CsvImportPreview } from '../model';
+import type { BulkAddResult, ControllerState, ControllerSummary, CsvImportPreview } from '../model';
 import {
   call,
   controllerId,
@@ -110,6 +110,12 @@ export const controllerCalls = {
   ).returns<ControllerSummary[]>(),
   /** Poll now. */
   'controllers/refresh': call(v.strictObject({ id: controllerId })).returns<null>(),
+  /**
+   * What only an administrator's login reads (scripts and threads, users, SSH), read now unless the
+   * slow schedule read it within its interval: that schedule runs only while a window shows the
+   * controller. Resolves with the state once they are in; the unit's refusal or failure otherwise.
+   */
+  'controllers/readAdmin': call(v.strictObject({ id: controllerId })).returns<ControllerState>(),
   /** Forget a controller and its stored secret. */
   'controllers/remove': call(v.strictObject({ id: controllerId })).returns<null>(),
   /**

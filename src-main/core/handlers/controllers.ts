@@ -20,6 +20,7 @@ type ControllerHandlers = Pick<
   | 'controllers/remove'
   | 'controllers/reorder'
   | 'controllers/refresh'
+  | 'controllers/readAdmin'
   | 'controllers/trustCertificate'
   | 'controllers/addMany'
   | 'controllers/importPreview'
@@ -63,6 +64,11 @@ export function controllerHandlers(ctx: CoreContext, actor: Actor): ControllerHa
     'controllers/refresh': async ({ id }) => {
       await (await startedSession(ctx, id)).refresh();
       return null;
+    },
+    'controllers/readAdmin': async ({ id }) => {
+      const session = await startedSession(ctx, id);
+      await session.readAdminIfDue();
+      return session.state;
     },
     'controllers/trustCertificate': async (input) => {
       const summary = await trustCertificate(ctx, input);

@@ -30,6 +30,8 @@ export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'fleet/inventory': ['observer', 'read'],
   'fleet/inventoryCsv': ['observer', 'read'],
   'autoping/list': ['observer', 'read'],
+  // Reads only what the state already shows an observer, at most once per slow interval.
+  'controllers/readAdmin': ['observer', 'read'],
 
   'outlets/set': ['operator', 'switch outlets'],
   'outlets/cycle': ['operator', 'cycle outlets'],

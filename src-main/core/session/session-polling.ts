@@ -70,6 +70,11 @@ export class SessionPolling {
     this.#poller.stop();
   }
 
+  /** When scripts, users and SSH were last all read (epoch ms), or null. */
+  get lastSlowRead(): number | null {
+    return this.#lastSlowRead;
+  }
+
   /** Poll now, as a refresh someone asked for (a paused controller tries to connect again). */
   refresh(): Promise<void> {
     if (this.#phase === 'paused') this.#phase = 'connect';

@@ -28,6 +28,7 @@ export class ControllerSession {
   #clientPromise: Promise<DliClient> | null = null;
   readonly #live: SessionLive;
   readonly #polling: SessionPolling;
+  #adminRead: Promise<void> | null = null;
 
   constructor(options: SessionOptions) {
     this.#options = options;
@@ -191,6 +192,22 @@ export class ControllerSession {
     return (error) => {
       if (!this.#abort.signal.aborted) this.#options.log(`could not ${what} of ${this.#summary.name}`, error);
     };
+  }
+
+  /**
+   * Scripts and threads, users and SSH, read now unless the slow schedule read them within its interval:
+   * for a caller that needs them while no window shows the controller (the schedule reads them only
+   * then). The unit's refusal or failure is thrown; callers meanwhile share one read.
+   */
+  readAdminIfDue(): Promise<void> {
+    // Another login's refusals need no asking: only an administrator's reads them.
+    if (this.state.capabilities?.isAdmin === false) return Promise.resolve();
+    const last = this.#polling.lastSlowRead;
+    if (last !== null && this.now() - last < this.#options.timing.slowEveryMs) return Promise.resolve();
+    this.#adminRead ??= this.#polling.readSlow().finally(() => {
+      this.#adminRead = null;
+    });
+    return this.#adminRead;
   }
 
   /** Read again in the background what an action changed; the next poll would catch it anyway. */
