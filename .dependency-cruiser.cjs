@@ -3,7 +3,7 @@
  * "Architecture" section has the same table in words. From the bottom up, each layer may import only
  * itself and the layers listed for it (and npm packages and Node's built-ins):
  *
- *   src-main/shared     —                         errors, logging, credentials, addresses, CSP, text, CSV
+ *   src-main/shared     —                         errors, logging, credentials, addresses, CSP, text, CSV, version
  *   src-main/dli        shared                    the controller's REST client
  *   src-main/secrets    shared                    the keychain
  *   src-main/discovery  shared, dli               finding controllers on the network

@@ -7,6 +7,7 @@
  *
  * Loaded lazily (`await import('./core-access')`) by the commands that need it.
  */
+import { appVersion } from '../shared/app-root';
 import { readFile } from 'node:fs/promises';
 import type { EventSink } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
@@ -125,7 +126,7 @@ export async function openCoreAccess(context: CommandContext): Promise<CoreAcces
     service ??
     (await openSavedCore({
       shell: 'cli',
-      version: '0.0.0',
+      version: appVersion(),
       configDir: lookup.configDir,
       env: context.terminal.io.env,
       lazySessions: true,

@@ -6,6 +6,7 @@
  *
  * Loaded lazily (core-route.ts): neither the config folder's libraries nor the keychain's are loaded.
  */
+import { appVersion } from '../shared/app-root';
 import type { ControllerSummary } from '../../src-preload/model';
 import { createEphemeralCore } from '../core/index';
 import type { CommandContext } from './command-context';
@@ -28,7 +29,7 @@ export async function withEphemeralController(
   const { core, controller } = await createEphemeralCore(
     {
       shell: 'cli',
-      version: '0.0.0',
+      version: appVersion(),
       log: (message) => terminal.warn(`plugboard: ${message}`),
     },
     credentials.kind === 'token'

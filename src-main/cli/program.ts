@@ -3,6 +3,7 @@
  * for every command; an error prints one line on stderr).
  */
 import { Command, CommanderError } from 'commander';
+import { appVersion } from '../shared/app-root';
 import { errorSentence, isPlugboardError, type PlugboardError } from '../shared/errors';
 import { registerActivityCommands } from './commands-activity';
 import { registerAdminCommands } from './commands-admin';
@@ -35,6 +36,7 @@ import {
 export function buildProgram(terminal: Terminal, exit: { code: number }): Command {
   const program = new Command('plugboard')
     .description('Control Digital Loggers power controllers (REST-style API) from the command line.')
+    .version(appVersion(), '-V, --version', "print Plugboard's version")
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({

@@ -2,10 +2,8 @@
  * `plugboard serve`: the Core as a service. Prints where each listener is and `Ready.`; stops cleanly
  * on SIGTERM or SIGINT (exit 0). Flag mistakes exit 2, a start that fails exits 1.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { consoleLogger } from '../shared/logging';
-import { findAppRoot } from '../web/static-files';
+import { appVersion } from '../shared/app-root';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { parseServeArgs, SERVE_USAGE, UsageError } from './options';
 import { startService } from './service';
@@ -60,16 +58,4 @@ export async function runServe(args: string[], env: NodeJS.ProcessEnv = process.
   }
   console.log('Stopped.');
   return reason === 'lock lost' ? 1 : 0;
-}
-
-function appVersion(): string {
-  try {
-    return (
-      JSON.parse(readFileSync(resolve(findAppRoot(import.meta.dirname), 'package.json'), 'utf8')) as {
-        version: string;
-      }
-    ).version;
-  } catch {
-    return '0.0.0';
-  }
 }

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
+import { appVersion, findAppRoot } from '../shared/app-root';
 import { consoleLogger, type Logger } from '../shared/logging';
 import type { Core } from '../core/index';
 import { contentSecurityPolicy } from '../shared/csp';
@@ -19,7 +19,7 @@ import { bridgeCore } from './bridge';
 import { createConnectionGuard, guardHttpServer, type ConnectionLimits } from './connection-guard';
 import { excerpt, limitedLog } from './log-limit';
 import { MAX_MESSAGE, SOCKET_PATH } from './socket-protocol';
-import { findAppRoot, loadRenderer, type StaticFile } from './static-files';
+import { loadRenderer, type StaticFile } from './static-files';
 import { borrowedCore, openWebCore } from './web-core';
 
 export { MAX_MESSAGE };
@@ -150,10 +150,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<Runn
 }
 
 function coreOptions(options: WebShellOptions): Parameters<typeof openWebCore>[0] {
-  const version = (
-    JSON.parse(readFileSync(resolve(appRoot(), 'package.json'), 'utf8')) as { version: string }
-  ).version;
-  return { demo: options.demo === true, ephemeral: options.ephemeral === true, version };
+  return { demo: options.demo === true, ephemeral: options.ephemeral === true, version: appVersion() };
 }
 
 function listen(server: ReturnType<typeof createServer>, port: number): Promise<void> {

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, extname, join, relative, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 
 export interface StaticFile {
   body: Buffer;
@@ -22,29 +22,6 @@ const TYPES: Record<string, string> = {
   '.woff': 'font/woff',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/**
- * The app's root folder: the nearest folder at or above `from` whose package.json is Plugboard's. The
- * same code runs from the source tree (src-main/web), bundled (out/main, out/main/chunks) and packaged
- * (resources/app.asar/out/main/…), so the page (out/renderer) and package.json are found from the file
- * itself rather than from a fixed number of `..`.
- */
-export function findAppRoot(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && readName(manifest) === 'plugboard') return dir;
-    if (dirname(dir) === dir)
-      throw new Error(`Plugboard's package.json was not found in ${from} or any folder above it.`);
-  }
-}
-
-function readName(manifest: string): unknown {
-  try {
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Where the web shell's own `window.plugboard` is served (an external file, so script-src stays 'self'):

@@ -2,16 +2,17 @@
  * `plugboard activity` over a config folder whose lab store holds more than a page: --since and --until
  * narrow to a range; --csv and --json without --limit write the whole log, oldest first, as the store
  * reads it page by page (the same CSV the window exports, the same JSON document); a range that ends
- * before it starts is a usage error.
+ * before it starts is a usage error; a store a command migrated records the version that did it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../src-preload/model';
 import { activityCsv } from '../../src-main/core/index';
 import { openLabRecords } from '../../src-main/core/saved-core';
-import { cleanEnv, cli } from './run-cli';
+import { ROOT, cleanEnv, cli } from './run-cli';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 10, 1);
@@ -96,5 +97,27 @@ it('refuses a store a newer Plugboard wrote, saying so, and leaves it as it was'
     expect(readFileSync(join(newer, 'lab-store.sqlite'))).toEqual(before);
   } finally {
     rmSync(newer, { recursive: true, force: true });
+  }
+});
+
+it("records Plugboard's version (as --version prints it) in a store a command migrated", async () => {
+  const fresh = mkdtempSync(join(tmpdir(), 'plugboard-cli-version-'));
+  try {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const printed = await cli(['--version']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(`${version}\n`);
+    const result = await cli(['activity'], {
+      env: cleanEnv({ PLUGBOARD_CONFIG_DIR: fresh, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const db = new DatabaseSync(join(fresh, 'lab-store.sqlite'), { readOnly: true });
+    try {
+      expect(db.prepare('SELECT written_by FROM plugboard_schema').get()).toEqual({ written_by: version });
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
   }
 });
