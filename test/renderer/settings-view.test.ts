@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
-import type { CallInput } from '../../src-preload/contract';
+import { parseInput, type CallInput } from '../../src-preload/contract';
 import type { Result, Settings } from '../../src-preload/model';
 import SettingsView from '../../src-renderer/lib/components/SettingsView.svelte';
 import { DEFAULT_SETTINGS } from '../../src-renderer/lib/state/app-state.svelte';
@@ -121,4 +121,48 @@ test('a refused setting is explained in place', async () => {
   const alert = screen.getByRole('alert');
   expect(alert).toHaveTextContent('The setting was not saved.');
   expect(alert).toHaveTextContent('theme must be system, light or dark');
+});
+
+test("the activity log's retention is typed in days, within the contract's bounds, and says what it does", async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings();
+  const field = screen.getByRole('spinbutton', { name: 'Keep each entry of the activity log for (days)' });
+  expect(screen.getByRole('group', { name: 'Activity log' })).toContainElement(field);
+  expect(field).toHaveValue(DEFAULT_SETTINGS.activityRetentionDays);
+  expect(field).toHaveAccessibleDescription(/Entries older than this leave the lab store/);
+  // The field's bounds are the ones the Core accepts, no narrower and no wider.
+  const [min, max] = [Number(field.getAttribute('min')), Number(field.getAttribute('max'))];
+  const accepts = (days: number) => parseInput('settings/set', { activityRetentionDays: days }).ok;
+  expect([accepts(min - 1), accepts(min), accepts(max), accepts(max + 1)]).toEqual([
+    false,
+    true,
+    true,
+    false,
+  ]);
+  for (const typed of [String(min - 1), String(max + 1), '2.5']) {
+    await user.clear(field);
+    await user.type(field, typed);
+    await fireEvent.change(field);
+    expect(screen.getByText(`Enter whole days from ${min} to ${max}.`)).toBeVisible();
+  }
+  expect(saved).toEqual([]);
+  await user.clear(field);
+  await user.type(field, '90');
+  await fireEvent.change(field);
+  expect(saved).toEqual([{ activityRetentionDays: 90 }]);
+});
+
+test("the meter limits' hold time is still typed in whole seconds from 0 to 3600", async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings();
+  const field = screen.getByRole('spinbutton', { name: /outside its limits after/ });
+  expect(field).toHaveValue(DEFAULT_SETTINGS.meterLimitHoldSeconds);
+  await user.clear(field);
+  await user.type(field, '3601');
+  await fireEvent.change(field);
+  expect(screen.getByText('Enter whole seconds from 0 to 3600.')).toBeVisible();
+  await user.clear(field);
+  await user.type(field, '0');
+  await fireEvent.change(field);
+  expect(saved).toEqual([{ meterLimitHoldSeconds: 0 }]);
 });
