@@ -70,7 +70,7 @@ describe('exit codes', () => {
     const refused = await builtCli([...login, 'off', '3'], { env });
     expect(refused.code, refused.stderr).toBe(7);
     expect(errorLines(refused)).toEqual([
-      expect.stringMatching(/outlet 3 on 127\.0\.0\.1:\d+ is marked critical/),
+      expect.stringMatching(/Outlet 3 on 127\.0\.0\.1:\d+ is marked critical/),
     ]);
     expect(e.device.outlet(2).state).toBe(true);
     const confirmed = await builtCli([...login, 'off', '3', '--yes', '--wait'], { env });

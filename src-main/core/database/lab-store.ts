@@ -41,10 +41,12 @@ export async function openSqliteStore(
   chmodSync(file, 0o600);
   const raw = openDatabaseSync(file);
   try {
+    // First, so that what follows waits for another Plugboard opening the same file instead of failing
+    // at once: switching a fresh file to WAL takes a moment's exclusive lock.
+    raw.exec('PRAGMA busy_timeout = 5000');
     raw.exec('PRAGMA journal_mode = WAL');
     // In WAL mode a committed transaction survives a crash of the process; only the machine's may lose one.
     raw.exec('PRAGMA synchronous = NORMAL');
-    raw.exec('PRAGMA busy_timeout = 5000');
     if (options.maxPages !== undefined) raw.exec(`PRAGMA max_page_count = ${Math.floor(options.maxPages)}`);
   } catch (error) {
     raw.close();

@@ -117,10 +117,19 @@ export async function migrate(
     );
   }
   if (stored.version === SCHEMA_VERSION) return;
-  const { error, results } = await new Migrator({
-    db,
-    provider: provider(engine, version),
-  }).migrateToLatest();
+  // Two Plugboards starting at once on a fresh SQLite file (two commands, a command and the app) both
+  // find it unmigrated; SQLite has no lock Kysely's Migrator can take, so the second one's migration fails
+  // on the tables the first one made. A failed attempt therefore asks again: if the other one brought the
+  // store to this version it is ready, and otherwise the migration is run again (PostgreSQL's Migrator
+  // holds an advisory lock, so there a second attempt finds nothing left to do).
+  let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>> | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    outcome = await new Migrator({ db, provider: provider(engine, version) }).migrateToLatest();
+    if (!outcome.error) return;
+    const now = await storedVersion(db).catch(() => ({ version: 0 }));
+    if (now.version === SCHEMA_VERSION) return;
+  }
+  const { error, results } = outcome!;
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new PlugboardError(

@@ -73,6 +73,14 @@ describe('the lab store on SQLite', () => {
     await again.close();
   });
 
+  it('is created by two Plugboards starting at once on a fresh folder: both open it, migrated once', async () => {
+    // Two commands (say `activity --csv` and `inventory --csv`) on a folder that has no store yet.
+    const stores = await Promise.all([openLabStore(dir, '1.0.0', {}), openLabStore(dir, '1.0.0', {})]);
+    for (const store of stores)
+      expect(await storedVersion(store.db)).toMatchObject({ version: SCHEMA_VERSION });
+    await Promise.all(stores.map((store) => store.close()));
+  });
+
   it('refuses a schema a newer Plugboard wrote, naming both versions, and changes nothing', async () => {
     const file = join(dir, LAB_STORE_FILE);
     await (await openSqliteStore(file, '1.0.0')).close();
