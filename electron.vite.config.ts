@@ -189,6 +189,9 @@ export default defineConfig({
           'commander',
           'conf',
           'digest-fetch',
+          // The lab store's query layer: the Core imports it, and the packaged command runs with no
+          // node_modules but keytar's.
+          'kysely',
           'picocolors',
           'proper-lockfile',
           'undici',
