@@ -8,7 +8,7 @@
  * Plugboard (accounts, sessions, reservations) add their tables as new migrations at the end of the list;
  * a migration is never changed once released.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { PlugboardError } from '../../shared/errors';
 import type { LabSchema } from './schema';
@@ -61,6 +61,58 @@ const STEPS: readonly Step[] = [
       ];
       for (const [name, columns] of indexes)
         await db.schema.createIndex(name).on('activity').columns(columns).execute();
+    },
+  },
+  {
+    name: '0002-reservations',
+    async up(db, engine) {
+      // A reservation as taken: its target, who holds it, why, and from when until when.
+      await db.schema
+        .createTable('reservation')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('controller_id', 'text')
+        .addColumn('outlet', 'integer')
+        .addColumn('group_id', 'text')
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('door', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .execute();
+      // One row per outlet it covers (outlet null: the whole controller), fixed when it is taken.
+      await db.schema
+        .createTable('reservation_cell')
+        .addColumn('reservation_id', 'text', (c) =>
+          c.notNull().references('reservation.id').onDelete('cascade'),
+        )
+        .addColumn('controller_id', 'text', (c) => c.notNull())
+        .addColumn('outlet', 'integer')
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('reservation_cell_controller')
+        .on('reservation_cell')
+        .columns(['controller_id', 'expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('reservation_cell_reservation')
+        .on('reservation_cell')
+        .column('reservation_id')
+        .execute();
+      if (engine !== 'postgres') return;
+      // PostgreSQL itself refuses two cells of different holders on the same outlet at the same time:
+      // a whole controller is the range of every outlet, and the times are epoch ms as everywhere in
+      // the store. SQLite has no such constraint: the take checks and inserts in one write transaction.
+      await sql`CREATE EXTENSION IF NOT EXISTS btree_gist`.execute(db);
+      await sql`ALTER TABLE reservation_cell ADD CONSTRAINT reservation_cell_one_holder EXCLUDE USING gist (
+        controller_id WITH =,
+        int4range(coalesce(outlet, 1), coalesce(outlet, 2147483646), '[]') WITH &&,
+        int8range(created_at, expires_at) WITH &&,
+        holder WITH <>
+      )`.execute(db);
     },
   },
 ];

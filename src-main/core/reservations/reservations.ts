@@ -27,11 +27,20 @@ import {
 } from './reservation-words';
 import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
 import { sameJson } from '../kernel/same-json';
+import type { ReservationBook } from './reservation-book';
 
 export const RESERVATIONS_KEY = 'reservations';
 
+/** How often a Core on the lab store reads it again for what other Cores on it took or ended. */
+export const RESERVATIONS_RELOAD_MS = 1_000;
+
 export interface ReservationsOptions {
   store: KeyValueStore;
+  /**
+   * The lab store's reservations: when given they are kept there (the settings file's are not read),
+   * and it decides between Cores that share it.
+   */
+  book?: ReservationBook | null;
   clock: Clock;
   log: Logger;
   groups: () => Group[];
@@ -61,9 +70,11 @@ export class Reservations {
   #timer: TimerHandle | null = null;
   #reported = false;
   #migrating = false;
+  #reloadTimer: TimerHandle | null = null;
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
+    if (options.book) this.#pollStore();
     try {
       this.#known = this.list();
     } catch (error) {
@@ -121,6 +132,7 @@ export class Reservations {
       const groups = this.#o.groups();
       const cells = cellsOf(input.target, groups);
       if (cells.length === 0) throw new PlugboardError('BAD_INPUT', 'That group has no outlets to reserve.');
+      await this.#reload();
       this.#assertFree(actor, cells);
       const current = this.list();
       const reservation: Reservation = {
@@ -133,7 +145,23 @@ export class Reservations {
         createdAt: now,
         expiresAt,
       };
-      this.#write([...current, reservation]);
+      const { book } = this.#o;
+      if (book) {
+        if (!(await book.add(reservation, now))) {
+          // Another Core on the store took it first: said as it would have been, had it been seen.
+          this.refresh();
+          this.#assertFree(actor, cells);
+          throw new PlugboardError(
+            'RESERVED',
+            'Someone else has just reserved what you asked for.',
+            undefined,
+            {
+              action: 'List the reservations to see who holds it.',
+            },
+          );
+        }
+        this.refresh();
+      } else this.#write([...current, reservation]);
       this.#o.onRecorded(
         actor,
         reservation,
@@ -146,6 +174,7 @@ export class Reservations {
   /** End the actor's own reservation. */
   release(actor: Actor, id: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const current = this.list();
       const found = this.#find(current, id);
       if (found.holder !== actor.who) {
@@ -156,7 +185,7 @@ export class Reservations {
           { action: 'Break the reservation with a reason instead (it is logged).' },
         );
       }
-      this.#write(current.filter((r) => r.id !== id));
+      await this.#remove(current, id);
       this.#o.onRecorded(actor, found, 'reservation released');
     });
   }
@@ -164,9 +193,10 @@ export class Reservations {
   /** End anyone's reservation, explicitly, with the reason logged as the breaker's. */
   break(actor: Actor, id: string, reason: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const current = this.list();
       const found = this.#find(current, id);
-      this.#write(current.filter((r) => r.id !== id));
+      await this.#remove(current, id);
       this.#o.onRecorded(actor, found, `broke the reservation of ${found.holder}: ${reasonText(reason)}`);
     });
   }
@@ -179,9 +209,13 @@ export class Reservations {
    */
   endForController(actor: Actor, controllerId: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const { kept, ended } = withoutController(this.list(), controllerId);
       if (ended.length === 0) return;
-      this.#write(kept);
+      if (this.#o.book) {
+        await this.#o.book.endOnController(controllerId, this.#o.clock.now());
+        this.refresh();
+      } else this.#write(kept);
       const name = this.#o.names.controller(controllerId) ?? 'the controller';
       for (const part of ended)
         this.#o.onRecorded(
@@ -211,6 +245,35 @@ export class Reservations {
   dispose(): void {
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#reloadTimer) this.#o.clock.clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = null;
+  }
+
+  /** The lab store's reservations read again (nothing to do over the settings file: every read is). */
+  async #reload(): Promise<void> {
+    await this.#o.book?.reload(this.#o.clock.now());
+  }
+
+  /** Follow what other Cores on the lab store take and end: read it again now and then. */
+  #pollStore(): void {
+    this.#reloadTimer = this.#o.clock.setTimeout(() => {
+      this.#exclusive(async () => {
+        await this.#reload();
+        this.refresh();
+      })
+        .catch((error: unknown) => this.#o.log('could not read the reservations in the lab store', error))
+        .finally(() => {
+          if (this.#reloadTimer) this.#pollStore();
+        });
+    }, RESERVATIONS_RELOAD_MS);
+    this.#reloadTimer.unref?.();
+  }
+
+  async #remove(current: readonly Reservation[], id: string): Promise<void> {
+    if (this.#o.book) {
+      await this.#o.book.remove(id, this.#o.clock.now());
+      this.refresh();
+    } else this.#write(current.filter((r) => r.id !== id));
   }
 
   #assertFree(actor: Actor, wanted: readonly Cell[]): void {
@@ -261,6 +324,7 @@ export class Reservations {
   }
 
   #read(): Reservation[] {
+    if (this.#o.book) return this.#o.book.current(this.#o.clock.now());
     let raw: unknown;
     try {
       raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
@@ -327,7 +391,7 @@ export class Reservations {
 
   /** One change at a time in this process; over a shared file, also under its inter-process lock. */
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const locked = () => (this.#o.store.exclusive ? this.#o.store.exclusive(task) : task());
+    const locked = () => (this.#o.store.exclusive && !this.#o.book ? this.#o.store.exclusive(task) : task());
     const run = this.#queue.then(locked, locked);
     this.#queue = run.catch(() => undefined);
     return run;
