@@ -100,6 +100,11 @@ export class ReservationBook {
     this.#db = store.db;
   }
 
+  /** The store, for a sentence: its file, or PostgreSQL's host and database. */
+  get where(): string {
+    return this.#store.where;
+  }
+
   /** The book of `store`, its reservations current at `now` read. */
   static async open(store: LabStore, now: number): Promise<ReservationBook> {
     const book = new ReservationBook(store);

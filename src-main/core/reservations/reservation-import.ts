@@ -54,7 +54,7 @@ export async function importReservations(
     const left = invalid ? ` (${invalid} invalid one(s) left out)` : '';
     if (list.length > 0 || invalid > 0)
       log(
-        `moved ${current.length} current reservation(s) from ${CONFIG_FILE} into the lab store (${added} new)${left}; ${CONFIG_FILE} as it was is kept as ${backup}`,
+        `moved ${current.length} current reservation(s) from ${CONFIG_FILE} into the lab store ${book.where} (${added} new)${left}; ${CONFIG_FILE} as it was is kept as ${backup}`,
       );
     return added;
   };
