@@ -320,6 +320,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       sessions,
       registry,
       dataDir: options.dataDir ?? null,
+      runs: options.records?.sequenceRuns ?? null,
       started: () => ctx.started,
     }),
     secrets,
@@ -420,6 +421,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
       await retention?.stop();
+      // The runs' last writes (a stopped run's step) reach the store before it closes.
+      await options.records?.sequenceRuns.settled();
       await options.records?.store.close();
       events.clear();
     },

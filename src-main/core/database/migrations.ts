@@ -115,6 +115,22 @@ const STEPS: readonly Step[] = [
       )`.execute(db);
     },
   },
+  {
+    name: '0003-sequence-runs',
+    async up(db, engine) {
+      // A sequence run as last written by the process that runs it (the run itself as JSON).
+      await db.schema
+        .createTable('sequence_run')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('started_at', wide(engine), (c) => c.notNull())
+        .addColumn('updated_at', wide(engine), (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('run', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** The newest schema this Plugboard knows. */
