@@ -14,9 +14,8 @@ import type { KeyValueStore } from '../kernel/ports';
 import { CONFIG_FILE_MODE } from '../saved/conf-store';
 import { GROUPS_KEY, readControllers, readGroups, CONTROLLERS_KEY } from '../saved/registry-records';
 import type { ReservationBook } from './reservation-book';
-import { readReservations } from './reservation-records';
+import { readReservations, RESERVATIONS_KEY } from './reservation-records';
 import { cellsOf } from './reservation-words';
-import { RESERVATIONS_KEY } from './reservations';
 
 /** The settings file whose reservations move. */
 export const CONFIG_FILE = 'config.json';

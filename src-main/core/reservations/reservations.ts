@@ -1,9 +1,11 @@
 /**
- * Reservations: while one lasts, only its holder may switch what it covers. They live
- * in the shared settings file under `reservations`, so every Core on this config folder — the app, the
- * web shell, `plugboard serve`, a CLI command's own Core — sees the same ones: each check reads the file
- * (conf re-reads it on every get), and every change is a read-modify-write under the file's
- * inter-process lock. Expired ones vanish by the Core's clock; nothing needs to delete them.
+ * Reservations: while one lasts, only its holder may switch what it covers. A Core with a lab store keeps
+ * them there (reservation-book.ts), where every Core on the same store — the app, the web shell,
+ * `plugboard serve`, a CLI command's own Core, services sharing one PostgreSQL — sees the same ones, and
+ * the store decides between two that ask at once; the checks read the book's copy in memory. A Core
+ * without one (tests, throwaway runs) keeps them in the settings file under `reservations`: each check
+ * reads the file (conf re-reads it on every get), and every change is a read-modify-write under the
+ * file's inter-process lock. Expired ones vanish by the Core's clock.
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
@@ -14,22 +16,27 @@ import { PlugboardError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging';
 import type { Clock, TimerHandle } from '../kernel/clock';
 import type { KeyValueStore } from '../kernel/ports';
+import { sameJson } from '../kernel/same-json';
 import {
   cellsOf,
-  describeCell,
   describeTarget,
-  overlap,
   reasonText,
   reservedSentence,
   untilText,
   type Cell,
   type Names,
 } from './reservation-words';
-import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
-import { sameJson } from '../kernel/same-json';
+import {
+  detailOf,
+  newReservationId,
+  readSettingsFile,
+  RESERVATIONS_KEY,
+  withoutController,
+} from './reservation-records';
+import { assertFree, checkTarget, findReservation } from './reservation-checks';
 import type { ReservationBook } from './reservation-book';
 
-export const RESERVATIONS_KEY = 'reservations';
+export { RESERVATIONS_KEY };
 
 /** How often a Core on the lab store reads it again for what other Cores on it took or ended. */
 export const RESERVATIONS_RELOAD_MS = 1_000;
@@ -128,7 +135,7 @@ export class Reservations {
           { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
         );
       }
-      this.#checkTarget(input.target);
+      checkTarget(input.target, this.#o.groups(), this.#o.names);
       const groups = this.#o.groups();
       const cells = cellsOf(input.target, groups);
       if (cells.length === 0) throw new PlugboardError('BAD_INPUT', 'That group has no outlets to reserve.');
@@ -176,7 +183,7 @@ export class Reservations {
     return this.#exclusive(async () => {
       await this.#reload();
       const current = this.list();
-      const found = this.#find(current, id);
+      const found = findReservation(current, id);
       if (found.holder !== actor.who) {
         throw new PlugboardError(
           'RESERVED',
@@ -195,7 +202,7 @@ export class Reservations {
     return this.#exclusive(async () => {
       await this.#reload();
       const current = this.list();
-      const found = this.#find(current, id);
+      const found = findReservation(current, id);
       await this.#remove(current, id);
       this.#o.onRecorded(actor, found, `broke the reservation of ${found.holder}: ${reasonText(reason)}`);
     });
@@ -277,76 +284,15 @@ export class Reservations {
   }
 
   #assertFree(actor: Actor, wanted: readonly Cell[]): void {
-    for (const held of this.list()) {
-      if (held.holder === actor.who) continue;
-      const cell = overlap(wanted, held.covers);
-      if (!cell) continue;
-      // The outlet asked for; for a whole controller, the outlet held there (or the controller).
-      const heldThere =
-        cell.outlet === null ? held.covers.find((c) => c.controllerId === cell.controllerId) : undefined;
-      const what = describeCell(heldThere ?? cell, this.#o.names);
-      throw new PlugboardError(
-        'RESERVED',
-        reservedSentence(capitalise(what), held, this.#o.clock.now()),
-        detailOf(held),
-        {
-          action: `Ask ${held.holder} to release it, or break the reservation with a reason.`,
-        },
-      );
-    }
-  }
-
-  #checkTarget(target: TakeInput['target']): void {
-    if (target.kind === 'group') {
-      if (!this.#o.groups().some((g) => g.id === target.groupId))
-        throw new PlugboardError('NOT_FOUND', `No saved group has the id ${target.groupId}.`);
-      return;
-    }
-    const name = this.#o.names.controller(target.controllerId);
-    if (name === undefined)
-      throw new PlugboardError('NOT_FOUND', `No saved controller has the id ${target.controllerId}.`);
-    const count = this.#o.names.outletCount(target.controllerId);
-    if (target.kind === 'outlet' && count !== null && target.outlet > count)
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `${name} has ${count} outlets, so there is no outlet ${target.outlet} to reserve.`,
-      );
-  }
-
-  #find(current: readonly Reservation[], id: string): Reservation {
-    const found = current.find((r) => r.id === id);
-    if (!found) {
-      throw new PlugboardError('NOT_FOUND', `There is no current reservation ${id}.`, undefined, {
-        action: 'It may have ended, expired or been broken: list the reservations to see what is held.',
-      });
-    }
-    return found;
+    assertFree(actor, wanted, this.list(), this.#o.names, this.#o.clock.now());
   }
 
   #read(): Reservation[] {
     if (this.#o.book) return this.#o.book.current(this.#o.clock.now());
-    let raw: unknown;
-    try {
-      raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
-    } catch (error) {
-      throw new PlugboardError(
-        'INTERNAL',
-        `Plugboard could not read the reservations in its settings file (${error instanceof Error ? error.message : String(error)}), so it switches nothing for now.`,
-        undefined,
-        { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
-      );
-    }
-    const { list, migrated } = readReservations(raw, {
-      invalid: () => {
-        if (this.#reported) return;
-        this.#reported = true;
-        this.#o.log('settings file: a saved reservation is invalid and was ignored');
-      },
-      expand: (target) => cellsOf(target, this.#o.groups()),
-      empty: (r) =>
-        this.#o.log(
-          `settings file: reservation ${r.id} of ${r.holder} was of a group that is no longer saved, so it covered nothing; it was dropped`,
-        ),
+    const { list, migrated } = readSettingsFile(this.#o.store, this.#o.groups, this.#o.log, () => {
+      if (this.#reported) return;
+      this.#reported = true;
+      this.#o.log('settings file: a saved reservation is invalid and was ignored');
     });
     if (migrated) this.#migrate();
     return list;
