@@ -111,4 +111,9 @@ export async function twoCoresRace(dir: string, records: () => Promise<LabRecord
   expect(refused).toMatchObject({ ok: false, error: { code: 'RESERVED' } });
   expect(emu.device.outlets()[2]!.state).toBe(false);
   expect(openConfStore(dir).get('reservations', 'none')).toBe('none');
+  // The winner's release reaches the other Core without a call of its own: it reads the store again.
+  const winnerCore = loser === first ? second : first;
+  await winnerCore.ok('reservations/release', { id: winner.id });
+  await expect.poll(() => loser.all('reservations/changed').at(-1), { timeout: 10_000 }).toEqual([]);
+  await loser.ok('outlets/set', { controllerId: id, outlets: [3], on: true });
 }
