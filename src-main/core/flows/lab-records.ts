@@ -38,7 +38,7 @@ export async function openLabRecords(
   try {
     const activity = await openActivityRecords(store, dir, log, now);
     const reservations = await ReservationBook.open(store, now);
-    await importReservations(reservations, openConfStore(dir), dir, log, now);
+    await importReservations(reservations, () => openConfStore(dir), dir, log, now);
     const sequenceRuns = await SequenceRunBook.open(store, log);
     await importSequenceRuns(sequenceRuns, dir, store.where, log, now);
     return { store, activity, reservations, sequenceRuns };

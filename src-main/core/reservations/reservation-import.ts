@@ -23,15 +23,31 @@ export const CONFIG_FILE = 'config.json';
 /** The copy of config.json kept when its reservations moved. */
 export const configBackupName = (now: number) => `${CONFIG_FILE}.imported-${fileStamp(now)}`;
 
-/** Move the reservations of `dir`'s config.json (its store `conf`) into `book`; how many moved. */
+/** Move the reservations of `dir`'s config.json (its store as `openConf` opens it) into `book`; how many moved. */
 export async function importReservations(
   book: ReservationBook,
-  conf: KeyValueStore,
+  openConf: () => KeyValueStore,
   dir: string,
   log: Logger,
   now: number,
 ): Promise<number> {
+  let conf: KeyValueStore;
+  let raw: unknown;
+  try {
+    conf = openConf();
+    raw = conf.get<unknown>(RESERVATIONS_KEY, undefined);
+  } catch (error) {
+    // An unreadable config.json stops no start here (what reads it says so); the move waits for a
+    // start that can read it.
+    log(
+      `could not read ${CONFIG_FILE} to move its reservations into the lab store; they stay there for now`,
+      error,
+    );
+    return 0;
+  }
+  if (raw === undefined) return 0;
   const move = async (): Promise<number> => {
+    // Read again under the file's lock: another process may have changed it since.
     const raw = conf.get<unknown>(RESERVATIONS_KEY, undefined);
     if (raw === undefined) return 0;
     const ignore = () => undefined;

@@ -3,7 +3,7 @@
  * racing for an outlet, and the move of config.json's reservations into the store at the first start
  * on a folder the settings-file code wrote (once, with config.json's copy kept).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -101,5 +101,18 @@ describe('reservations in the lab store (SQLite)', () => {
     expect(again).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.startsWith('config.json.imported-'))).toHaveLength(1);
     expect(existsSync(path.join(dir, 'config.json'))).toBe(true);
+  });
+
+  it('an unreadable config.json stops no start of the store: the move waits, and says so', async () => {
+    const dir = mkdtempSync(path.join(scratch, 'unreadable-'));
+    writeFileSync(path.join(dir, 'config.json'), '{"reservations": [', { mode: 0o600 });
+    const logged: string[] = [];
+    const opened = await records(dir, logged);
+    expect(opened.reservations.current(Date.now())).toEqual([]);
+    expect(logged).toEqual([
+      'could not read config.json to move its reservations into the lab store; they stay there for now',
+    ]);
+    expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe('{"reservations": [');
+    expect(readdirSync(dir).filter((f) => f.startsWith('config.json.imported-'))).toEqual([]);
   });
 });
