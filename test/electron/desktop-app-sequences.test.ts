@@ -9,19 +9,18 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SequenceRun } from '../../src-preload/contract';
-import { openSqliteStore } from '../../src-main/core/database/lab-store';
+import { openLabRecords } from '../../src-main/core/index';
 import { cleanUp, emulator } from '../core/harness';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { APP_TIMEOUT, eventually, exitOf, startDesktopApp, until, type DesktopApp } from './desktop-app';
 
 /** The sequence runs in the config folder's lab store, as the app last wrote them. */
 async function storedRuns(configDir: string): Promise<SequenceRun[]> {
-  const store = await openSqliteStore(join(configDir, 'lab-store.sqlite'), '0.0.0-test');
+  const records = await openLabRecords(configDir, '0.0.0-test', () => undefined, Date.now(), {});
   try {
-    const rows = await store.db.selectFrom('sequence_run').select('run').execute();
-    return rows.map((row) => JSON.parse(row.run) as SequenceRun);
+    return records.sequenceRuns.readAll().map((stored) => stored.run);
   } finally {
-    await store.close();
+    await records.store.close();
   }
 }
 
