@@ -12,6 +12,7 @@ import { PlugboardError } from '../../shared/errors';
 import { describePostgres, storeLocation } from './connection';
 import { migrate, type Engine } from './migrations';
 import { kyselySqlite, openDatabaseSync, runCompiled } from './node-sqlite';
+import { isStoreBusy } from './store-errors';
 import type { LabSchema } from './schema';
 
 /** The SQLite store's file in the config folder (beside it, SQLite's -wal and -shm). */
@@ -56,10 +57,21 @@ export async function openSqliteStore(
   chmodSync(file, 0o600);
   const raw = openDatabaseSync(file);
   try {
-    raw.exec('PRAGMA journal_mode = WAL');
+    // Another process opening or migrating the same file at the same moment is waited for.
+    raw.exec('PRAGMA busy_timeout = 5000');
+    // Changing the journal mode of a new file needs it alone, and SQLite does not wait for that: a
+    // second process creating it at the same moment tries again a little later.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        raw.exec('PRAGMA journal_mode = WAL');
+        break;
+      } catch (error) {
+        if (!isStoreBusy(error) || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
     // In WAL mode a committed transaction survives a crash of the process; only the machine's may lose one.
     raw.exec('PRAGMA synchronous = NORMAL');
-    raw.exec('PRAGMA busy_timeout = 5000');
     if (options.maxPages !== undefined) raw.exec(`PRAGMA max_page_count = ${Math.floor(options.maxPages)}`);
   } catch (error) {
     raw.close();

@@ -12,6 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { PlugboardError } from '../../shared/errors';
 import type { LabSchema } from './schema';
+import { isStoreBusy } from './store-errors';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -176,6 +177,26 @@ export async function migrate(
   where: string,
   version: string,
 ): Promise<void> {
+  // Two Plugboards starting at once on a new SQLite store both migrate it (Kysely takes no migration
+  // lock on SQLite): the one that loses the race fails (the file is locked, or the tables are there)
+  // and tries again a little later, when it finds the store at the version it wanted.
+  for (let attempt = 1; ; attempt++) {
+    const error = await migrateOnce(db, engine, where, version);
+    if (!error) return;
+    const raced =
+      engine === 'sqlite' && (isStoreBusy(error.cause) || /already exists/i.test(String(error.cause)));
+    if (!raced || attempt >= 20) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
+}
+
+/** One attempt: the refusal of a newer store is thrown; a failed migration is returned. */
+async function migrateOnce(
+  db: Kysely<LabSchema>,
+  engine: Engine,
+  where: string,
+  version: string,
+): Promise<PlugboardError | null> {
   const stored = await storedVersion(db);
   if (stored.version > SCHEMA_VERSION) {
     throw new PlugboardError(
@@ -184,18 +205,17 @@ export async function migrate(
       { storeVersion: stored.version, knownVersion: SCHEMA_VERSION },
     );
   }
-  if (stored.version === SCHEMA_VERSION) return;
+  if (stored.version === SCHEMA_VERSION) return null;
   const { error, results } = await new Migrator({
     db,
     provider: provider(engine, version),
   }).migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new PlugboardError(
-      'STORE',
-      `Could not bring the lab store ${where} to schema version ${SCHEMA_VERSION}${failed ? ` (migration ${failed} failed)` : ''}; it was left as it was. The details are in the log.`,
-      undefined,
-      { cause: error },
-    );
-  }
+  if (!error) return null;
+  const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+  return new PlugboardError(
+    'STORE',
+    `Could not bring the lab store ${where} to schema version ${SCHEMA_VERSION}${failed ? ` (migration ${failed} failed)` : ''}; it was left as it was. The details are in the log.`,
+    undefined,
+    { cause: error },
+  );
 }
