@@ -5,7 +5,8 @@ import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-s
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
-import { ACTIVITY_FILE, type LabRecords } from './activity/activity-import';
+import { ACTIVITY_FILE } from './activity/activity-import';
+import type { LabRecords } from './flows/lab-records';
 import { startRetention } from './activity/activity-retention';
 import { systemClock, type Clock } from './kernel/clock';
 import type { CoreContext } from './flows/core-context';
@@ -67,7 +68,8 @@ export {
   type TrayState,
 } from './tray/tray-menu';
 
-export { ACTIVITY_FILE, openLabRecords, type LabRecords } from './activity/activity-import';
+export { ACTIVITY_FILE } from './activity/activity-import';
+export { openLabRecords, type LabRecords } from './flows/lab-records';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -281,6 +283,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   });
   const reservations = createReservations({
     store: options.store,
+    book: options.records?.reservations ?? null,
     clock,
     log,
     events,
@@ -317,6 +320,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       sessions,
       registry,
       dataDir: options.dataDir ?? null,
+      runs: options.records?.sequenceRuns ?? null,
       started: () => ctx.started,
     }),
     secrets,
@@ -417,6 +421,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
       await retention?.stop();
+      // The runs' last writes (a stopped run's step) reach the store before it closes.
+      await options.records?.sequenceRuns.settled();
       await options.records?.store.close();
       events.clear();
     },

@@ -9,10 +9,10 @@ import { prepareConfigFolder } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 import { openConfStore } from './saved/conf-store';
 import { plugboardConfigDir } from './saved/config-dir';
-import { openLabRecords } from './activity/activity-import';
+import { openLabRecords } from './flows/lab-records';
 import { createCore, type Core, type CoreOptions } from './index';
 
-export { openLabRecords } from './activity/activity-import';
+export { openLabRecords } from './flows/lab-records';
 
 export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'version' | 'log'>> {
   shell: CoreOptions['shell'];

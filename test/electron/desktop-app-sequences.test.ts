@@ -1,18 +1,28 @@
 /**
  * The built desktop app under the Electron stand-in (issue 16 item 10): quitting while a sequence runs
  * asks first. "Keep running" keeps the app and the run going; "Stop and quit" ends the run after its
- * current step, records where it stopped in the config folder, and the next start shows it once.
+ * current step, records where it stopped in the lab store, and the next start shows it once.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SequenceRun } from '../../src-preload/contract';
-import { SEQUENCE_RUNS_DIR } from '../../src-main/core/index';
+import { openLabRecords } from '../../src-main/core/index';
 import { cleanUp, emulator } from '../core/harness';
 import type { RunningEmulator } from '../../src-main/emulator';
 import { APP_TIMEOUT, eventually, exitOf, startDesktopApp, until, type DesktopApp } from './desktop-app';
+
+/** The sequence runs in the config folder's lab store, as the app last wrote them. */
+async function storedRuns(configDir: string): Promise<SequenceRun[]> {
+  const records = await openLabRecords(configDir, '0.0.0-test', () => undefined, Date.now(), {});
+  try {
+    return records.sequenceRuns.readAll().map((stored) => stored.run);
+  } finally {
+    await records.store.close();
+  }
+}
 
 describe('Quitting the desktop app during a sequence', () => {
   let home: string;
@@ -77,12 +87,11 @@ describe('Quitting the desktop app during a sequence', () => {
     await app.quitted;
     await app.release();
     expect(await exitOf(app)).toBe(0);
-    const dir = join(configDir, SEQUENCE_RUNS_DIR);
-    const [file] = await readdir(dir);
-    const stored = JSON.parse(await readFile(join(dir, file!), 'utf8')) as { run: SequenceRun };
+    const [stored, ...more] = await storedRuns(configDir);
+    expect(more).toEqual([]);
     const sentence =
       "Sequence 'Rack 7 power-on' was stopped because Plugboard quit before step 2 of 2: step 1 done; steps done stay switched on.";
-    expect(stored.run).toMatchObject({ runId, status: 'stopped', message: sentence });
+    expect(stored).toMatchObject({ runId, status: 'stopped', message: sentence });
     expect(rack.device.outlet(1).state).toBe(false);
 
     await app.close();
@@ -95,6 +104,6 @@ describe('Quitting the desktop app during a sequence', () => {
     const notice = page.getByRole('status').filter({ hasText: sentence });
     await notice.waitFor({ timeout: APP_TIMEOUT });
     await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await eventually(async () => readdir(dir)).toEqual([]);
+    await eventually(async () => storedRuns(configDir)).toEqual([]);
   });
 });

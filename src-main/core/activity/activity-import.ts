@@ -8,7 +8,7 @@
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../shared/logging';
-import { openLabStore, type LabStore } from '../database/lab-store';
+import type { LabStore } from '../database/lab-store';
 import { fileStamp } from './activity-export';
 import { readActivityFile } from './activity-file';
 import { ActivityRecords } from './activity-records';
@@ -41,31 +41,4 @@ export async function openActivityRecords(
       );
   }
   return { records, lastId: await records.lastId() };
-}
-
-/** The lab store of a config folder, opened and migrated, with the activity log's rows in it. */
-export interface LabRecords {
-  store: LabStore;
-  activity: { records: ActivityRecords; lastId: number };
-}
-
-/**
- * Open the lab store for the config folder `dir` (PostgreSQL when the environment names one, else
- * SQLite there), migrated, with the folder's activity.jsonl moved in. Refuses a store a newer Plugboard
- * wrote (a PlugboardError saying so).
- */
-export async function openLabRecords(
-  dir: string,
-  version: string,
-  log: Logger,
-  now: number,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<LabRecords> {
-  const store = await openLabStore(dir, version, env);
-  try {
-    return { store, activity: await openActivityRecords(store, dir, log, now) };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
 }

@@ -7,11 +7,12 @@
  */
 import { closeSync, chmodSync, constants, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import { PlugboardError } from '../../shared/errors';
 import { describePostgres, storeLocation } from './connection';
 import { migrate, type Engine } from './migrations';
-import { kyselySqlite, openDatabaseSync } from './node-sqlite';
+import { kyselySqlite, openDatabaseSync, runCompiled } from './node-sqlite';
+import { isStoreBusy } from './store-errors';
 import type { LabSchema } from './schema';
 
 /** The SQLite store's file in the config folder (beside it, SQLite's -wal and -shm). */
@@ -22,8 +23,23 @@ export interface LabStore {
   readonly engine: Engine;
   /** The store for a person and the log: its file, or PostgreSQL's host and database, never a password. */
   readonly where: string;
+  /**
+   * SQLite only (null on PostgreSQL): run `work` at once in one write transaction (BEGIN IMMEDIATE),
+   * its queries built by Kysely and run synchronously, so a check and the write it allows are one step
+   * no other connection to the file, in this process or another, can come between.
+   */
+  readonly immediate: (<T>(work: (run: RunNow) => T) => Promise<T>) | null;
+  /**
+   * SQLite only (null on PostgreSQL): reads at once, and the file's data version, which changes when
+   * another connection (another Core, another process) commits, so a view kept in memory knows when to
+   * read again without waiting.
+   */
+  readonly readNow: { run: RunNow; dataVersion(): number } | null;
   close(): Promise<void>;
 }
+
+/** Runs a query Kysely built, now, and gives its rows. */
+export type RunNow = <R>(query: Compilable<R>) => R[];
 
 export interface SqliteOptions {
   /** The largest the file may grow, in pages of 4 KiB (tests: a full disk without filling one). */
@@ -41,10 +57,19 @@ export async function openSqliteStore(
   chmodSync(file, 0o600);
   const raw = openDatabaseSync(file);
   try {
-    // First, so that what follows waits for another Plugboard opening the same file instead of failing
-    // at once: switching a fresh file to WAL takes a moment's exclusive lock.
+    // Another process opening or migrating the same file at the same moment is waited for.
     raw.exec('PRAGMA busy_timeout = 5000');
-    raw.exec('PRAGMA journal_mode = WAL');
+    // Changing the journal mode of a new file needs it alone, and SQLite does not wait for that: a
+    // second process creating it at the same moment tries again a little later.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        raw.exec('PRAGMA journal_mode = WAL');
+        break;
+      } catch (error) {
+        if (!isStoreBusy(error) || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
     // In WAL mode a committed transaction survives a crash of the process; only the machine's may lose one.
     raw.exec('PRAGMA synchronous = NORMAL');
     if (options.maxPages !== undefined) raw.exec(`PRAGMA max_page_count = ${Math.floor(options.maxPages)}`);
@@ -57,7 +82,30 @@ export async function openSqliteStore(
   }
   // Kysely runs one query or transaction at a time on SQLite's one connection (its connection mutex).
   const db = new Kysely<LabSchema>({ dialect: new SqliteDialect({ database: kyselySqlite(raw) }) });
-  return opened(db, 'sqlite', file, version);
+  // Inside Kysely's connection (its mutex), so none of its own transactions is open on the file.
+  const immediate = <T>(work: (run: RunNow) => T): Promise<T> =>
+    db.connection().execute(async () => {
+      raw.exec('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        result = work((query) => runCompiled(raw, query.compile()));
+      } catch (error) {
+        try {
+          raw.exec('ROLLBACK');
+        } catch {
+          // SQLite may have ended it itself (a full disk): the work's error is the one to tell.
+        }
+        throw error;
+      }
+      raw.exec('COMMIT');
+      return result;
+    });
+  const dataVersion = raw.prepare('PRAGMA data_version');
+  const readNow = {
+    run: ((query) => runCompiled(raw, query.compile())) as RunNow,
+    dataVersion: () => Number((dataVersion.get() as { data_version: number }).data_version),
+  };
+  return opened(db, 'sqlite', file, version, immediate, readNow);
 }
 
 /** Open the PostgreSQL store at `url`, migrated. */
@@ -81,7 +129,7 @@ export async function openPostgresStore(url: string, version: string): Promise<L
   // An idle connection the server dropped: the pool replaces it; without a listener it would crash us.
   pool.on('error', () => undefined);
   const db = new Kysely<LabSchema>({ dialect: new PostgresDialect({ pool }) });
-  return opened(db, 'postgres', where, version);
+  return opened(db, 'postgres', where, version, null, null);
 }
 
 async function opened(
@@ -89,6 +137,8 @@ async function opened(
   engine: Engine,
   where: string,
   version: string,
+  immediate: LabStore['immediate'],
+  readNow: LabStore['readNow'],
 ): Promise<LabStore> {
   try {
     await migrate(db, engine, where, version);
@@ -105,6 +155,8 @@ async function opened(
     db,
     engine,
     where,
+    immediate,
+    readNow,
     async close() {
       if (closed) return;
       closed = true;

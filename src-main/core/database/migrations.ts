@@ -8,10 +8,11 @@
  * Plugboard (accounts, sessions, reservations) add their tables as new migrations at the end of the list;
  * a migration is never changed once released.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { PlugboardError } from '../../shared/errors';
 import type { LabSchema } from './schema';
+import { isStoreBusy } from './store-errors';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -63,6 +64,74 @@ const STEPS: readonly Step[] = [
         await db.schema.createIndex(name).on('activity').columns(columns).execute();
     },
   },
+  {
+    name: '0002-reservations',
+    async up(db, engine) {
+      // A reservation as taken: its target, who holds it, why, and from when until when.
+      await db.schema
+        .createTable('reservation')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('controller_id', 'text')
+        .addColumn('outlet', 'integer')
+        .addColumn('group_id', 'text')
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('door', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .execute();
+      // One row per outlet it covers (outlet null: the whole controller), fixed when it is taken.
+      await db.schema
+        .createTable('reservation_cell')
+        .addColumn('reservation_id', 'text', (c) =>
+          c.notNull().references('reservation.id').onDelete('cascade'),
+        )
+        .addColumn('controller_id', 'text', (c) => c.notNull())
+        .addColumn('outlet', 'integer')
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('reservation_cell_controller')
+        .on('reservation_cell')
+        .columns(['controller_id', 'expires_at'])
+        .execute();
+      await db.schema
+        .createIndex('reservation_cell_reservation')
+        .on('reservation_cell')
+        .column('reservation_id')
+        .execute();
+      if (engine !== 'postgres') return;
+      // PostgreSQL itself refuses two cells of different holders on the same outlet at the same time:
+      // a whole controller is the range of every outlet, and the times are epoch ms as everywhere in
+      // the store. SQLite has no such constraint: the take checks and inserts in one write transaction.
+      await sql`CREATE EXTENSION IF NOT EXISTS btree_gist`.execute(db);
+      await sql`ALTER TABLE reservation_cell ADD CONSTRAINT reservation_cell_one_holder EXCLUDE USING gist (
+        controller_id WITH =,
+        int4range(coalesce(outlet, 1), coalesce(outlet, 2147483646), '[]') WITH &&,
+        int8range(created_at, expires_at) WITH &&,
+        holder WITH <>
+      )`.execute(db);
+    },
+  },
+  {
+    name: '0003-sequence-runs',
+    async up(db, engine) {
+      // A sequence run as last written by the process that runs it (the run itself as JSON).
+      await db.schema
+        .createTable('sequence_run')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('started_at', wide(engine), (c) => c.notNull())
+        .addColumn('updated_at', wide(engine), (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('run', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** The newest schema this Plugboard knows. */
@@ -108,6 +177,26 @@ export async function migrate(
   where: string,
   version: string,
 ): Promise<void> {
+  // Two Plugboards starting at once on a new SQLite store both migrate it (Kysely takes no migration
+  // lock on SQLite): the one that loses the race fails (the file is locked, or the tables are there)
+  // and tries again a little later, when it finds the store at the version it wanted.
+  for (let attempt = 1; ; attempt++) {
+    const error = await migrateOnce(db, engine, where, version);
+    if (!error) return;
+    const raced =
+      engine === 'sqlite' && (isStoreBusy(error.cause) || /already exists/i.test(String(error.cause)));
+    if (!raced || attempt >= 20) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
+}
+
+/** One attempt: the refusal of a newer store is thrown; a failed migration is returned. */
+async function migrateOnce(
+  db: Kysely<LabSchema>,
+  engine: Engine,
+  where: string,
+  version: string,
+): Promise<PlugboardError | null> {
   const stored = await storedVersion(db);
   if (stored.version > SCHEMA_VERSION) {
     throw new PlugboardError(
@@ -116,27 +205,17 @@ export async function migrate(
       { storeVersion: stored.version, knownVersion: SCHEMA_VERSION },
     );
   }
-  if (stored.version === SCHEMA_VERSION) return;
-  // Two Plugboards starting at once on a fresh SQLite file (two commands, a command and the app) both
-  // find it unmigrated; SQLite has no lock Kysely's Migrator can take, so the second one's migration fails
-  // on the tables the first one made. A failed attempt therefore asks again: if the other one brought the
-  // store to this version it is ready, and otherwise the migration is run again (PostgreSQL's Migrator
-  // holds an advisory lock, so there a second attempt finds nothing left to do).
-  let outcome: Awaited<ReturnType<Migrator['migrateToLatest']>> | undefined;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    outcome = await new Migrator({ db, provider: provider(engine, version) }).migrateToLatest();
-    if (!outcome.error) return;
-    const now = await storedVersion(db).catch(() => ({ version: 0 }));
-    if (now.version === SCHEMA_VERSION) return;
-  }
-  const { error, results } = outcome!;
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new PlugboardError(
-      'STORE',
-      `Could not bring the lab store ${where} to schema version ${SCHEMA_VERSION}${failed ? ` (migration ${failed} failed)` : ''}; it was left as it was. The details are in the log.`,
-      undefined,
-      { cause: error },
-    );
-  }
+  if (stored.version === SCHEMA_VERSION) return null;
+  const { error, results } = await new Migrator({
+    db,
+    provider: provider(engine, version),
+  }).migrateToLatest();
+  if (!error) return null;
+  const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+  return new PlugboardError(
+    'STORE',
+    `Could not bring the lab store ${where} to schema version ${SCHEMA_VERSION}${failed ? ` (migration ${failed} failed)` : ''}; it was left as it was. The details are in the log.`,
+    undefined,
+    { cause: error },
+  );
 }

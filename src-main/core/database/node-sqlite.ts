@@ -8,7 +8,7 @@
  * its subject) held back; every other warning passes as before.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CompiledQuery, SqliteDatabase, SqliteStatement } from 'kysely';
 
 type SqliteModule = typeof import('node:sqlite');
 let loaded: SqliteModule | null = null;
@@ -74,4 +74,12 @@ export function kyselySqlite(db: DatabaseSync): SqliteDatabase {
     close: () => db.close(),
     prepare: (sql) => statement(db.prepare(sql)),
   };
+}
+
+/** Run one query Kysely compiled, now, on `db`: its rows (none for a statement that returns none). */
+export function runCompiled<R>(db: DatabaseSync, query: CompiledQuery<R>): R[] {
+  const prepared = db.prepare(query.sql);
+  if (prepared.columns().length > 0) return prepared.all(...bindable(query.parameters)) as R[];
+  prepared.run(...bindable(query.parameters));
+  return [];
 }

@@ -7,12 +7,19 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import {
   ACTIVITY_DOORS,
+  type Group,
   type Reservation,
   type ReservationCell,
   type ReservationTarget,
 } from '../../../src-preload/model';
 import { isPrintableTime } from '../../../src-preload/words';
+import { PlugboardError } from '../../shared/errors';
 import { neutralise, TEXT_LIMITS } from '../../shared/text';
+import type { KeyValueStore } from '../kernel/ports';
+import { cellsOf } from './reservation-words';
+
+/** Where the settings file keeps them (a Core without a lab store). */
+export const RESERVATIONS_KEY = 'reservations';
 
 const storedSchema = v.object({
   id: v.pipe(v.string(), v.minLength(1)),
@@ -76,6 +83,38 @@ export function readReservations(raw: unknown, hooks: ReadHooks): ReadReservatio
     else list.push({ ...rest, covers: expanded });
   }
   return { list, migrated };
+}
+
+/**
+ * The reservations kept in the settings file `store` (a Core without a lab store), each with what it
+ * covers (`groups` expands one saved before that was kept); one of a group that is gone is told to `log`.
+ */
+export function readSettingsFile(
+  store: KeyValueStore,
+  groups: () => Group[],
+  log: (message: string) => void,
+  /** Hears of each invalid one (the caller says so once). */
+  invalid: () => void,
+): ReadReservations {
+  let raw: unknown;
+  try {
+    raw = store.get<unknown>(RESERVATIONS_KEY, []);
+  } catch (error) {
+    throw new PlugboardError(
+      'INTERNAL',
+      `Plugboard could not read the reservations in its settings file (${error instanceof Error ? error.message : String(error)}), so it switches nothing for now.`,
+      undefined,
+      { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
+    );
+  }
+  return readReservations(raw, {
+    invalid,
+    expand: (target) => cellsOf(target, groups()),
+    empty: (r) =>
+      log(
+        `settings file: reservation ${r.id} of ${r.holder} was of a group that is no longer saved, so it covered nothing; it was dropped`,
+      ),
+  });
 }
 
 /** What a RESERVED error carries: who holds it, until when (ISO and epoch ms), and why. */

@@ -13,10 +13,13 @@ import type { KeyValueStore } from '../kernel/ports';
 import type { ControllerRegistry } from '../saved/registry';
 import { describeTarget, type Names } from './reservation-words';
 import { Reservations } from './reservations';
+import type { ReservationBook } from './reservation-book';
 import type { SessionManager } from '../session/sessions';
 
 export interface ReservationsDeps {
   store: KeyValueStore;
+  /** The lab store's reservations, when the Core has a lab store. */
+  book: ReservationBook | null;
   clock: Clock;
   log: Logger;
   events: EventHub;
@@ -58,6 +61,7 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
   };
   const reservations = new Reservations({
     store: deps.store,
+    book: deps.book,
     clock: deps.clock,
     log: deps.log,
     groups: () => registry.listGroups(),
@@ -80,14 +84,16 @@ export function createReservations(deps: ReservationsDeps): { reservations: Rese
         });
     },
   });
-  const unwatch =
-    deps.store.watch?.(() => {
-      try {
-        reservations.refresh();
-      } catch (error) {
-        deps.log('could not re-read the reservations after another process changed them', error);
-      }
-    }) ?? (() => undefined);
+  // Over the lab store, Reservations reads it again itself; the settings file's changes are not theirs.
+  const unwatch = deps.book
+    ? () => undefined
+    : (deps.store.watch?.(() => {
+        try {
+          reservations.refresh();
+        } catch (error) {
+          deps.log('could not re-read the reservations after another process changed them', error);
+        }
+      }) ?? (() => undefined));
   return {
     reservations,
     stop() {

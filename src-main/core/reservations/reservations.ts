@@ -1,9 +1,11 @@
 /**
- * Reservations: while one lasts, only its holder may switch what it covers. They live
- * in the shared settings file under `reservations`, so every Core on this config folder — the app, the
- * web shell, `plugboard serve`, a CLI command's own Core — sees the same ones: each check reads the file
- * (conf re-reads it on every get), and every change is a read-modify-write under the file's
- * inter-process lock. Expired ones vanish by the Core's clock; nothing needs to delete them.
+ * Reservations: while one lasts, only its holder may switch what it covers. A Core with a lab store keeps
+ * them there (reservation-book.ts), where every Core on the same store — the app, the web shell,
+ * `plugboard serve`, a CLI command's own Core, services sharing one PostgreSQL — sees the same ones, and
+ * the store decides between two that ask at once; the checks read the book's copy in memory. A Core
+ * without one (tests, throwaway runs) keeps them in the settings file under `reservations`: each check
+ * reads the file (conf re-reads it on every get), and every change is a read-modify-write under the
+ * file's inter-process lock. Expired ones vanish by the Core's clock.
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
@@ -14,24 +16,38 @@ import { PlugboardError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging';
 import type { Clock, TimerHandle } from '../kernel/clock';
 import type { KeyValueStore } from '../kernel/ports';
+import { sameJson } from '../kernel/same-json';
 import {
   cellsOf,
-  describeCell,
   describeTarget,
-  overlap,
   reasonText,
   reservedSentence,
   untilText,
   type Cell,
   type Names,
 } from './reservation-words';
-import { detailOf, newReservationId, readReservations, withoutController } from './reservation-records';
-import { sameJson } from '../kernel/same-json';
+import {
+  detailOf,
+  newReservationId,
+  readSettingsFile,
+  RESERVATIONS_KEY,
+  withoutController,
+} from './reservation-records';
+import { assertFree, checkTarget, findReservation } from './reservation-checks';
+import type { ReservationBook } from './reservation-book';
 
-export const RESERVATIONS_KEY = 'reservations';
+export { RESERVATIONS_KEY };
+
+/** How often a Core on the lab store reads it again for what other Cores on it took or ended. */
+export const RESERVATIONS_RELOAD_MS = 1_000;
 
 export interface ReservationsOptions {
   store: KeyValueStore;
+  /**
+   * The lab store's reservations: when given they are kept there (the settings file's are not read),
+   * and it decides between Cores that share it.
+   */
+  book?: ReservationBook | null;
   clock: Clock;
   log: Logger;
   groups: () => Group[];
@@ -61,9 +77,11 @@ export class Reservations {
   #timer: TimerHandle | null = null;
   #reported = false;
   #migrating = false;
+  #reloadTimer: TimerHandle | null = null;
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
+    if (options.book) this.#pollStore();
     try {
       this.#known = this.list();
     } catch (error) {
@@ -117,10 +135,11 @@ export class Reservations {
           { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
         );
       }
-      this.#checkTarget(input.target);
+      checkTarget(input.target, this.#o.groups(), this.#o.names);
       const groups = this.#o.groups();
       const cells = cellsOf(input.target, groups);
       if (cells.length === 0) throw new PlugboardError('BAD_INPUT', 'That group has no outlets to reserve.');
+      await this.#reload();
       this.#assertFree(actor, cells);
       const current = this.list();
       const reservation: Reservation = {
@@ -133,7 +152,23 @@ export class Reservations {
         createdAt: now,
         expiresAt,
       };
-      this.#write([...current, reservation]);
+      const { book } = this.#o;
+      if (book) {
+        if (!(await book.add(reservation, now))) {
+          // Another Core on the store took it first: said as it would have been, had it been seen.
+          this.refresh();
+          this.#assertFree(actor, cells);
+          throw new PlugboardError(
+            'RESERVED',
+            'Someone else has just reserved what you asked for.',
+            undefined,
+            {
+              action: 'List the reservations to see who holds it.',
+            },
+          );
+        }
+        this.refresh();
+      } else this.#write([...current, reservation]);
       this.#o.onRecorded(
         actor,
         reservation,
@@ -146,8 +181,9 @@ export class Reservations {
   /** End the actor's own reservation. */
   release(actor: Actor, id: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const current = this.list();
-      const found = this.#find(current, id);
+      const found = findReservation(current, id);
       if (found.holder !== actor.who) {
         throw new PlugboardError(
           'RESERVED',
@@ -156,7 +192,7 @@ export class Reservations {
           { action: 'Break the reservation with a reason instead (it is logged).' },
         );
       }
-      this.#write(current.filter((r) => r.id !== id));
+      await this.#remove(current, id);
       this.#o.onRecorded(actor, found, 'reservation released');
     });
   }
@@ -164,9 +200,10 @@ export class Reservations {
   /** End anyone's reservation, explicitly, with the reason logged as the breaker's. */
   break(actor: Actor, id: string, reason: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const current = this.list();
-      const found = this.#find(current, id);
-      this.#write(current.filter((r) => r.id !== id));
+      const found = findReservation(current, id);
+      await this.#remove(current, id);
       this.#o.onRecorded(actor, found, `broke the reservation of ${found.holder}: ${reasonText(reason)}`);
     });
   }
@@ -179,9 +216,13 @@ export class Reservations {
    */
   endForController(actor: Actor, controllerId: string): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#reload();
       const { kept, ended } = withoutController(this.list(), controllerId);
       if (ended.length === 0) return;
-      this.#write(kept);
+      if (this.#o.book) {
+        await this.#o.book.endOnController(controllerId, this.#o.clock.now());
+        this.refresh();
+      } else this.#write(kept);
       const name = this.#o.names.controller(controllerId) ?? 'the controller';
       for (const part of ended)
         this.#o.onRecorded(
@@ -211,78 +252,47 @@ export class Reservations {
   dispose(): void {
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#reloadTimer) this.#o.clock.clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = null;
+  }
+
+  /** The lab store's reservations read again (nothing to do over the settings file: every read is). */
+  async #reload(): Promise<void> {
+    await this.#o.book?.reload(this.#o.clock.now());
+  }
+
+  /** Follow what other Cores on the lab store take and end: read it again now and then. */
+  #pollStore(): void {
+    this.#reloadTimer = this.#o.clock.setTimeout(() => {
+      this.#exclusive(async () => {
+        await this.#reload();
+        this.refresh();
+      })
+        .catch((error: unknown) => this.#o.log('could not read the reservations in the lab store', error))
+        .finally(() => {
+          if (this.#reloadTimer) this.#pollStore();
+        });
+    }, RESERVATIONS_RELOAD_MS);
+    this.#reloadTimer.unref?.();
+  }
+
+  async #remove(current: readonly Reservation[], id: string): Promise<void> {
+    if (this.#o.book) {
+      await this.#o.book.remove(id, this.#o.clock.now());
+      this.refresh();
+    } else this.#write(current.filter((r) => r.id !== id));
   }
 
   #assertFree(actor: Actor, wanted: readonly Cell[]): void {
-    for (const held of this.list()) {
-      if (held.holder === actor.who) continue;
-      const cell = overlap(wanted, held.covers);
-      if (!cell) continue;
-      // The outlet asked for; for a whole controller, the outlet held there (or the controller).
-      const heldThere =
-        cell.outlet === null ? held.covers.find((c) => c.controllerId === cell.controllerId) : undefined;
-      const what = describeCell(heldThere ?? cell, this.#o.names);
-      throw new PlugboardError(
-        'RESERVED',
-        reservedSentence(capitalise(what), held, this.#o.clock.now()),
-        detailOf(held),
-        {
-          action: `Ask ${held.holder} to release it, or break the reservation with a reason.`,
-        },
-      );
-    }
-  }
-
-  #checkTarget(target: TakeInput['target']): void {
-    if (target.kind === 'group') {
-      if (!this.#o.groups().some((g) => g.id === target.groupId))
-        throw new PlugboardError('NOT_FOUND', `No saved group has the id ${target.groupId}.`);
-      return;
-    }
-    const name = this.#o.names.controller(target.controllerId);
-    if (name === undefined)
-      throw new PlugboardError('NOT_FOUND', `No saved controller has the id ${target.controllerId}.`);
-    const count = this.#o.names.outletCount(target.controllerId);
-    if (target.kind === 'outlet' && count !== null && target.outlet > count)
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `${name} has ${count} outlets, so there is no outlet ${target.outlet} to reserve.`,
-      );
-  }
-
-  #find(current: readonly Reservation[], id: string): Reservation {
-    const found = current.find((r) => r.id === id);
-    if (!found) {
-      throw new PlugboardError('NOT_FOUND', `There is no current reservation ${id}.`, undefined, {
-        action: 'It may have ended, expired or been broken: list the reservations to see what is held.',
-      });
-    }
-    return found;
+    assertFree(actor, wanted, this.list(), this.#o.names, this.#o.clock.now());
   }
 
   #read(): Reservation[] {
-    let raw: unknown;
-    try {
-      raw = this.#o.store.get<unknown>(RESERVATIONS_KEY, []);
-    } catch (error) {
-      throw new PlugboardError(
-        'INTERNAL',
-        `Plugboard could not read the reservations in its settings file (${error instanceof Error ? error.message : String(error)}), so it switches nothing for now.`,
-        undefined,
-        { cause: error, action: 'Fix or delete config.json in the Plugboard settings folder.' },
-      );
-    }
-    const { list, migrated } = readReservations(raw, {
-      invalid: () => {
-        if (this.#reported) return;
-        this.#reported = true;
-        this.#o.log('settings file: a saved reservation is invalid and was ignored');
-      },
-      expand: (target) => cellsOf(target, this.#o.groups()),
-      empty: (r) =>
-        this.#o.log(
-          `settings file: reservation ${r.id} of ${r.holder} was of a group that is no longer saved, so it covered nothing; it was dropped`,
-        ),
+    if (this.#o.book) return this.#o.book.current(this.#o.clock.now());
+    const { list, migrated } = readSettingsFile(this.#o.store, this.#o.groups, this.#o.log, () => {
+      if (this.#reported) return;
+      this.#reported = true;
+      this.#o.log('settings file: a saved reservation is invalid and was ignored');
     });
     if (migrated) this.#migrate();
     return list;
@@ -327,7 +337,7 @@ export class Reservations {
 
   /** One change at a time in this process; over a shared file, also under its inter-process lock. */
   #exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const locked = () => (this.#o.store.exclusive ? this.#o.store.exclusive(task) : task());
+    const locked = () => (this.#o.store.exclusive && !this.#o.book ? this.#o.store.exclusive(task) : task());
     const run = this.#queue.then(locked, locked);
     this.#queue = run.catch(() => undefined);
     return run;

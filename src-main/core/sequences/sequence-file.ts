@@ -26,6 +26,8 @@ export const SEQUENCE_RUNS_DIR = 'sequence-runs';
 export interface StoredRun {
   run: SequenceRun;
   pid: number;
+  /** The machine it ran on (the lab store's runs; a file's were this machine's). */
+  host?: string;
   /** Epoch ms of the last write (a killed run stopped after it). */
   updatedAt: number;
 }
@@ -43,7 +45,15 @@ const storedSchema = v.object({
   }),
 });
 
-export class SequenceFile {
+/** Where sequence runs are kept: files in the config folder, or the lab store (sequence-run-book.ts). */
+export interface RunKeeper {
+  write(run: SequenceRun, now: number): void;
+  remove(runId: string): void;
+  /** Every stored run, oldest first. */
+  readAll(): StoredRun[];
+}
+
+export class SequenceFile implements RunKeeper {
   readonly #dir: string | null;
   readonly #log: Logger;
 

@@ -11,12 +11,15 @@ import { PlugboardError } from '../../shared/errors';
 import { runSequence, type RunControl, type SequenceCtx } from './step-runner';
 import { permitSwitches } from '../actions/switch-rules';
 import type { ControllerRegistry } from '../saved/registry';
-import { processAlive, SequenceFile } from './sequence-file';
+import { hostname } from 'node:os';
+import { processAlive, SequenceFile, type RunKeeper } from './sequence-file';
 import { clockWords, stoppedAt } from './sequence-words';
 
 type Deps = SequenceCtx & {
   registry: ControllerRegistry;
   dataDir: string | null;
+  /** The lab store's runs, when the Core has a lab store (else files in the config folder). */
+  runs?: RunKeeper | null;
   /** Resolves once the saved controllers have sessions. */
   started: () => Promise<void>;
 };
@@ -32,14 +35,14 @@ const KEEP_ENDED = 20;
 
 export class Sequences {
   readonly #deps: Deps;
-  readonly #file: SequenceFile;
+  readonly #file: RunKeeper;
   readonly #live = new Map<string, Live>();
   /** Runs that stopped short in an earlier Plugboard (killed, or stopped when it quit). */
   readonly #earlier: SequenceRun[];
 
   constructor(deps: Deps) {
     this.#deps = deps;
-    this.#file = new SequenceFile(deps.dataDir, deps.log);
+    this.#file = deps.runs ?? new SequenceFile(deps.dataDir, deps.log);
     this.#earlier = this.#loadEarlier();
   }
 
@@ -182,7 +185,9 @@ export class Sequences {
     for (const stored of this.#file.readAll()) {
       const { run } = stored;
       if (run.status === 'stopped' || run.status === 'killed') runs.push(run);
-      if (run.status !== 'running' || processAlive(stored.pid)) continue;
+      // A run of another machine (a shared store) is not judged from here.
+      const elsewhere = stored.host !== undefined && stored.host !== hostname();
+      if (run.status !== 'running' || elsewhere || processAlive(stored.pid)) continue;
       run.status = 'killed';
       run.endedAt = stored.updatedAt;
       run.waitingUntil = null;

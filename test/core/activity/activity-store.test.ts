@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src-preload/model';
-import { openLabRecords, type LabRecords } from '../../../src-main/core/activity/activity-import';
+import { openLabRecords, type LabRecords } from '../../../src-main/core/flows/lab-records';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { startRetention } from '../../../src-main/core/activity/activity-retention';
 import { PlugboardError } from '../../../src-main/shared/errors';

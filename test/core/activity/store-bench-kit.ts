@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import type { ActivityEntry } from '../../../src-preload/model';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { appendWhole, jsonLines, readActivityFile } from '../../../src-main/core/activity/activity-file';
-import { openLabRecords, type LabRecords } from '../../../src-main/core/activity/activity-import';
+import { openLabRecords, type LabRecords } from '../../../src-main/core/flows/lab-records';
 import { systemClock } from '../../../src-main/core/kernel/clock';
 import { freshDatabase } from '../../system/postgres-cluster';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src-preload/model';
-import { openLabRecords, type LabRecords } from '../../../src-main/core/activity/activity-import';
+import { openLabRecords, type LabRecords } from '../../../src-main/core/flows/lab-records';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { openLabStore } from '../../../src-main/core/database/lab-store';
 import { SCHEMA_VERSION, storedVersion } from '../../../src-main/core/database/migrations';
