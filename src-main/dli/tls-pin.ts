@@ -3,6 +3,7 @@
  * work; instead each connection checks the certificate's SHA-256 fingerprint against the one the person
  * accepted for this controller. There is deliberately no switch that accepts any certificate.
  */
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import { PlugboardError } from '../shared/errors';
@@ -55,24 +56,53 @@ class PinnedSessions {
   }
 }
 
+/**
+ * An undici Agent that knows the sockets its connector opened. `close()` resolves once no request is
+ * left, but a connection still being made (a TLS handshake for a request that was aborted meanwhile) is
+ * handed over, and destroyed, only after that: `dropSockets()` ends those at once, so a stopped
+ * controller's client leaves nothing open behind it.
+ */
+export class ControllerAgent extends Agent {
+  readonly #sockets = new Set<Socket>();
+
+  /** Called by the connector for each socket it opens. */
+  track(socket: Socket | undefined | void): void {
+    if (!socket) return;
+    this.#sockets.add(socket);
+    socket.once('close', () => this.#sockets.delete(socket));
+  }
+
+  /** Close, then destroy any socket the connector opened that is still open. */
+  async closeAll(): Promise<void> {
+    await this.close();
+    // With an error, so the connector's callback runs and clears its connect timeout (a plain destroy()
+    // leaves that timer running for its full 10 s).
+    for (const socket of this.#sockets) socket.destroy(new Error('The controller client was closed.'));
+    this.#sockets.clear();
+  }
+}
+
 /** An undici dispatcher for one controller: one connection, and a fingerprint check on every TLS handshake. */
-export function createDispatcher(options: DispatcherOptions): Agent {
+export function createDispatcher(options: DispatcherOptions): ControllerAgent {
   const pinned = options.fingerprint ? normalizeFingerprint(options.fingerprint) : null;
   const sessions = new PinnedSessions();
   // undici's own session cache stays off (it would keep sessions before the pin check); ours keeps only
   // sessions of pinned handshakes, handed to one connector per connection.
   const plainConnect = buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0 });
-  return new Agent({
+  const agent: ControllerAgent = new ControllerAgent({
     connections: 1,
     maxHeaderSize: MAX_HEADER_BYTES,
     connect(connectOptions, callback) {
-      if (connectOptions.protocol !== 'https:') return plainConnect(connectOptions, callback);
+      if (connectOptions.protocol !== 'https:') {
+        agent.track(plainConnect(connectOptions, callback) as Socket | undefined);
+        return;
+      }
       const key = `${connectOptions.hostname}:${connectOptions.port}`;
       const session = pinned === null ? undefined : sessions.get(key);
       const tlsConnect = session
         ? buildConnector({ rejectUnauthorized: false, maxCachedSessions: 0, session })
         : plainConnect;
-      tlsConnect(connectOptions, (error, socket) => {
+      const opened = tlsConnect(connectOptions, (error, socket) => {
         if (error || !socket) {
           sessions.forget(key);
           return callback(error ?? new Error('connection failed'), null);
@@ -92,8 +122,10 @@ export function createDispatcher(options: DispatcherOptions): Agent {
         sessions.follow(key, tls);
         callback(null, socket);
       });
+      agent.track(opened as Socket | undefined);
     },
   });
+  return agent;
 }
 
 function pinRefusal(seen: string, pinned: string | null, controller: string): PlugboardError | null {

@@ -8,11 +8,11 @@
  * and certificate check, without fetch's web-platform layer (streams, WebIDL, CORS headers), which cost
  * every `plugboard` call about 30 ms of start-up. Answers are asked for uncompressed.
  */
-import { interceptors, type Agent, type Dispatcher } from 'undici';
+import { interceptors, type Dispatcher } from 'undici';
 import { withDeadline } from './deadline';
 import { DigestAuth } from './digest-auth';
 import { PlugboardError } from '../shared/errors';
-import { createDispatcher } from './tls-pin';
+import { createDispatcher, type ControllerAgent } from './tls-pin';
 import type { Credentials } from '../shared/credentials';
 import type { ClientStats, HttpMethod } from './types';
 
@@ -56,7 +56,7 @@ export class Transport {
   readonly #credentials: Credentials;
   readonly #controller: string;
   readonly #digest: DigestAuth | null;
-  readonly #dispatcher: Agent;
+  readonly #dispatcher: ControllerAgent;
   /** The same dispatcher, following redirects (only the probe does). */
   #following: Dispatcher | null = null;
 
@@ -121,7 +121,7 @@ export class Transport {
   }
 
   close(): Promise<void> {
-    return this.#dispatcher.close();
+    return this.#dispatcher.closeAll();
   }
 
   async #send(
