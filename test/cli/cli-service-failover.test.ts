@@ -111,6 +111,17 @@ describe('--service with several addresses', () => {
     expect(leader.emu.device.outlet(4).physicalState).toBe(true);
   });
 
+  it('ends the command at an address that answers but is not a Plugboard service, trying no other', async () => {
+    const leader = await leadingService(cleanups);
+    const run = await cli(['--service', `${leader.emu.url},${leader.origin}`, 'on', 'Bench A:3'], {
+      env: leader.env,
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain("not a Plugboard service's remote link");
+    expect(run.stderr).not.toContain('trying');
+    expect(leader.entries).toEqual([]);
+  });
+
   it('names each address and why when none answers', async () => {
     const [a, b] = [await silentAddress(), await silentAddress()];
     const run = await cli(['--service', a, '--service', b, 'outlets', '--controller', 'Bench A'], {
