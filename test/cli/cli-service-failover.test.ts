@@ -9,8 +9,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT_UNREACHABLE, EXIT_USAGE } from '../../src-main/cli/exit-codes';
+import { connectServices } from '../../src-main/cli/service-follow';
 import { serviceAddresses } from '../../src-main/cli/service-list';
-import { type Cleanups, leadingService, silentAddress, standbyMessage, standbyService } from './lab-services';
+import {
+  type Cleanups,
+  SECRET,
+  leadingService,
+  silentAddress,
+  standbyMessage,
+  standbyService,
+} from './lab-services';
 import { cli } from './run-cli';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -120,6 +128,37 @@ describe('--service with several addresses', () => {
     expect(run.stderr).toContain("not a Plugboard service's remote link");
     expect(run.stderr).not.toContain('trying');
     expect(leader.entries).toEqual([]);
+  });
+
+  it('never sends a change again when the link broke with it under way; the next call reconnects', async () => {
+    const leader = await leadingService(cleanups);
+    const dying = await standbyService(cleanups, leader.core, 'pdu-b', null, true);
+    const notes: string[] = [];
+    const link = await connectServices(
+      [
+        { url: dying.origin, fingerprint: undefined },
+        { url: leader.origin, fingerprint: undefined },
+      ],
+      { token: SECRET, note: (line) => notes.push(line) },
+    );
+    cleanups.push(() => link.close());
+    const handlers = link.handlersAs({ door: 'cli', who: 'tester' });
+    const [bench] = await handlers['controllers/list']({});
+    await expect(
+      handlers['outlets/set']({ controllerId: bench!.id, outlets: [3], on: true }),
+    ).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+      message: expect.stringContaining('whether this took effect is not known'),
+    });
+    expect(dying.calls.filter((name) => name === 'outlets/set')).toHaveLength(1);
+    expect(leader.entries).toEqual([]);
+    expect(notes).toEqual([]);
+    // A call made after the link closed was never sent on it: it goes to the first that answers.
+    expect(await handlers['controllers/list']({})).toHaveLength(1);
+    expect(notes).toEqual([
+      `plugboard: the Plugboard service at ${dying.origin} closed the link; trying again.`,
+    ]);
+    expect(leader.emu.device.outlet(2).physicalState).toBe(false);
   });
 
   it('names each address and why when none answers', async () => {

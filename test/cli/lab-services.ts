@@ -118,12 +118,16 @@ export function standbyMessage(self: string, leader: string | null, address: str
   return `This Plugboard service (${self}) is a standby: ${leader} leads the lab.${address ? ` Send changes to ${address}.` : ''}`;
 }
 
-/** A standby named `self` that names `leader` at `leaderAddress`, reading from `core`. */
+/**
+ * A standby named `self` that names `leader` at `leaderAddress`, reading from `core`; with `drop`, a
+ * service that dies with a change in hand instead (the link closes before any answer).
+ */
 export async function standbyService(
   cleanups: Cleanups,
   core: Core,
   self: string,
   leader: { name: string; address: string | null } | null,
+  drop = false,
 ): Promise<Standby> {
   const calls: CallName[] = [];
   const refused: CallName[] = [];
@@ -149,6 +153,7 @@ export async function standbyService(
           );
           return;
         }
+        if (drop) return ws.terminate();
         refused.push(call.name);
         reply({
           ok: false,
