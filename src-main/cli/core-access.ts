@@ -14,18 +14,22 @@ import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { openSavedCore } from '../core/saved-core';
 import { PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
-import { attachOrNone, connectRemoteCore } from '../link';
+import { attachOrNone } from '../link';
 import type { CommandContext } from './command-context';
 
 export type { CoreAccess } from './core-link';
 import { accessOver, type CoreAccess, type CoreLink } from './core-link';
 import { configDirOf, excerpt } from './io';
+import { serviceAddresses } from './service-list';
 import { serviceTokenWarnings } from './service-warnings';
 
 /** Where to look for a running service. */
 export interface ServiceLookup {
   configDir: string;
-  /** --service URL (or PLUGBOARD_SERVICE): that service and no other, never the units directly. */
+  /**
+   * --service URL (repeated or a comma list; or PLUGBOARD_SERVICE): those services and no other, never
+   * the units directly.
+   */
   url: string | undefined;
   /** --service-token (or PLUGBOARD_SERVICE_TOKEN): the service's bearer token. */
   token: string | undefined;
@@ -33,8 +37,13 @@ export interface ServiceLookup {
   tokenFile: string | undefined;
   /** The token was typed as --service-token (in the process list). */
   tokenOnCommandLine: boolean;
-  /** --service-fingerprint (or PLUGBOARD_SERVICE_FINGERPRINT): the service's HTTPS certificate. */
+  /**
+   * --service-fingerprint (or PLUGBOARD_SERVICE_FINGERPRINT): the services' HTTPS certificate, or a
+   * comma list, one per --service address.
+   */
   fingerprint: string | undefined;
+  /** Where a note goes (an address that did not answer, a change sent on to the leader). */
+  note: (line: string) => void;
 }
 
 /**
@@ -45,11 +54,13 @@ export interface ServiceLookup {
  */
 async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> {
   if (lookup.url !== undefined) {
-    // That service and no other: its errors (unreachable, token refused) end the command, never a
-    // fallback to the units or a local Core. It records the calls as its token's name.
-    const remote = await connectRemoteCore(lookup.url, {
+    // Those services and no other: their errors (none answers, token refused) end the command, never
+    // a fallback to the units or a local Core. A service records the calls as its token's name.
+    const addresses = serviceAddresses(lookup.url, lookup.fingerprint);
+    const { connectServices } = await import('./service-follow');
+    const remote = await connectServices(addresses, {
       token: lookup.token ?? (lookup.tokenFile ? await readTokenFile(lookup.tokenFile) : undefined),
-      fingerprint: lookup.fingerprint,
+      note: lookup.note,
     });
     return {
       handlersAs: (actor) => remote.handlersAs({ door: 'cli', who: actor.who }),
@@ -79,6 +90,7 @@ export function serviceLookup(context: CommandContext): ServiceLookup {
     tokenFile: option('serviceTokenFile'),
     tokenOnCommandLine: option('serviceToken') !== undefined,
     fingerprint: option('serviceFingerprint') ?? (env.PLUGBOARD_SERVICE_FINGERPRINT || undefined),
+    note: (line) => context.terminal.warn(line),
   };
 }
 

@@ -9,7 +9,10 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 /** The command line itself is wrong: nothing was sent. */
 export const EXIT_USAGE = 2;
-/** A controller (or the Plugboard service) did not answer: offline, no route, or too slow. */
+/**
+ * A controller (or the Plugboard service) did not answer: offline, no route, or too slow; or only a
+ * standby service answered, which switches nothing (try again, or give the leader's address too).
+ */
 export const EXIT_UNREACHABLE = 3;
 /** The login was refused: wrong password or token, no permission for that, or a certificate to accept. */
 export const EXIT_AUTH = 4;
@@ -26,7 +29,10 @@ export const EXIT_TABLE: readonly (readonly [number, string])[] = [
   [EXIT_OK, 'done (with --wait: the unit confirmed the physical state)'],
   [EXIT_FAILED, 'not done for another reason (the message says why), or --wait timed out'],
   [EXIT_USAGE, 'usage: the command line is wrong; nothing was sent'],
-  [EXIT_UNREACHABLE, 'unreachable: a controller or the Plugboard service did not answer'],
+  [
+    EXIT_UNREACHABLE,
+    'unreachable: a controller or the Plugboard service did not answer, or only a standby did',
+  ],
   [EXIT_AUTH, 'authentication: login refused, no permission, or a certificate to accept'],
   [EXIT_RESERVED, 'reserved by someone else'],
   [EXIT_LOCKED, 'locked on the unit (keypad or its own web page)'],
@@ -43,6 +49,8 @@ export function exitCodeHelp(): string {
 const BY_ERROR: Partial<Record<string, number>> = {
   UNREACHABLE: EXIT_UNREACHABLE,
   TIMEOUT: EXIT_UNREACHABLE,
+  // A standby service refused a change and the leader was not reached: nothing was done, as with no answer.
+  STANDBY: EXIT_UNREACHABLE,
   AUTH_FAILED: EXIT_AUTH,
   FORBIDDEN: EXIT_AUTH,
   TLS_UNTRUSTED: EXIT_AUTH,

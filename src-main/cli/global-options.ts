@@ -19,8 +19,8 @@ export function globalOptions(): Option[] {
     ),
     new Option(
       '--service <url>',
-      'use the running `plugboard serve` at this address instead of the units (env PLUGBOARD_SERVICE); without it, one running on this machine is used when found',
-    ),
+      'use the running `plugboard serve` at this address instead of the units (env PLUGBOARD_SERVICE); repeat it or give a comma list for a lab with standby services: the first that answers is used, and a change a standby refuses goes to the leader it names; without it, one running on this machine is used when found',
+    ).argParser(repeated),
     new Option(
       '--service-token <token>',
       "the service's bearer token (env PLUGBOARD_SERVICE_TOKEN, which the process list does not show); --token is a controller's access token",
@@ -31,13 +31,18 @@ export function globalOptions(): Option[] {
     ),
     new Option(
       '--service-fingerprint <sha256>',
-      "the SHA-256 fingerprint of an https --service's certificate, as `plugboard serve` printed it (env PLUGBOARD_SERVICE_FINGERPRINT)",
-    ),
+      "the SHA-256 fingerprint of an https --service's certificate, as `plugboard serve` printed it (env PLUGBOARD_SERVICE_FINGERPRINT); one for every --service address, or one per address in the same order",
+    ).argParser(repeated),
     new Option(
       '--reuse-secret',
       'with --controller: send the saved password even though --user or --accept-fingerprint changed where it goes',
     ),
   ];
+}
+
+/** A repeated option arrives as one comma list (`--service A --service B` is `--service A,B`). */
+function repeated(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
 }
 
 /** Leaf commands accept the global options after their name too (`outlets --json`); hidden from their help. */

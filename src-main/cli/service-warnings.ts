@@ -20,11 +20,13 @@ export function serviceTokenWarnings(use: ServiceTokenUse): string[] {
     warnings.push(
       '--service-token is visible to every user of this machine in the process list; use PLUGBOARD_SERVICE_TOKEN or --service-token-file (chmod 600) instead.',
     );
-  const url = parsed(use.url);
-  if (use.sendsToken && url?.protocol === 'http:' && !loopback(url.hostname))
-    warnings.push(
-      `--service ${url.origin} is plain HTTP: the token crosses the network in clear, and anyone on the way can read it and act with it. Use the service's https:// address (with --service-fingerprint), or reach it through \`ssh -L\`.`,
-    );
+  // A lab's standby services arrive as a comma list: each plain-HTTP one is named.
+  for (const url of (use.url ?? '').split(',').map((one) => parsed(one.trim()))) {
+    if (use.sendsToken && url?.protocol === 'http:' && !loopback(url.hostname))
+      warnings.push(
+        `--service ${url.origin} is plain HTTP: the token crosses the network in clear, and anyone on the way can read it and act with it. Use the service's https:// address (with --service-fingerprint), or reach it through \`ssh -L\`.`,
+      );
+  }
   return warnings;
 }
 

@@ -71,6 +71,10 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     title: 'Plugboard could not use its lab store.',
     next: 'Do what the message says; the activity log and reservations wait until the store can be used.',
   },
+  STANDBY: {
+    title: 'This Plugboard service is a standby, so it did nothing.',
+    next: 'Send it to the service that leads the lab (the message names it), or try again once one leads.',
+  },
   RESERVED: {
     title: 'Someone else has reserved this.',
     next: 'Ask the holder to release it, wait until it ends, or break the reservation with a reason.',

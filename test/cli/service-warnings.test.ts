@@ -39,4 +39,13 @@ describe('service token warnings', () => {
     ).toEqual([]);
     expect(serviceTokenWarnings({ url: undefined, ...quiet })).toEqual([]);
   });
+
+  it("names each plain-HTTP address of a lab's list of services", () => {
+    expect(
+      serviceTokenWarnings({
+        ...quiet,
+        url: 'https://192.0.2.7:16422, http://192.0.2.8:16422,http://127.0.0.1:1',
+      }),
+    ).toEqual([expect.stringMatching(/^--service http:\/\/192\.0\.2\.8:16422 is plain HTTP/)]);
+  });
 });
