@@ -25,12 +25,16 @@
  * is down; a poll needs neither and notices a change made during an outage as soon as it is back.
  */
 import { hostname } from 'node:os';
-import { sql, type Kysely } from 'kysely';
 import { PlugboardError } from '../../shared/errors';
 import type { Logger } from '../../shared/logging';
+import {
+  highestRevision,
+  readLabConfig as read,
+  writeLabConfig as writeRows,
+  type LabConfigCopy,
+} from '../database/lab-config-rows';
 import type { LabStore } from '../database/lab-store';
-import type { LabConfigTable, LabSchema } from '../database/schema';
-import { inTransaction } from '../database/transaction';
+import type { LabConfigTable } from '../database/schema';
 import type { KeyValueStore } from '../kernel/ports';
 import { CONTROLLERS_KEY, GROUPS_KEY } from './registry-records';
 import { SETTINGS_KEY } from './settings';
@@ -40,9 +44,6 @@ export const LAB_CONFIG_KEYS: ReadonlySet<string> = new Set([CONTROLLERS_KEY, GR
 
 /** How often `watch` asks whether another service wrote. */
 export const LAB_CONFIG_POLL_MS = 1_000;
-
-/** The advisory lock every Plugboard takes to write the lab's configuration (any constant of its own). */
-const CONFIG_LOCK = 0x504c4243; // "PLBC"
 
 export interface LabConfigOptions {
   /** Who writes, for the rows' written_by (default: this machine's name and process). */
@@ -65,14 +66,6 @@ export interface LabConfigStore extends KeyValueStore {
   seed(values: Record<string, unknown>): Promise<boolean>;
 }
 
-interface Copy {
-  values: Map<string, unknown>;
-  /** The highest revision read: the configuration's. */
-  revision: number;
-  /** Every key written once (a forgotten one's row stays, its value null). */
-  keys: Set<string>;
-}
-
 /** Open the lab's configuration over `store`, with the other keys in `local` (config.json). */
 export async function openLabConfig(
   store: LabStore,
@@ -83,7 +76,7 @@ export async function openLabConfig(
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? LAB_CONFIG_POLL_MS;
   const { log } = options;
-  let copy = await read(store);
+  let copy: LabConfigCopy = await read(store);
   let pending: Map<string, unknown> | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   const listeners = new Set<() => void>();
@@ -269,72 +262,4 @@ function conflict(): PlugboardError {
     { configConflict: true },
     { action: 'Try again: the change is made on the configuration as it is now.' },
   );
-}
-
-async function read(store: LabStore): Promise<Copy> {
-  const rows = await store.db.selectFrom('lab_config').select(['key', 'value', 'revision']).execute();
-  const values = new Map<string, unknown>();
-  let revision = 0;
-  for (const row of rows) {
-    revision = Math.max(revision, Number(row.revision));
-    if (row.value !== null) values.set(row.key, JSON.parse(row.value) as unknown);
-  }
-  return { values, revision, keys: new Set(rows.map((row) => row.key)) };
-}
-
-async function highestRevision(store: LabStore): Promise<number> {
-  const row = await store.db
-    .selectFrom('lab_config')
-    .select((eb) => eb.fn.max('revision').as('revision'))
-    .executeTakeFirst();
-  return Number(row?.revision ?? 0);
-}
-
-/** The configuration's revision and row count, as one query. */
-const stateOf = (db: Kysely<LabSchema>) =>
-  db
-    .selectFrom('lab_config')
-    .select((eb) => [eb.fn.max('revision').as('revision'), eb.fn.countAll().as('rows')]);
-
-/** Write one key's row, new or not. */
-const upsert = (db: Kysely<LabSchema>, row: LabConfigTable) =>
-  db
-    .insertInto('lab_config')
-    .values(row)
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        value: row.value,
-        revision: row.revision,
-        written_at: row.written_at,
-        written_by: row.written_by,
-      }),
-    );
-
-/**
- * In one write transaction, alone among the Plugboards writing the configuration: `decide` sees the
- * configuration's revision and row count and gives the rows to write, or null for none (it may throw:
- * nothing is written). Returns the revision written, or null.
- */
-async function writeRows(
-  store: LabStore,
-  decide: (revision: number, rows: number) => LabConfigTable[] | null,
-): Promise<number | null> {
-  const apply = (state: { revision: unknown; rows: unknown } | undefined) => {
-    const current = Number(state?.revision ?? 0);
-    const rows = decide(current, Number(state?.rows ?? 0));
-    return { rows, revision: rows === null ? null : (rows[0]?.revision ?? current) };
-  };
-  if (store.immediate) {
-    return store.immediate((run) => {
-      const { rows, revision } = apply(run(stateOf(store.db))[0]);
-      for (const row of rows ?? []) run(upsert(store.db, row));
-      return revision;
-    });
-  }
-  return inTransaction(store.db, async (tx) => {
-    await sql`SELECT pg_advisory_xact_lock(${CONFIG_LOCK})`.execute(tx);
-    const { rows, revision } = apply(await stateOf(tx).executeTakeFirst());
-    for (const row of rows ?? []) await upsert(tx, row).execute();
-    return revision;
-  });
 }
