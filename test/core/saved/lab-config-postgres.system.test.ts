@@ -2,7 +2,8 @@
  * The lab's configuration on PostgreSQL (the run's own cluster, a database per test), through the Core
  * as `plugboard serve` opens it (openSavedCore, two config folders on one database, the connection
  * string in a file): a controller added on one service reaches the other within its poll, with its
- * alias, tags, groups and settings; a folder this version wrote moves in whole; two services starting at
+ * alias, tags, groups and settings; of two changes at once one is refused whole; a folder this version
+ * wrote moves in whole; two services starting at
  * once: one moves in; a newer schema is still refused; the database gone: reads answer, a change is
  * refused with a sentence, and it works again once the database is back; a standby whose keychain lacks
  * a controller's secret says so at start.
@@ -21,9 +22,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ControllerSummary, EventName, Group, Settings } from '../../../src-preload/contract';
-import { openPostgresStore } from '../../../src-main/core/database/lab-store';
+import { openPostgresStore, type LabStore } from '../../../src-main/core/database/lab-store';
 import { SCHEMA_VERSION } from '../../../src-main/core/database/migrations';
 import type { Core } from '../../../src-main/core/index';
+import { MemoryStore } from '../../../src-main/core/kernel/ports';
+import { openLabConfig } from '../../../src-main/core/saved/lab-config';
 import { openSavedCore } from '../../../src-main/core/saved-core';
 import { MemorySecretStore } from '../../../src-main/secrets';
 import { sharedPostgresDatabase } from '../../system/shared-postgres';
@@ -37,7 +40,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const cores: Core[] = [];
+const closing: LabStore[] = [];
 afterEach(async () => {
+  await Promise.all(closing.splice(0).map((store) => store.close()));
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
   await cleanUp();
   await cleanUpServe();
@@ -189,6 +194,33 @@ describe("the lab's configuration on PostgreSQL", () => {
         /^The lab's configuration from the lab store .* is used; this folder's config\.json was left as it is \(2 of its controllers differ from the lab's\)\.$/,
       ),
     );
+  });
+
+  it('two changes at once on two services: one is written, the other refused whole', async () => {
+    const place = await lab();
+    const open = async () => {
+      const store = await openPostgresStore(place.url, '0.0.0-test');
+      closing.push(store);
+      return openLabConfig(store, new MemoryStore(), { log: () => undefined });
+    };
+    const [alpha, beta] = [await open(), await open()];
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = alpha.exclusive!(async () => {
+      alpha.set('groups', [{ id: 'alpha' }]);
+      alpha.set('controllers', [{ id: 'alpha' }]);
+      entered();
+      await held;
+    });
+    await inside;
+    await beta.exclusive!(async () => beta.set('groups', [{ id: 'beta' }]));
+    release();
+    await expect(first).rejects.toMatchObject({ code: 'STORE', detail: { configConflict: true } });
+    const third = await open();
+    expect(third.get('groups', null)).toEqual([{ id: 'beta' }]);
+    expect(third.get('controllers', null)).toBeNull();
   });
 
   it('still refuses a store a newer Plugboard wrote, before anything of the configuration is read', async () => {
