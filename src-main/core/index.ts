@@ -70,6 +70,7 @@ export {
 
 export { ACTIVITY_FILE } from './activity/activity-import';
 export { openLabRecords, type LabRecords } from './flows/lab-records';
+export { openConfigStore } from './flows/lab-config-move';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];

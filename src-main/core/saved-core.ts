@@ -2,13 +2,16 @@
  * The machine's Core over the saved controllers: Plugboard's config folder (config.json under its
  * inter-process lock), the lab store (the activity log: SQLite in the folder, or PostgreSQL) and the OS
  * keychain. The web shell, `plugboard serve` and the
- * CLI open it this way; the desktop app does the same with electron-store.
+ * CLI open it this way; the desktop app does the same with electron-store. On PostgreSQL the lab's
+ * configuration (controllers, groups, settings) is the store's, shared by every service of the lab
+ * (flows/lab-config-move.ts); this machine's keychain journal stays in config.json.
  */
 import { KeytarSecretStore, MemorySecretStore, type SecretStore } from '../secrets';
 import { prepareConfigFolder } from '../shared/config-folder';
 import type { Logger } from '../shared/logging';
 import { openConfStore } from './saved/conf-store';
 import { plugboardConfigDir } from './saved/config-dir';
+import { openConfigStore } from './flows/lab-config-move';
 import { openLabRecords } from './flows/lab-records';
 import { createCore, type Core, type CoreOptions } from './index';
 
@@ -33,8 +36,17 @@ export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
     options.records ??
     (await openLabRecords(dir, options.version, options.log, (options.clock ?? Date).now(), options.env));
   try {
+    const store =
+      options.store ??
+      (await openConfigStore({
+        store: records.store,
+        local: openConfStore(dir),
+        dir,
+        log: options.log,
+        now: (options.clock ?? Date).now(),
+      }));
     return createCore({
-      store: openConfStore(dir),
+      store,
       dataDir: dir,
       visible: false,
       ...options,

@@ -13,7 +13,7 @@ import {
 } from 'electron';
 import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
-import { createCore, openLabRecords, osUserName } from '../core/index';
+import { createCore, openConfigStore, openLabRecords, osUserName } from '../core/index';
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
@@ -166,22 +166,32 @@ export function startElectronShell(options: ElectronShellOptions): void {
     } else {
       coreLock = slot.lock;
       // The lab store (the activity log): one a newer Plugboard wrote is refused, untouched.
+      const cannotStart = (error: unknown) => {
+        log('The lab store could not be opened', error);
+        dialog.showErrorBox(
+          'Plugboard cannot start',
+          isPlugboardError(error) ? errorSentence(error) : String((error as Error).message ?? error),
+        );
+        app.exit(1);
+        return null;
+      };
       const records = await openLabRecords(plugboardConfigDir(), app.getVersion(), log, Date.now()).catch(
-        (error: unknown) => {
-          log('The lab store could not be opened', error);
-          dialog.showErrorBox(
-            'Plugboard cannot start',
-            isPlugboardError(error) ? errorSentence(error) : String((error as Error).message ?? error),
-          );
-          app.exit(1);
-          return null;
-        },
+        cannotStart,
       );
       if (!records) return;
+      // config.json (electron-store) with SQLite; pointed at a lab's PostgreSQL, the lab's configuration.
+      const store = await openConfigStore({
+        store: records.store,
+        local: openElectronStore(),
+        dir: plugboardConfigDir(),
+        log,
+        now: Date.now(),
+      }).catch(cannotStart);
+      if (!store) return;
       const own = createCore({
         shell: 'electron',
         version: app.getVersion(),
-        store: openElectronStore(),
+        store,
         secrets: new KeytarSecretStore(),
         dataDir: plugboardConfigDir(),
         records,

@@ -5,7 +5,7 @@
  *
  * Before migrating, the version in the store is read: a store written by a newer Plugboard (a version
  * this one does not know) is refused with a sentence naming both, and nothing is touched. Later parts of
- * Plugboard (accounts, sessions, reservations) add their tables as new migrations at the end of the list;
+ * Plugboard (accounts, sessions, reservations, the lab's configuration) add their tables as new migrations at the end of the list;
  * a migration is never changed once released.
  */
 import { sql, type Kysely } from 'kysely';
@@ -129,6 +129,22 @@ const STEPS: readonly Step[] = [
         .addColumn('updated_at', wide(engine), (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('run', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  {
+    name: '0004-lab-config',
+    async up(db, engine) {
+      // The lab's configuration on PostgreSQL (saved/lab-config.ts): one row per key of what config.json
+      // keeps for the lab (controllers, groups, settings), its value as JSON (null: the key forgotten),
+      // and the revision of the write that last changed it (the highest one names the configuration's).
+      await db.schema
+        .createTable('lab_config')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text')
+        .addColumn('revision', wide(engine), (c) => c.notNull())
+        .addColumn('written_at', wide(engine), (c) => c.notNull())
+        .addColumn('written_by', 'text', (c) => c.notNull())
         .execute();
     },
   },

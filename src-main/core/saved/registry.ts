@@ -366,16 +366,19 @@ export class ControllerRegistry {
     }
   }
 
-  /** A change that may touch the keychain: under the lock, and settled by a sweep whether it worked or not. */
-  #changeSecrets<T>(task: () => Promise<T>): Promise<T> {
-    return this.#file.exclusive(async () => {
-      try {
-        return await task();
-      } finally {
-        await sweepJournal(this.#file, this.#secrets, this.#log).catch((error: unknown) =>
-          this.#log('could not settle the keychain journal', error),
-        );
-      }
-    });
+  /**
+   * A change that may touch the keychain: under the lock, and settled by a sweep whether it worked or
+   * not. The sweep is a second turn of the lock, after the change is written: the lab's configuration
+   * on PostgreSQL writes a change only when its turn ends (lab-config.ts), and the sweep must see what
+   * was written, not what the change meant to write, before it deletes a keychain entry.
+   */
+  async #changeSecrets<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await this.#file.exclusive(task);
+    } finally {
+      await this.#file
+        .exclusive(() => sweepJournal(this.#file, this.#secrets, this.#log))
+        .catch((error: unknown) => this.#log('could not settle the keychain journal', error));
+    }
   }
 }
