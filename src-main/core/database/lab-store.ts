@@ -6,6 +6,8 @@
  * Plugboard wrote is refused untouched.
  */
 import { closeSync, chmodSync, constants, openSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import { PlugboardError } from '../../shared/errors';
@@ -128,8 +130,25 @@ export async function openPostgresStore(url: string, version: string): Promise<L
   });
   // An idle connection the server dropped: the pool replaces it; without a listener it would crash us.
   pool.on('error', () => undefined);
+  // pg's end() resolves once the server has the goodbye, while each socket still closes a turn later:
+  // closing the store waits for that, so nothing of it is left open when close() resolves.
+  const sockets = new Set<Socket>();
+  pool.on('connect', (client) => {
+    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const socketsClosed = async () => {
+    await Promise.all(
+      [...sockets].map((socket) => {
+        const closing = once(socket, 'close');
+        socket.destroy();
+        return closing;
+      }),
+    );
+  };
   const db = new Kysely<LabSchema>({ dialect: new PostgresDialect({ pool }) });
-  return opened(db, 'postgres', where, version, null, null);
+  return opened(db, 'postgres', where, version, null, null, socketsClosed);
 }
 
 async function opened(
@@ -139,11 +158,13 @@ async function opened(
   version: string,
   immediate: LabStore['immediate'],
   readNow: LabStore['readNow'],
+  afterDestroy: () => Promise<void> = async () => undefined,
 ): Promise<LabStore> {
   try {
     await migrate(db, engine, where, version);
   } catch (error) {
     await db.destroy().catch(() => undefined);
+    await afterDestroy();
     if (error instanceof PlugboardError) throw error;
     throw new PlugboardError('STORE', `Plugboard could not use its lab store, ${where}.`, undefined, {
       cause: error,
@@ -161,6 +182,7 @@ async function opened(
       if (closed) return;
       closed = true;
       await db.destroy();
+      await afterDestroy();
     },
   };
 }
