@@ -24,6 +24,10 @@ import { PlugboardError } from '../shared/errors';
 import type { CommandContext, CoreCaller } from './command-context';
 import { checkedFingerprint, checkedUrl, credentialsFrom, urlSource } from './connect';
 import { configDirOf } from './io';
+import { appVersion } from '../shared/app-root';
+
+/** What names a PostgreSQL lab store (core/database/connection.ts): only then is the store read. */
+const DATABASE_VARIABLES = ['PLUGBOARD_DATABASE_URL', 'PLUGBOARD_DATABASE_URL_FILE', 'CREDENTIALS_DIRECTORY'];
 
 /** What is dropped from a command sent through the Core: the one-off login and the unit's address. */
 const LOGIN_OPTIONS = [
@@ -76,6 +80,14 @@ async function savedControllers(context: CommandContext): Promise<ControllerSumm
     } finally {
       await core.close();
     }
+  }
+  // A lab on PostgreSQL keeps its controllers there (this folder's config.json may be stale or empty);
+  // a store that cannot be read is an error, not "no saved controller": the address may be a saved
+  // controller's, whose reservations and critical outlets a one-off Core would not know.
+  if (DATABASE_VARIABLES.some((name) => env[name])) {
+    const { labStoreControllers } = await import('../core/store');
+    const lab = await labStoreControllers(env, appVersion());
+    if (lab) return lab;
   }
   // Read as it is, without creating the folder or taking its lock: only to tell where the command goes.
   let text: string;

@@ -8,3 +8,4 @@ export { MemoryStore, type KeyValueStore } from './kernel/ports';
 export { CONFIG_FILE_MODE, confKeyValueStore, openConfStore, type ConfLike } from './saved/conf-store';
 export { ControllerRegistry } from './saved/registry';
 export { SETTINGS_KEY } from './saved/settings';
+export { labStoreControllers } from './flows/lab-config-move';

@@ -12,7 +12,9 @@ import { chmodSync, constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControllerSummary } from '../../../src-preload/model';
 import type { Logger } from '../../shared/logging';
-import type { LabStore } from '../database/lab-store';
+import { storeLocation } from '../database/connection';
+import { readLabConfig } from '../database/lab-config-rows';
+import { openPostgresStore, type LabStore } from '../database/lab-store';
 import type { KeyValueStore } from '../kernel/ports';
 import { sameJson } from '../kernel/same-json';
 import { configBackupName, CONFIG_FILE } from '../reservations/reservation-import';
@@ -98,4 +100,24 @@ function keepCopy(dir: string, now: number): string | null {
   copyFileSync(file, join(dir, backup), constants.COPYFILE_EXCL);
   chmodSync(join(dir, backup), CONFIG_FILE_MODE);
   return backup;
+}
+
+/**
+ * The lab's saved controllers as a command reads them to tell where a typed address goes, when its
+ * environment names a PostgreSQL lab store: the lab's configuration lives there, and this folder's
+ * config.json may be stale or empty. Null when the store is SQLite (config.json is the place).
+ */
+export async function labStoreControllers(
+  env: NodeJS.ProcessEnv,
+  version: string,
+): Promise<ControllerSummary[] | null> {
+  const location = storeLocation(env);
+  if (location.engine !== 'postgres') return null;
+  const store = await openPostgresStore(location.url, version);
+  try {
+    const copy = await readLabConfig(store);
+    return readControllers(copy.values.get(CONTROLLERS_KEY) ?? [], () => undefined);
+  } finally {
+    await store.close();
+  }
 }
