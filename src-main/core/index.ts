@@ -5,6 +5,7 @@ import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-s
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
+import { answeringWhenKept } from './activity/activity-answers';
 import { ACTIVITY_FILE } from './activity/activity-import';
 import type { LabRecords } from './flows/lab-records';
 import { startRetention } from './activity/activity-retention';
@@ -361,10 +362,11 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     if (!handlers) {
       const frozen: Caller = Object.freeze({ ...resolved });
       // The handlers record only who and through which door: the role stays with the check.
-      handlers = permittedHandlers(
-        handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
-        frozen,
-        facts,
+      // Answered once what the call recorded is kept (activity-answers.ts), whatever the door.
+      handlers = answeringWhenKept(
+        permittedHandlers(handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })), frozen, facts),
+        activity,
+        log,
       );
       byCaller.set(key, handlers);
     }
