@@ -51,6 +51,8 @@ export interface RunKeeper {
   remove(runId: string): void;
   /** Every stored run, oldest first. */
   readAll(): StoredRun[];
+  /** The runs stored as "running" now, read afresh (another service may have written them since). */
+  running(): Promise<StoredRun[]>;
 }
 
 export class SequenceFile implements RunKeeper {
@@ -87,6 +89,10 @@ export class SequenceFile implements RunKeeper {
     } catch (error) {
       this.#log(`could not forget sequence run ${runId}`, error);
     }
+  }
+
+  running(): Promise<StoredRun[]> {
+    return Promise.resolve(this.readAll().filter((stored) => stored.run.status === 'running'));
   }
 
   /** Every stored run (files that do not parse are logged and skipped). */
