@@ -53,6 +53,8 @@ export async function recoverInterrupted(
 ): Promise<Interrupted> {
   const actor: Actor = takingOver ? { door: 'system', who: `${takingOver.self} (failover)` } : SYSTEM_ACTOR;
   const entries: ActivityEntry[] = [];
+  // Said in the log once the entries are written: a reader of the log finds them in the store.
+  const said: string[] = [];
   const runs = await ctx.sequences.interrupted(takingOver);
   for (const run of runs) {
     const at = run.steps.find((step) => step.status === 'failed' || step.status === 'skipped') ?? run.steps[0];
@@ -68,7 +70,7 @@ export async function recoverInterrupted(
         error: { code: 'CANCELLED', message: run.message ?? `Sequence '${run.name}' was interrupted.` },
       }),
     );
-    ctx.log(run.message ?? `sequence ${run.name} was interrupted`);
+    said.push(run.message ?? `sequence ${run.name} was interrupted`);
   }
   const host = hostname();
   const leftOff = (await ctx.promises.standing()).filter((promise) =>
@@ -90,12 +92,13 @@ export async function recoverInterrupted(
         error: { code: 'CANCELLED', message: sentence },
       }),
     );
-    ctx.log(sentence);
+    said.push(sentence);
     notify({ title: `${promise.controller_name} outlet ${promise.outlet} left off`, body: sentence });
   }
-  if (leftOff.length > 0) {
-    if (await ctx.activity.committed(entries)) await ctx.promises.forget(leftOff.map((p) => p.id));
-    else ctx.log('the reports of outlets left off are not written yet: the next start reports them again');
-  } else await ctx.activity.committed(entries);
+  const written = await ctx.activity.committed(entries);
+  if (written) await ctx.promises.forget(leftOff.map((p) => p.id));
+  else if (leftOff.length > 0)
+    ctx.log('the reports of outlets left off are not written yet: the next start reports them again');
+  for (const sentence of said) ctx.log(sentence);
   return { runs, leftOff };
 }

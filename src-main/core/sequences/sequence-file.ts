@@ -53,6 +53,8 @@ export interface RunKeeper {
   readAll(): StoredRun[];
   /** The runs stored as "running" now, read afresh (another service may have written them since). */
   running(): Promise<StoredRun[]>;
+  /** Every write made so far, done (or logged as failed). */
+  settled(): Promise<void>;
 }
 
 export class SequenceFile implements RunKeeper {
@@ -89,6 +91,10 @@ export class SequenceFile implements RunKeeper {
     } catch (error) {
       this.#log(`could not forget sequence run ${runId}`, error);
     }
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
   }
 
   running(): Promise<StoredRun[]> {

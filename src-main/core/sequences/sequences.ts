@@ -121,6 +121,8 @@ export class Sequences {
       .finally(() => this.#ended(run));
     this.#live.set(runId, { run, control, done });
     this.#changed(run);
+    // Answered once the run is in the store: a service killed after answering leaves it to be found.
+    await this.#file.settled();
     return runId;
   }
 
