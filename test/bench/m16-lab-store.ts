@@ -17,7 +17,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { answeredWaits, batchWrites, fileQuery, places, query, throughput } from '../core/activity/store-bench-kit';
+import {
+  answeredWaits,
+  batchWrites,
+  fileQuery,
+  places,
+  query,
+  throughput,
+} from '../core/activity/store-bench-kit';
 import { startPostgresCluster } from '../system/postgres-cluster';
 import { onCleanup } from './cleanup';
 import { row, type Row } from './results';

@@ -13,9 +13,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Group, SequenceRun } from '../../src-preload/contract';
 import { connectRemoteCore, type CoreLink } from '../../src-main/link';
-import { openLabRecords, type LabRecords } from '../../src-main/core/flows/lab-records';
+import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { sharedPostgresDatabase } from '../system/shared-postgres';
-import { cleanUpServe, savedBench, serveBuilt, writeTokens, type SavedBench, type ServeProcess } from './built-serve';
+import {
+  cleanUpServe,
+  savedBench,
+  serveBuilt,
+  writeTokens,
+  type SavedBench,
+  type ServeProcess,
+} from './built-serve';
 import { pduGet } from './pdudaemon-client';
 
 const ADMIN = 'admin-secret-0123456789abcdef';
@@ -178,8 +185,12 @@ describe.each(engines)('kill -9 on %s', (_engine, envOf) => {
     expect(bench.emu.device.outlet(2).state).toBe(false);
 
     const again = await serve(bench, env);
-    const line = await again.service.errLine(/^.*bench-a outlet 3 .*was left off by an interrupted cycle: (.*)$/);
-    expect(line[1]).toMatch(/^pdudaemon client 127\.0\.0\.1 \(pdudaemon-http\) asked at \d\d:\d\d for "cycle: off for 300 s"/);
+    const line = await again.service.errLine(
+      /^.*bench-a outlet 3 .*was left off by an interrupted cycle: (.*)$/,
+    );
+    expect(line[1]).toMatch(
+      /^pdudaemon client 127\.0\.0\.1 \(pdudaemon-http\) asked at \d\d:\d\d for "cycle: off for 300 s"/,
+    );
     const records = await store(bench, env);
     const reported = await records.activity.records.select({ controllerId: bench.controller.id, outlet: 3 });
     expect(reported.filter((e) => e.action === 'left off by an interrupted cycle')).toHaveLength(1);

@@ -56,7 +56,15 @@ export async function cycleWithDelay(
     try {
       await operations.wait(waitMs);
       // The cycle's own permit: a reservation someone takes during the wait must not leave the outlet off.
-      return await setOutlets(session, permit, [outlet], true, false, actor, `cycle: on after ${delaySeconds} s`);
+      return await setOutlets(
+        session,
+        permit,
+        [outlet],
+        true,
+        false,
+        actor,
+        `cycle: on after ${delaySeconds} s`,
+      );
     } finally {
       await promises.settle(promised);
     }

@@ -57,7 +57,8 @@ export async function recoverInterrupted(
   const said: string[] = [];
   const runs = await ctx.sequences.interrupted(takingOver);
   for (const run of runs) {
-    const at = run.steps.find((step) => step.status === 'failed' || step.status === 'skipped') ?? run.steps[0];
+    const at =
+      run.steps.find((step) => step.status === 'failed' || step.status === 'skipped') ?? run.steps[0];
     if (!at) continue;
     entries.push(
       ctx.activity.add({

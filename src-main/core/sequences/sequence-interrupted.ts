@@ -32,7 +32,12 @@ export function markInterrupted(
 }
 
 /** Why a run left by a service that no longer leads stopped: who took over, and when. */
-export function takenOverWords(self: string, at: number, lastProgress: number, host: string | undefined): string {
+export function takenOverWords(
+  self: string,
+  at: number,
+  lastProgress: number,
+  host: string | undefined,
+): string {
   const where = host ? ` on ${host}` : '';
   return `stopped by ${self} (failover) at ${clockWords(at)}: the service running it${where} no longer leads the lab, last progress at ${clockWords(lastProgress)}; not replayed`;
 }

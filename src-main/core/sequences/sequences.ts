@@ -183,7 +183,12 @@ export class Sequences {
     for (const stored of await this.#file.running()) {
       const { run } = stored;
       if (this.#live.has(run.runId)) continue;
-      markInterrupted(run, 'stopped', now, takenOverWords(takingOver.self, now, stored.updatedAt, stored.host));
+      markInterrupted(
+        run,
+        'stopped',
+        now,
+        takenOverWords(takingOver.self, now, stored.updatedAt, stored.host),
+      );
       this.#earlier.push(run);
       this.#changed(run);
       found.push(structuredClone(run));

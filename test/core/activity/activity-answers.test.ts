@@ -54,10 +54,15 @@ describe('answered means kept', () => {
     await settle();
     expect(await stored()).toEqual([]);
 
-    const answer = await answeredWhenKept(log, () => undefined, 'a switch', async () => {
-      log.add(entry(2));
-      return 'switched';
-    });
+    const answer = await answeredWhenKept(
+      log,
+      () => undefined,
+      'a switch',
+      async () => {
+        log.add(entry(2));
+        return 'switched';
+      },
+    );
     expect(answer).toBe('switched');
     // Its write took what was queued with it (a group commit), the poller's entry too.
     expect(await stored()).toEqual([2, 1]);
@@ -69,7 +74,11 @@ describe('answered means kept', () => {
     const lab = await records();
     const h = newCore({ records: lab });
     const { id } = await addController(h, emu);
-    const result = await h.ok<OutletActionResult>('outlets/set', { controllerId: id, outlets: [3], on: false });
+    const result = await h.ok<OutletActionResult>('outlets/set', {
+      controllerId: id,
+      outlets: [3],
+      on: false,
+    });
     expect(result.failed).toEqual([]);
     const rows = await lab.activity.records.select({ controllerId: id, outlet: 3 });
     expect(rows.map((e) => [e.action, e.source, e.result])).toEqual([['off', 'window', 'ok']]);
@@ -87,10 +96,15 @@ describe('answered means kept', () => {
       log: (m) => logged.push(m),
       stored: { records: failing, lastId: 0 },
     });
-    const answer = await answeredWhenKept(log, (m) => logged.push(m), 'a switch', async () => {
-      log.add(entry(2));
-      return 'switched';
-    });
+    const answer = await answeredWhenKept(
+      log,
+      (m) => logged.push(m),
+      'a switch',
+      async () => {
+        log.add(entry(2));
+        return 'switched';
+      },
+    );
     expect(answer).toBe('switched');
     expect(logged).toEqual([
       expect.stringMatching(/^could not write the activity log \(the lab store at the test\)/),

@@ -86,9 +86,14 @@ export async function answeredWaits(place: Place): Promise<{ p99: number; median
     answers.push(
       (async () => {
         const t0 = now();
-        await answeredWhenKept(log, () => undefined, 'a bench action', async () => {
-          log.add(action(n));
-        });
+        await answeredWhenKept(
+          log,
+          () => undefined,
+          'a bench action',
+          async () => {
+            log.add(action(n));
+          },
+        );
         waits.push(now() - t0);
       })(),
     );
