@@ -107,6 +107,33 @@ describe('interrupted work', () => {
     expect(await lab.promises.standing()).toEqual([]);
   });
 
+  it('refuses a delayed cycle before anything switches when the store cannot keep its promise', async () => {
+    const lab = await records();
+    const emu = await emulator({ initialStates: [true, true, true, true, true, true, true, true] });
+    const h = newCore({ records: lab });
+    const { id } = await addController(h, emu, { name: 'Bench A' });
+    // The store no longer takes the promise (its table gone, as a write the store refuses).
+    await lab.store.db.schema.dropTable('promised_switch').execute();
+    const writes = () => emu.device.stats.log.filter((e) => e.method !== 'GET').length;
+    const before = writes();
+    const result = await h.call<OutletActionResult>('outlets/cycle', {
+      controllerId: id,
+      outlet: 3,
+      delay: 30,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'STORE',
+        message: expect.stringMatching(
+          /^Did not cycle Bench A outlet 3: the lab store .* so nothing was switched\.$/,
+        ),
+      },
+    });
+    expect(writes()).toBe(before);
+    expect(emu.device.outlet(2).state).toBe(true);
+  });
+
   it('reports an outlet a killed process left off at the next start, without keeping the promise', async () => {
     const lab = await records();
     await lab.store.db.insertInto('promised_switch').values(promise({})).execute();
