@@ -69,6 +69,6 @@ export async function answeredWhenKept<T>(
 export function answeringWhenKept(handlers: Handlers, keeper: EntryKeeper, log: Logger): Handlers {
   const kept: Record<string, (input: unknown) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers) as [string, (input: unknown) => Promise<unknown>][])
-    kept[name] = (input) => answeredWhenKept(keeper, log, `a ${name} call`, () => handler(input));
+    kept[name] = (input) => answeredWhenKept(keeper, log, name, () => handler(input));
   return kept as Handlers;
 }
