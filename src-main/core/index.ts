@@ -5,8 +5,10 @@ import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-s
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
+import { answeringWhenKept } from './activity/activity-answers';
 import { ACTIVITY_FILE } from './activity/activity-import';
 import type { LabRecords } from './flows/lab-records';
+import { recoverInterrupted, type Interrupted, type TakingOver } from './flows/interrupted';
 import { startRetention } from './activity/activity-retention';
 import { systemClock, type Clock } from './kernel/clock';
 import type { CoreContext } from './flows/core-context';
@@ -27,6 +29,7 @@ import { systemHandlers } from './handlers/system';
 import { userHandlers } from './handlers/users';
 import { NotificationDecider, type Notice } from './session/notifications';
 import { Operations } from './actions/operations';
+import { NO_PROMISES } from './actions/promised-switches';
 import { DEFAULT_TIMING, type PollTiming } from './session/poll-policy';
 import { MemoryStore, type KeyValueStore } from './kernel/ports';
 import { ControllerRegistry } from './saved/registry';
@@ -71,6 +74,7 @@ export {
 export { ACTIVITY_FILE } from './activity/activity-import';
 export { openLabRecords, type LabRecords } from './flows/lab-records';
 export { openConfigStore } from './flows/lab-config-move';
+export type { Interrupted, TakingOver } from './flows/interrupted';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -146,6 +150,13 @@ export interface Core {
    * switch back on) stops waiting and is done now. `dispose` still finishes it.
    */
   hurry(): void;
+  /**
+   * This service begins to lead the lab as `takingOver.self`: mark the sequence runs other processes
+   * left "running" where they stopped, and report the outlets their delayed cycles left off, replaying
+   * nothing (flows/interrupted.ts). Await it before polling or accepting a change. A Core without a lab
+   * leadership does the same for this machine's killed processes at start by itself.
+   */
+  recoverInterrupted(takingOver: TakingOver): Promise<Interrupted>;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -314,6 +325,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     started: Promise.resolve(),
     reservations: reservations.reservations,
     operations: new Operations(clock, log),
+    promises: options.records?.promises ?? NO_PROMISES,
     sequences: new Sequences({
       clock,
       log,
@@ -362,10 +374,11 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     if (!handlers) {
       const frozen: Caller = Object.freeze({ ...resolved });
       // The handlers record only who and through which door: the role stays with the check.
-      handlers = permittedHandlers(
-        handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
-        frozen,
-        facts,
+      // Answered once what the call recorded is kept (activity-answers.ts), whatever the door.
+      handlers = answeringWhenKept(
+        permittedHandlers(handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })), frozen, facts),
+        activity,
+        log,
       );
       byCaller.set(key, handlers);
     }
@@ -373,6 +386,14 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   };
 
   let disposed = false;
+  const notify = options.notify ?? (() => undefined);
+  // What a killed Plugboard of this machine left; a short-lived Core (a CLI command) leaves it to the app.
+  const recovered = sessions.lazy
+    ? Promise.resolve()
+    : recoverInterrupted(ctx, null, notify).then(
+        () => undefined,
+        (error: unknown) => log('could not look for work a stopped Plugboard left unfinished', error),
+      );
   const started = (async () => {
     if (sessions.lazy) return;
     for (const summary of registry.list()) if (!summary.demo) await sessions.start(summary);
@@ -381,6 +402,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   // Demo controllers live only as long as the run that started them (dropped after polling started:
   // the keychain may be slow to answer).
   const ready = started.then(async () => {
+    await recovered;
     if (sessions.lazy) return;
     for (const stale of registry.list().filter((c) => c.demo && !demos.has(c.id))) {
       if (disposed) return;
@@ -405,6 +427,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     requestConfirmation: (request) => events.emit('ui/confirm', request),
     ready,
     hurry: () => ctx.operations.hurry(),
+    recoverInterrupted: (takingOver) => recoverInterrupted(ctx, takingOver, notify),
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -4,11 +4,12 @@
  *
  * - Append throughput: 20,000 entries through the Core's ActivityLog, 500 at a time, each lot written
  *   (flush) before the next: entries per second in the store. Baseline: the JSON-lines file.
- * - What an action waits for its entry: an action records its entry in memory (`add`) and answers; the
- *   entry is written with the others of the next 200 ms, in one transaction, off the action's path. So
- *   what an action can wait is that write: on SQLite it runs synchronously and holds the event loop (an
- *   action arriving then waits for it); on PostgreSQL and the file the loop is free while it waits. 100
- *   batches of 100 entries (500 actions a second): p99 of one batch's write, and p99 of `add` itself.
+ * - What a batch's write costs: entries are written many in one transaction. On SQLite the write runs
+ *   synchronously and holds the event loop (an action arriving then waits for it); on PostgreSQL and the
+ *   file the loop is free while it waits. 100 batches of 100 entries (500 actions a second): p99 of one
+ *   batch's write, and p99 of `add` itself.
+ * - What an answered action waits: a call is answered once its entry is written (activity-answers.ts);
+ *   1,000 actions, one every 2 ms, each waiting for its own: p99 of that wait, per place.
  * - A filtered query over 1,000,000 entries (50 controllers × 8 outlets over 400 days): one outlet's last
  *   week, as `activity/list` asks it; median of 21. Target ≤ 100 ms. Baseline: the same question to a
  *   JSON-lines file of the million (read and filtered), which is what a file can do.
@@ -16,7 +17,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchWrites, fileQuery, places, query, throughput } from '../core/activity/store-bench-kit';
+import {
+  answeredWaits,
+  batchWrites,
+  fileQuery,
+  places,
+  query,
+  throughput,
+} from '../core/activity/store-bench-kit';
 import { startPostgresCluster } from '../system/postgres-cluster';
 import { onCleanup } from './cleanup';
 import { row, type Row } from './results';
@@ -60,6 +68,21 @@ export async function measureLabStore(): Promise<Row[]> {
           met: null,
           baselines: [{ name: "today's JSON-lines file", value: fileWrites.write }],
           note: `${place.name === 'SQLite' ? 'synchronous: the event loop waits' : 'the event loop is free meanwhile'}; 100 entries per write, median ${measured.median.toFixed(1)} ms; the action's own add(): p99 ${(measured.add * 1000).toFixed(1)} µs`,
+        }),
+      );
+    }
+    for (const place of [sqlite, postgres, file]) {
+      const waited = await answeredWaits(place);
+      rows.push(
+        row({
+          measurement: 16,
+          figure: `p99 an answered action waits for its entry to be written, ${place.name}`,
+          value: waited.p99,
+          unit: 'ms',
+          target: '',
+          met: null,
+          baselines: [],
+          note: `1,000 actions, one every 2 ms, each answered once its entry is written (the next write, started at once: a group commit); median ${waited.median.toFixed(2)} ms`,
         }),
       );
     }

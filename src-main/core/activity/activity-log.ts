@@ -4,7 +4,8 @@
  * there by the filters and the time range, and pruned by age (activity-retention.ts). Without a store
  * (a Core given a folder but no store, as before the store) it is kept in a JSON-lines file, compacted
  * once it holds twice what memory keeps, its bad lines (a crash mid-write, a hand edit) skipped.
- * Appends are batched off the action path: an action never waits for the disk or the database.
+ * Appends are batched; a call answered to someone waits for its own entries to be written (group
+ * commit: activity-answers.ts), the poller's records never wait.
  * Entries hold no secrets by construction (names, verbs and error messages, which never quote a password
  * or token), and no control or text-direction character: every text is neutralised as it is recorded.
  *
@@ -20,6 +21,7 @@
 import type { ActivityEntry, Actor } from '../../../src-preload/model';
 import { neutralise, TEXT_LIMITS } from '../../shared/text';
 import { ActivityBatches } from './activity-batches';
+import { noteRecorded, type EntryKeeper } from './activity-answers';
 import { merged, oldestMerged } from './activity-merge';
 import { readActivityFile } from './activity-file';
 import { nextActivityId } from './activity-ids';
@@ -38,7 +40,7 @@ export {
 } from './activity-types';
 import { ActivityWriter } from './activity-writer';
 
-export class ActivityLog {
+export class ActivityLog implements EntryKeeper {
   readonly #options: ActivityLogOptions;
   readonly #done: Ring<ActivityEntry>;
   readonly #refusals: Ring<RefusalSlot>;
@@ -115,7 +117,14 @@ export class ActivityLog {
     const entry = this.#entryOf(input, {});
     this.#done.push(entry);
     this.#recorded(entry);
+    if (this.#writer && (this.#options.persist?.(entry) ?? true)) noteRecorded(entry);
     return entry;
+  }
+
+  /** Resolves once `entries` are written (true), or their write failed (false: they wait, retried). */
+  committed(entries: readonly ActivityEntry[]): Promise<boolean> {
+    if (!this.#writer) return Promise.resolve(true);
+    return this.#writer.committed(entries.map((entry) => entry.id));
   }
 
   /**

@@ -1,9 +1,14 @@
 /**
  * Writes the activity log's entries to the lab store (one transaction per batch), or without a store to
- * its file, off the action path: appends are gathered for a short while and written as one (the file is
- * compacted once it holds twice what memory keeps), and a write that fails (a full disk, a database that
- * does not answer) loses nothing: the entries stay queued and are written again later. The log says so
- * once when writes start failing, and once when they work again.
+ * its file: appends are gathered for a short while and written as one (the file is compacted once it
+ * holds twice what memory keeps), and a write that fails (a full disk, a database that does not answer)
+ * loses nothing: the entries stay queued and are written again later. The log says so once when writes
+ * start failing, and once when they work again.
+ *
+ * An action answered to someone waits for its own entries (`committed`): it joins the next write, and
+ * that write starts at once rather than after the gathering delay (a group commit: what arrives while a
+ * write is under way goes in the next one). What no one waits for (the poller's own records) keeps the
+ * delay.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -42,6 +47,8 @@ export class ActivityWriter {
   readonly #queued = new Map<number, ActivityEntry>();
   #timer: TimerHandle | null = null;
   #writing: Promise<void> = Promise.resolve();
+  /** The write chained after the one under way and not started yet: later flushes join it. */
+  #next: Promise<void> | null = null;
   #fileLines: number;
   /** Whether writes fail now (the log said so once). */
   #failing = false;
@@ -100,8 +107,27 @@ export class ActivityWriter {
     }
     this.#o.beforeFlush();
     if (this.#queued.size === 0) return this.#writing;
-    this.#writing = this.#writing.then(() => this.#write());
-    return this.#writing;
+    if (this.#next) return this.#next;
+    const next = this.#writing.then(() => {
+      this.#next = null;
+      return this.#write();
+    });
+    this.#next = next;
+    this.#writing = next;
+    return next;
+  }
+
+  /**
+   * Resolves once the entries `ids` are written (true), or the write that should have taken them
+   * failed (false: they stay queued and are retried as usual). While writes fail, it does not force
+   * another try: it answers after the write under way, if any.
+   */
+  async committed(ids: readonly number[]): Promise<boolean> {
+    const waits = () => ids.some((id) => this.#queued.has(id));
+    if (!waits()) return true;
+    if (this.#failing) await this.#writing;
+    else await this.flush();
+    return !waits();
   }
 
   async #write(): Promise<void> {

@@ -148,6 +148,28 @@ const STEPS: readonly Step[] = [
         .execute();
     },
   },
+  {
+    name: '0006-promised-switches',
+    async up(db, engine) {
+      // An outlet switched off by a delayed cycle that promised to switch it back on, while the promise
+      // stands: what a process killed before the "on" leaves for the next Core to report.
+      await db.schema
+        .createTable('promised_switch')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('controller_id', 'text', (c) => c.notNull())
+        .addColumn('controller_name', 'text', (c) => c.notNull())
+        .addColumn('outlet', 'integer', (c) => c.notNull())
+        .addColumn('outlet_name', 'text')
+        .addColumn('what', 'text', (c) => c.notNull())
+        .addColumn('door', 'text', (c) => c.notNull())
+        .addColumn('who', 'text', (c) => c.notNull())
+        .addColumn('asked_at', wide(engine), (c) => c.notNull())
+        .addColumn('due_at', wide(engine), (c) => c.notNull())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** The newest schema this Plugboard knows. */

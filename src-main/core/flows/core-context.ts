@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logging';
 import type { EventHub } from '../kernel/event-hub';
 import type { RunningDemo } from './demo';
 import type { Operations } from '../actions/operations';
+import type { PromiseKeeper } from '../actions/promised-switches';
 import type { ControllerRegistry } from '../saved/registry';
 import type { Reservations } from '../reservations/reservations';
 import type { ControllerSession } from '../session/session';
@@ -41,6 +42,8 @@ export interface CoreContext {
   reservations: Reservations;
   /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
   operations: Operations;
+  /** A delayed cycle's promise to switch its outlet back on, kept in the lab store while it stands. */
+  promises: PromiseKeeper;
   /** Sequence runs: groups switched step by step. */
   sequences: Sequences;
   /** Where secrets are kept (keychain or memory) and the ones kept for this run only. */

@@ -6,6 +6,7 @@
 import type { Logger } from '../../shared/logging';
 import { openActivityRecords } from '../activity/activity-import';
 import type { ActivityRecords } from '../activity/activity-records';
+import { PromisedSwitches } from '../actions/promised-switches';
 import { openLabStore, type LabStore } from '../database/lab-store';
 import { ReservationBook } from '../reservations/reservation-book';
 import { importReservations } from '../reservations/reservation-import';
@@ -20,6 +21,8 @@ export interface LabRecords {
   reservations: ReservationBook;
   /** The sequence runs, read at start. */
   sequenceRuns: SequenceRunBook;
+  /** Delayed cycles' promises to switch an outlet back on, while they stand. */
+  promises: PromisedSwitches;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function openLabRecords(
     await importReservations(reservations, () => openConfStore(dir), dir, log, now);
     const sequenceRuns = await SequenceRunBook.open(store, log);
     await importSequenceRuns(sequenceRuns, dir, store.where, log, now);
-    return { store, activity, reservations, sequenceRuns };
+    return { store, activity, reservations, sequenceRuns, promises: new PromisedSwitches(store, log) };
   } catch (error) {
     await store.close();
     throw error;

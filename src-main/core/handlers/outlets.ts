@@ -34,7 +34,16 @@ export function outletHandlers(ctx: CoreContext, actor: Actor): OutletHandlers {
         confirmCritical === true,
       );
       if (delay !== undefined)
-        return cycleWithDelay(s, permit, outlet, delay, actor, ctx.operations, ctx.requestTimeoutMs);
+        return cycleWithDelay(
+          s,
+          permit,
+          outlet,
+          delay,
+          actor,
+          ctx.operations,
+          ctx.requestTimeoutMs,
+          ctx.promises,
+        );
       return cycleOutlets(s, permit, [outlet], actor);
     },
     'outlets/switch': async ({ controllerId, changes, transient, confirmCritical }) => {

@@ -51,6 +51,10 @@ export interface RunKeeper {
   remove(runId: string): void;
   /** Every stored run, oldest first. */
   readAll(): StoredRun[];
+  /** The runs stored as "running" now, read afresh (another service may have written them since). */
+  running(): Promise<StoredRun[]>;
+  /** Every write made so far, done (or logged as failed). */
+  settled(): Promise<void>;
 }
 
 export class SequenceFile implements RunKeeper {
@@ -87,6 +91,14 @@ export class SequenceFile implements RunKeeper {
     } catch (error) {
       this.#log(`could not forget sequence run ${runId}`, error);
     }
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  running(): Promise<StoredRun[]> {
+    return Promise.resolve(this.readAll().filter((stored) => stored.run.status === 'running'));
   }
 
   /** Every stored run (files that do not parse are logged and skipped). */

@@ -54,6 +54,23 @@ export class SequenceRunBook implements RunKeeper {
     return structuredClone(this.#stored);
   }
 
+  async running(): Promise<StoredRun[]> {
+    // After this process's own writes: a run it just ended is not read back as running.
+    await this.settled();
+    const rows = await this.#store.db
+      .selectFrom('sequence_run')
+      .selectAll()
+      .where('status', '=', 'running')
+      .orderBy('started_at')
+      .execute();
+    return rows.map((row) => ({
+      run: JSON.parse(row.run) as SequenceRun,
+      pid: row.pid,
+      host: row.host,
+      updatedAt: row.updated_at,
+    }));
+  }
+
   write(run: SequenceRun, now: number): void {
     const row = rowOf({ run, pid: process.pid, updatedAt: now }, this.#host);
     this.#then(`could not record the progress of sequence ${run.name}`, () =>

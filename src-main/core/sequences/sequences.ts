@@ -13,7 +13,8 @@ import { permitSwitches } from '../actions/switch-rules';
 import type { ControllerRegistry } from '../saved/registry';
 import { hostname } from 'node:os';
 import { processAlive, SequenceFile, type RunKeeper } from './sequence-file';
-import { clockWords, stoppedAt } from './sequence-words';
+import { clockWords } from './sequence-words';
+import { markInterrupted, takenOverWords } from './sequence-interrupted';
 
 type Deps = SequenceCtx & {
   registry: ControllerRegistry;
@@ -39,6 +40,8 @@ export class Sequences {
   readonly #live = new Map<string, Live>();
   /** Runs that stopped short in an earlier Plugboard (killed, or stopped when it quit). */
   readonly #earlier: SequenceRun[];
+  /** Runs this start found killed, not yet reported (`interrupted` hands them over once). */
+  #found: SequenceRun[] = [];
 
   constructor(deps: Deps) {
     this.#deps = deps;
@@ -118,6 +121,8 @@ export class Sequences {
       .finally(() => this.#ended(run));
     this.#live.set(runId, { run, control, done });
     this.#changed(run);
+    // Answered once the run is in the store: a service killed after answering leaves it to be found.
+    await this.#file.settled();
     return runId;
   }
 
@@ -164,6 +169,33 @@ export class Sequences {
     await Promise.all(running.map((l) => l.done));
   }
 
+  /**
+   * The runs a process that can no longer finish them left "running", marked where they stopped and
+   * handed over once, to be reported: those this start found killed on this machine, and with
+   * `takingOver` (this service begins to lead the lab) every run in the store still "running" that this
+   * process does not run, stopped by `takingOver.self` now. None is continued.
+   */
+  async interrupted(takingOver: { self: string } | null): Promise<SequenceRun[]> {
+    const found = this.#found;
+    this.#found = [];
+    if (!takingOver) return found;
+    const now = this.#deps.clock.now();
+    for (const stored of await this.#file.running()) {
+      const { run } = stored;
+      if (this.#live.has(run.runId)) continue;
+      markInterrupted(
+        run,
+        'stopped',
+        now,
+        takenOverWords(takingOver.self, now, stored.updatedAt, stored.host),
+      );
+      this.#earlier.push(run);
+      this.#changed(run);
+      found.push(structuredClone(run));
+    }
+    return found;
+  }
+
   #changed(run: SequenceRun): void {
     const copy = structuredClone(run);
     this.#file.write(copy, this.#deps.clock.now());
@@ -185,26 +217,13 @@ export class Sequences {
     for (const stored of this.#file.readAll()) {
       const { run } = stored;
       if (run.status === 'stopped' || run.status === 'killed') runs.push(run);
-      // A run of another machine (a shared store) is not judged from here.
+      // A run of another machine (a shared store) is not judged from here: the one that takes over does.
       const elsewhere = stored.host !== undefined && stored.host !== hostname();
       if (run.status !== 'running' || elsewhere || processAlive(stored.pid)) continue;
-      run.status = 'killed';
-      run.endedAt = stored.updatedAt;
-      run.waitingUntil = null;
-      for (const step of run.steps) {
-        if (step.status === 'switching' || step.status === 'confirming') {
-          step.status = 'failed';
-          step.error = {
-            code: 'CANCELLED',
-            message: 'Plugboard stopped during this step: its outlets may or may not have switched.',
-          };
-        }
-        if (step.status === 'waiting') step.status = 'skipped';
-      }
-      run.message = stoppedAt(run, `killed at ${clockWords(stored.updatedAt)}`);
-      run.timeline.push({ time: stored.updatedAt, step: null, kind: 'stopped', text: run.message });
+      markInterrupted(run, 'killed', stored.updatedAt, `killed at ${clockWords(stored.updatedAt)}`);
       this.#file.write(run, stored.updatedAt);
       runs.push(run);
+      this.#found.push(structuredClone(run));
     }
     return runs;
   }

@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ActivityEntry } from '../../../src-preload/model';
+import { answeredWhenKept } from '../../../src-main/core/activity/activity-answers';
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { appendWhole, jsonLines, readActivityFile } from '../../../src-main/core/activity/activity-file';
 import { openLabRecords, type LabRecords } from '../../../src-main/core/flows/lab-records';
@@ -70,6 +71,37 @@ export async function batchWrites(place: Place): Promise<{ write: number; median
   }
   await close();
   return { write: percentile(writes, 99), median: median(writes), add: percentile(adds, 99) };
+}
+
+/**
+ * What an answered action waits for its entry now: actions arriving every 2 ms (500 a second, as in
+ * `batchWrites`), each recording its entry and answering once it is written (answeredWhenKept: the next
+ * write, started at once, taking whatever arrived meanwhile). p99 and median of that wait, ms.
+ */
+export async function answeredWaits(place: Place): Promise<{ p99: number; median: number }> {
+  const { log, close } = await place.open();
+  const waits: number[] = [];
+  const answers: Promise<void>[] = [];
+  for (let n = 0; n < BATCHES * 10; n++) {
+    answers.push(
+      (async () => {
+        const t0 = now();
+        await answeredWhenKept(
+          log,
+          () => undefined,
+          'a bench action',
+          async () => {
+            log.add(action(n));
+          },
+        );
+        waits.push(now() - t0);
+      })(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await Promise.all(answers);
+  await close();
+  return { p99: percentile(waits, 99), median: median(waits) };
 }
 
 /** The million, 10,000 at a time, oldest first. */

@@ -164,6 +164,14 @@ describe('sequences and what stops them', () => {
     expect(killed!.message).toBe(
       `Sequence 'Rack 7 power-on' stopped at step 2 of 3 (killed at ${clockWords(written.updatedAt)}): step 1 done.`,
     );
+    // Reported once in the activity log, at the step where it stopped.
+    await next.core.ready;
+    expect(
+      next
+        .activity()
+        .filter((e) => e.source === 'system')
+        .map((e) => [e.action, e.controllerId, e.error?.message]),
+    ).toEqual([["sequence 'Rack 7 power-on' interrupted", killed!.steps[1]!.controllerId, killed!.message]]);
 
     // Quit: the run ends after its step and is recorded as stopped.
     await h.core.dispose();
