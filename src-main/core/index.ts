@@ -43,6 +43,8 @@ import { fleetHandlers } from './handlers/fleet';
 import { sequenceHandlers } from './handlers/sequences';
 import { SessionSecrets } from './saved/credentials-session';
 import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
+import type { Leadership } from './database/leadership';
+import { followLeadership } from './flows/leadership-wiring';
 
 /*
  * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
@@ -70,6 +72,14 @@ export {
 
 export { ACTIVITY_FILE } from './activity/activity-import';
 export { openLabRecords, type LabRecords } from './flows/lab-records';
+export {
+  LeaseLeadership,
+  standbyError,
+  type Leadership,
+  type LeaseTiming,
+  type ServiceName,
+} from './database/leadership';
+export { postgresLease } from './database/service-lease';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -104,6 +114,11 @@ export interface CoreOptions {
    * sweeping the keychain) to the long-running one: a running app's demo controllers are not stale.
    */
   lazySessions?: boolean;
+  /**
+   * Which of the lab's services leads (several on one PostgreSQL store): only the leader polls the units
+   * and makes changes; the others answer reads and refuse changes (STANDBY). Absent: this Core leads.
+   */
+  leadership?: Leadership | null;
 }
 
 /** This process's OS user name, or "unknown user" where the system has none for it. */
@@ -203,6 +218,7 @@ export async function createEphemeralCore(
 function assembleCore(options: CoreOptions): { core: Core; registry: ControllerRegistry } {
   const log = options.log ?? consoleLogger();
   const clock = options.clock ?? systemClock;
+  const leadership = options.leadership ?? null;
   const timing: PollTiming = { ...DEFAULT_TIMING, ...options.timing };
   const events = new EventHub(log);
   const secrets = options.secrets ?? new MemorySecretStore();
@@ -262,7 +278,19 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       log,
     }),
     mayAct: (controllerId, actor, outlets) => ctx.reservations.assertMayAct(actor, controllerId, outlets),
+    ...(leadership ? { beforeWrite: () => leadership.assertMayWrite() } : {}),
   });
+  const unfollowLeadership = leadership
+    ? followLeadership({
+        leadership,
+        sessions,
+        registry,
+        log,
+        // The takeover work (what the previous leader left half done) goes here: awaited before this
+        // service polls a unit or accepts a change.
+        takeOverFrom: async () => undefined,
+      })
+    : null;
   const followExternal = followExternalChange(sessions, log);
   // Old entries leave the store by age; a short-lived Core (a CLI command) leaves that to the long-running one.
   const retention =
@@ -365,6 +393,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
         handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
         frozen,
         facts,
+        leadership ? () => leadership.assertMayWrite() : undefined,
       );
       byCaller.set(key, handlers);
     }
@@ -373,7 +402,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
 
   let disposed = false;
   const started = (async () => {
-    if (sessions.lazy) return;
+    // A standby starts no session: they start when it begins to lead (leadership-wiring.ts).
+    if (sessions.lazy || sessions.standing) return;
     for (const summary of registry.list()) if (!summary.demo) await sessions.start(summary);
   })().catch((error: unknown) => log('could not start polling the saved controllers', error));
   ctx.started = started;
@@ -408,6 +438,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      unfollowLeadership?.();
       // A sequence ends after its current step's request, recorded as stopped (sequences/sequences.ts).
       await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
@@ -421,6 +452,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
       await retention?.stop();
+      // After the last write to a unit, before the store closes: a planned stop hands over at once.
+      await leadership?.release?.();
       // The runs' last writes (a stopped run's step) reach the store before it closes.
       await options.records?.sequenceRuns.settled();
       await options.records?.store.close();

@@ -71,6 +71,10 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     title: 'Plugboard could not use its lab store.',
     next: 'Do what the message says; the activity log and reservations wait until the store can be used.',
   },
+  STANDBY: {
+    title: 'This Plugboard service stands by: another one leads the lab.',
+    next: 'Send the change to the service that leads (the message names it); this one answers reads only.',
+  },
   RESERVED: {
     title: 'Someone else has reserved this.',
     next: 'Ask the holder to release it, wait until it ends, or break the reservation with a reason.',
