@@ -102,6 +102,8 @@ export class LeaseLeadership implements Leadership {
   /** Why no service is known to lead (for the refusal). */
   #reason = 'no service holds the lease now';
   #unreachable = false;
+  /** When the claim under way was sent (monotonic), or null. */
+  #claimSentAt: number | null = null;
   #lastLeader: ServiceName | null = null;
   #changes: Promise<void> = Promise.resolve();
   #tickTimer: TimerHandle | null = null;
@@ -117,7 +119,12 @@ export class LeaseLeadership implements Leadership {
 
   leads(): boolean {
     if (!this.#leading) return false;
-    if (this.#mono() < this.#validUntil) return true;
+    const now = this.#mono();
+    if (now < this.#validUntil) return true;
+    // A renewal sent within the lease and still unanswered: the store does not answer. One sent longer
+    // ago than that (the process was paused meanwhile) says nothing about the store.
+    if (this.#claimSentAt !== null && now - this.#claimSentAt < this.#timing.leaseMs)
+      this.#unreachable = true;
     this.#lose('its lease ran out before it could renew it');
     return false;
   }
@@ -170,8 +177,11 @@ export class LeaseLeadership implements Leadership {
     if (this.#stopped) return;
     const { leaseMs, renewMs, retryMs, marginMs } = this.#timing;
     const sentAt = this.#mono();
+    this.#claimSentAt = sentAt;
     try {
-      const claim = await this.#bounded(this.#o.lease.claim(leaseMs), leaseMs);
+      const claim = await this.#bounded(this.#o.lease.claim(leaseMs), leaseMs).finally(() => {
+        this.#claimSentAt = null;
+      });
       if (this.#stopped) return;
       if (this.#unreachable) this.#o.log(`The lab store ${this.#o.where} answers again.`);
       this.#unreachable = false;
@@ -204,7 +214,9 @@ export class LeaseLeadership implements Leadership {
     if (!this.#stopped)
       this.#tickTimer = this.#o.clock.setTimeout(
         () => void this.#tick(),
-        this.#leading || this.#becoming ? renewMs : retryMs,
+        // A leader renews every renewMs from when it sent the last claim: a slow answer does not push
+        // the next renewal past the lease.
+        this.#leading || this.#becoming ? Math.max(0, sentAt + renewMs - this.#mono()) : retryMs,
       );
   }
 

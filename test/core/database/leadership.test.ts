@@ -6,11 +6,7 @@
  * while no timer fires.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  LeaseLeadership,
-  standbyError,
-  type LeaseTiming,
-} from '../../../src-main/core/database/leadership';
+import { LeaseLeadership, standbyError, type LeaseTiming } from '../../../src-main/core/database/leadership';
 import type { LeaseClaim, LeaseStore } from '../../../src-main/core/database/service-lease';
 import { PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
@@ -180,6 +176,32 @@ describe('the leadership', () => {
     expect(logs).toEqual([
       'a: a leads the lab (lease 1).',
       'a: a lost the lead: cannot reach the lab store PostgreSQL database "plugboard" on db.lab:5432: it switches nothing until it can.',
+      'a: The lab store PostgreSQL database "plugboard" on db.lab:5432 answers again.',
+      'a: a leads the lab (lease 1).',
+    ]);
+    await a.release();
+  });
+
+  it('a renewal the database never answers: at the end of its lease it says it cannot reach the store', async () => {
+    const clock = new FakeClock();
+    const row = new LeaseRow(clock);
+    const logs: string[] = [];
+    const a = service(row, 'a', { ms: 0 }, logs);
+    await a.start();
+    // Every claim from now on waits for an answer that does not come (a network that drops packets).
+    let answer: () => void = () => undefined;
+    row.gate = new Promise<void>((resolve) => (answer = resolve));
+    await clock.advance(5000);
+    expect(a.leads()).toBe(false);
+    expect(logs.at(-1)).toBe(
+      'a: a lost the lead: cannot reach the lab store PostgreSQL database "plugboard" on db.lab:5432: it switches nothing until it can.',
+    );
+    answer();
+    row.gate = null;
+    // Answered 3 s late: renewed again at once, it leads on without a gap.
+    await clock.advance(10_000);
+    expect(a.leads()).toBe(true);
+    expect(logs.slice(2)).toEqual([
       'a: The lab store PostgreSQL database "plugboard" on db.lab:5432 answers again.',
       'a: a leads the lab (lease 1).',
     ]);
