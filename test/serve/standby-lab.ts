@@ -137,3 +137,22 @@ export async function waitForLines(process: ServeProcess, pattern: RegExp, count
     { timeout: 90_000, interval: 50 },
   );
 }
+
+/**
+ * `work`, or a failure naming `what` with what the services printed, if it has not settled after a
+ * backstop of 45 s (well beyond any wait here: a takeover takes about 7 s).
+ */
+export async function step<T>(what: string, work: Promise<T>, ...services: LabService[]): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const backstop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const printed = services.map((s) => `--- ${s.name}:\n${s.process.stdout()}${s.process.stderr()}`);
+      reject(new Error(`still waiting for ${what}\n${printed.join('\n')}`));
+    }, 45_000);
+  });
+  try {
+    return await Promise.race([work, backstop]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

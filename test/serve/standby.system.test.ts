@@ -10,7 +10,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startPostgresCluster, freshDatabase, type PostgresCluster } from '../system/postgres-cluster';
 import { sharedPostgresDatabase } from '../system/shared-postgres';
 import { cleanUpServe } from './built-serve';
-import { changesSince, labOnPostgres, pduSwitch, status, switchOutlet, waitForLines } from './standby-lab';
+import {
+  changesSince,
+  labOnPostgres,
+  pduSwitch,
+  status,
+  step,
+  switchOutlet,
+  waitForLines,
+} from './standby-lab';
 
 vi.setConfig({ testTimeout: 120_000 });
 afterEach(cleanUpServe);
@@ -125,23 +133,27 @@ describe('a service whose database goes away', () => {
     cluster = await startPostgresCluster();
     const lab = await labOnPostgres(await freshDatabase(cluster.url));
     const a = await lab.serve('lab-a');
-    await a.process.line(/^lab: lab-a leads the lab\.$/);
-    await cluster.halt();
-    await a.process.errLine(
-      /lab-a lost the lead: cannot reach the lab store PostgreSQL database "t_\w+" on 127\.0\.0\.1:\d+: it switches nothing until it can\./,
+    await step('lab-a to lead', a.process.line(/^lab: lab-a leads the lab\.$/), a);
+    await step('the database to stop', cluster.halt(), a);
+    await step(
+      'lab-a to say it cannot reach the store',
+      a.process.errLine(
+        /lab-a lost the lead: cannot reach the lab store PostgreSQL database "t_\w+" on 127\.0\.0\.1:\d+: it switches nothing until it can\./,
+      ),
+      a,
     );
     const before = Date.now();
-    const refused = await switchOutlet(a.api, 'off');
+    const refused = await step('a refusal', switchOutlet(a.api, 'off'), a);
     expect(refused.status).toBe(503);
     expect(refused.body.error.message).toMatch(
       /^This Plugboard service \(lab-a\) does not lead the lab now \(it cannot reach the lab store PostgreSQL database "t_\w+" on 127\.0\.0\.1:\d+\), so it switches nothing\. Try again shortly\.$/,
     );
-    const read = await fetch(`${a.api}/api/v1/controllers`, { headers: lab.auth });
+    const read = await step('a read', fetch(`${a.api}/api/v1/controllers`, { headers: lab.auth }), a);
     expect(read.status).toBe(200);
     expect(((await read.json()) as { name: string }[]).map((c) => c.name)).toEqual(['bench-a']);
     expect(changesSince(lab.emu, before)).toEqual([]);
-    await cluster.resume();
-    await waitForLines(a.process, /lab-a leads the lab/, 2);
-    expect((await switchOutlet(a.api, 'off')).status).toBe(200);
+    await step('the database to start again', cluster.resume(), a);
+    await step('lab-a to lead again', waitForLines(a.process, /lab-a leads the lab/, 2), a);
+    expect((await step('a switch', switchOutlet(a.api, 'off'), a)).status).toBe(200);
   });
 });

@@ -209,7 +209,9 @@ export class LeaseLeadership implements Leadership {
           error,
         );
       this.#unreachable = true;
-      // A leader keeps its lease until it runs out (the expiry timer), trying to renew meanwhile.
+      // A leader keeps its lease until it runs out (the expiry timer, and this check at each try),
+      // trying to renew meanwhile.
+      this.leads();
     }
     if (!this.#stopped)
       this.#tickTimer = this.#o.clock.setTimeout(
@@ -276,9 +278,11 @@ export class LeaseLeadership implements Leadership {
     this.#expiryTimer = this.#o.clock.setTimeout(
       () => {
         this.#expiryTimer = null;
-        this.leads();
+        // A timer may fire a fraction of a millisecond before the monotonic clock reaches its end
+        // (timers count whole milliseconds): still valid, it looks again then.
+        if (this.leads()) this.#armExpiry();
       },
-      Math.max(0, this.#validUntil - this.#mono()),
+      Math.max(1, Math.ceil(this.#validUntil - this.#mono())),
     );
   }
 

@@ -182,6 +182,34 @@ describe('the leadership', () => {
     await a.release();
   });
 
+  it('notices the end of its lease when its timer fires a fraction of a millisecond early', async () => {
+    const clock = new FakeClock();
+    const row = new LeaseRow(clock);
+    const logs: string[] = [];
+    const a = new LeaseLeadership({
+      lease: row.lease('a-token', 'a', null),
+      self: { name: 'a', address: null },
+      where: 'the store',
+      // Node's timers count from the event loop's cached time: they may fire a little before the
+      // monotonic clock reaches their end.
+      clock: {
+        now: () => clock.now(),
+        setTimeout: (callback, ms) => clock.setTimeout(callback, Math.max(0, ms - 0.5)),
+        clearTimeout: (handle) => clock.clearTimeout(handle),
+      },
+      monotonic: () => clock.now(),
+      log: (message) => logs.push(message),
+      timing: TIMING,
+    });
+    await a.start();
+    row.down = true;
+    await clock.advance(5000);
+    expect(logs.at(-1)).toBe(
+      'a lost the lead: cannot reach the lab store the store: it switches nothing until it can.',
+    );
+    await a.release();
+  });
+
   it('a renewal the database never answers: at the end of its lease it says it cannot reach the store', async () => {
     const clock = new FakeClock();
     const row = new LeaseRow(clock);
