@@ -154,7 +154,10 @@ describe('the fence before a write', () => {
   it('sends no change when the check refuses it, and still reads', async () => {
     const seen: string[] = [];
     const url = await recordingUnit(seen);
-    const refusal = new PlugboardError('STANDBY', 'This Plugboard service (b) is a standby: a leads the lab.');
+    const refusal = new PlugboardError(
+      'STANDBY',
+      'This Plugboard service (b) is a standby: a leads the lab.',
+    );
     const fenced = client(url, {
       beforeWrite: () => {
         throw refusal;
