@@ -55,7 +55,7 @@ const rooms = [
   ['kernel', 'the clock, the event hub, the storage port, file turns: what every room uses'],
   [
     'database',
-    'the lab store: one schema on SQLite or PostgreSQL through Kysely, its place, its versioned migrations',
+    'the lab store: one schema on SQLite or PostgreSQL through Kysely, its place, its versioned migrations, the lease that says which service leads',
   ],
   ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
   ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],

@@ -47,7 +47,10 @@ export const ERROR_CODES = [
   'CRITICAL_UNCONFIRMED',
   /** The lab store (its database) cannot be used: written by a newer Plugboard, unreachable, or full. */
   'STORE',
-  /** This service is a standby: another leads the lab (detail: service, leader, leaderAddress); nothing was done. */
+  /**
+   * This service is a standby: another Plugboard service leads the lab and switches its units (detail:
+   * service, leader, leaderAddress). Send changes to the leader.
+   */
   'STANDBY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

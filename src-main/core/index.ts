@@ -46,6 +46,8 @@ import { fleetHandlers } from './handlers/fleet';
 import { sequenceHandlers } from './handlers/sequences';
 import { SessionSecrets } from './saved/credentials-session';
 import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
+import type { Leadership } from './database/leadership';
+import { followLeadership } from './flows/leadership-wiring';
 
 /*
  * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
@@ -75,6 +77,14 @@ export { ACTIVITY_FILE } from './activity/activity-import';
 export { openLabRecords, type LabRecords } from './flows/lab-records';
 export { openConfigStore } from './flows/lab-config-move';
 export type { Interrupted, TakingOver } from './flows/interrupted';
+export {
+  LeaseLeadership,
+  standbyError,
+  type Leadership,
+  type LeaseTiming,
+  type ServiceName,
+} from './database/leadership';
+export { postgresLease } from './database/service-lease';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -109,6 +119,11 @@ export interface CoreOptions {
    * sweeping the keychain) to the long-running one: a running app's demo controllers are not stale.
    */
   lazySessions?: boolean;
+  /**
+   * Which of the lab's services leads (several on one PostgreSQL store): only the leader polls the units
+   * and makes changes; the others answer reads and refuse changes (STANDBY). Absent: this Core leads.
+   */
+  leadership?: Leadership | null;
 }
 
 /** This process's OS user name, or "unknown user" where the system has none for it. */
@@ -215,6 +230,7 @@ export async function createEphemeralCore(
 function assembleCore(options: CoreOptions): { core: Core; registry: ControllerRegistry } {
   const log = options.log ?? consoleLogger();
   const clock = options.clock ?? systemClock;
+  const leadership = options.leadership ?? null;
   const timing: PollTiming = { ...DEFAULT_TIMING, ...options.timing };
   const events = new EventHub(log);
   const secrets = options.secrets ?? new MemorySecretStore();
@@ -274,7 +290,24 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       log,
     }),
     mayAct: (controllerId, actor, outlets) => ctx.reservations.assertMayAct(actor, controllerId, outlets),
+    ...(leadership ? { beforeWrite: () => leadership.assertMayWrite() } : {}),
   });
+  const unfollowLeadership = leadership
+    ? followLeadership({
+        leadership,
+        sessions,
+        registry,
+        log,
+        // What the previous leader left half done (runs, promised switches back on), found and reported,
+        // never replayed: awaited before this service polls a unit or accepts a change. Work it could
+        // not look at stays in the store for the next takeover.
+        takeOverFrom: () =>
+          recoverInterrupted(ctx, { self: leadership.self }, options.notify ?? (() => undefined)).then(
+            () => undefined,
+            (error: unknown) => log('could not look for work the previous leader left unfinished', error),
+          ),
+      })
+    : null;
   const followExternal = followExternalChange(sessions, log);
   // Old entries leave the store by age; a short-lived Core (a CLI command) leaves that to the long-running one.
   const retention =
@@ -376,7 +409,12 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       // The handlers record only who and through which door: the role stays with the check.
       // Answered once what the call recorded is kept (activity-answers.ts), whatever the door.
       handlers = answeringWhenKept(
-        permittedHandlers(handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })), frozen, facts),
+        permittedHandlers(
+          handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
+          frozen,
+          facts,
+          leadership ? () => leadership.assertMayWrite() : undefined,
+        ),
         activity,
         log,
       );
@@ -387,15 +425,18 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
 
   let disposed = false;
   const notify = options.notify ?? (() => undefined);
-  // What a killed Plugboard of this machine left; a short-lived Core (a CLI command) leaves it to the app.
-  const recovered = sessions.lazy
-    ? Promise.resolve()
-    : recoverInterrupted(ctx, null, notify).then(
-        () => undefined,
-        (error: unknown) => log('could not look for work a stopped Plugboard left unfinished', error),
-      );
+  // What a killed Plugboard of this machine left; a short-lived Core (a CLI command) leaves it to the app,
+  // and a service under a leadership looks when it begins to lead (takeOverFrom above).
+  const recovered =
+    sessions.lazy || leadership
+      ? Promise.resolve()
+      : recoverInterrupted(ctx, null, notify).then(
+          () => undefined,
+          (error: unknown) => log('could not look for work a stopped Plugboard left unfinished', error),
+        );
   const started = (async () => {
-    if (sessions.lazy) return;
+    // A standby starts no session: they start when it begins to lead (leadership-wiring.ts).
+    if (sessions.lazy || sessions.standing) return;
     for (const summary of registry.list()) if (!summary.demo) await sessions.start(summary);
   })().catch((error: unknown) => log('could not start polling the saved controllers', error));
   ctx.started = started;
@@ -432,6 +473,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       if (disposed) return;
       disposed = true;
       for (const stop of stopFollowing) stop();
+      unfollowLeadership?.();
       // A sequence ends after its current step's request, recorded as stopped (sequences/sequences.ts).
       await ctx.sequences.stopAll();
       // A delayed cycle's outlet is switched back on before the sessions stop (bounded: operations.ts).
@@ -445,6 +487,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));
       await activity.close();
       await retention?.stop();
+      // After the last write to a unit, before the store closes: a planned stop hands over at once.
+      await leadership?.release?.();
       // The runs' last writes (a stopped run's step) reach the store before it closes.
       await options.records?.sequenceRuns.settled();
       await options.records?.store.close();

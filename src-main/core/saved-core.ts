@@ -25,6 +25,8 @@ export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'v
   configDir?: string;
   /** Where the lab store is said to be (PLUGBOARD_DATABASE_URL…, connection.ts); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Who writes the lab's configuration on PostgreSQL (a service's --name); default this machine and process. */
+  writtenBy?: string;
 }
 
 export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
@@ -44,6 +46,7 @@ export async function openSavedCore(options: SavedCoreOptions): Promise<Core> {
         dir,
         log: options.log,
         now: (options.clock ?? Date).now(),
+        ...(options.writtenBy ? { writtenBy: options.writtenBy } : {}),
       }));
     return createCore({
       store,

@@ -78,6 +78,7 @@ export class Connection {
       credentials: options.credentials,
       controller: this.controller,
       fingerprint: options.fingerprint ?? null,
+      ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}),
       onCertificate: (fingerprint) => {
         this.certificate = fingerprint;
       },

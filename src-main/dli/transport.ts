@@ -48,6 +48,8 @@ export interface TransportOptions {
   controller: string;
   fingerprint: string | null;
   onCertificate: (fingerprint: string) => void;
+  /** Throws to refuse a request that changes the unit (DliClientOptions.beforeWrite): nothing is sent. */
+  beforeWrite?: () => void;
 }
 
 export class Transport {
@@ -57,6 +59,7 @@ export class Transport {
   readonly #controller: string;
   readonly #digest: DigestAuth | null;
   readonly #dispatcher: ControllerAgent;
+  readonly #beforeWrite: (() => void) | null;
   /** The same dispatcher, following redirects (only the probe does). */
   #following: Dispatcher | null = null;
 
@@ -64,6 +67,7 @@ export class Transport {
     this.#origin = options.origin;
     this.#credentials = options.credentials;
     this.#controller = options.controller;
+    this.#beforeWrite = options.beforeWrite ?? null;
     this.#digest =
       options.credentials.kind === 'digest'
         ? new DigestAuth(options.credentials.user, options.credentials.password)
@@ -83,10 +87,14 @@ export class Transport {
     const url = `${this.#origin}/restapi/${request.path}`;
     const uri = new URL(url).pathname;
     const body = encodeBody(request);
-    const send = (authorization: string | null): Promise<HttpResponse> =>
-      withDeadline(signal, timeoutMs, request.method, (own) =>
+    const send = (authorization: string | null): Promise<HttpResponse> => {
+      // The fence, checked right before each send of a change (a challenge's retry too): a refusal
+      // leaves before anything reaches the unit.
+      if (request.method !== 'GET') this.#beforeWrite?.();
+      return withDeadline(signal, timeoutMs, request.method, (own) =>
         this.#send(url, request, body, authorization, own),
       );
+    };
 
     if (this.#credentials.kind !== 'digest') {
       const response = await send(this.#staticAuthorization());

@@ -61,6 +61,11 @@ export interface DliClientOptions {
   timeoutMs?: number;
   /** Firmware version if already known (e.g. saved from `describe()`), so gated calls need no extra read. */
   firmware?: string;
+  /**
+   * Asked before every request that changes something on the unit (every method but GET, each send of
+   * it): throws to refuse it, and then nothing is sent. The fence of a service that may lose the lead.
+   */
+  beforeWrite?: () => void;
 }
 
 /** One, several (1-based numbers) or all outlets. */

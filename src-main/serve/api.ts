@@ -1,6 +1,7 @@
 /**
  * The `api` listener: a small JSON status API and Prometheus `/metrics` (metrics.ts).
  *
+ *   GET  /api/v1/status                           this service: its name, role (leader or standby), the leader
  *   GET  /api/v1/controllers                      every saved controller: status, outlets, meters
  *   GET  /api/v1/controllers/<name or id>         one of them
  *   POST /api/v1/controllers/<name or id>/outlets/<n>   {"action": "on" | "off" | "cycle", "confirmCritical"?: true}
@@ -90,6 +91,17 @@ async function route(
     const text = await context.metrics.render(snapshot.controllers, snapshot.states);
     response.writeHead(200, { 'Content-Type': context.metrics.contentType, 'Cache-Control': 'no-store' });
     response.end(method === 'HEAD' ? undefined : text);
+    return;
+  }
+  if (url.pathname === '/api/v1/status') {
+    allow(method, ['GET', 'HEAD']);
+    // Who may read the controllers may read this (the role check of an observer's read).
+    await handlers['app/info']({});
+    sendJson(
+      response,
+      200,
+      context.role?.() ?? { service: null, role: 'leader', leader: null, leaderAddress: null },
+    );
     return;
   }
   if (url.pathname === '/api/v1/activity') {
@@ -293,6 +305,7 @@ function statusOf(code: string): number {
     case 'TIMEOUT':
       return 504;
     case 'STORE':
+    case 'STANDBY': // another service leads the lab: the body names it and its address
       return 503;
     case 'INTERNAL':
       return 500;

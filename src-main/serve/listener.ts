@@ -49,6 +49,16 @@ export interface ListenerContext {
   tls: TlsMaterial | null;
   metrics: ServiceMetrics;
   log: Logger;
+  /** Whether this service leads the lab, and who does (absent: it leads alone, as with a SQLite store). */
+  role?: () => ServiceRole;
+}
+
+/** What `GET /api/v1/status` says of the lab's services. */
+export interface ServiceRole {
+  service: string;
+  role: 'leader' | 'standby';
+  leader: string | null;
+  leaderAddress: string | null;
 }
 
 export interface RunningListener {

@@ -4,6 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { plugboardConfigDir } from '../core/config';
@@ -37,6 +38,10 @@ export interface ServeConfig {
   tls: TlsChoice;
   /** How long requests under way may take to finish once a shutdown starts (--shutdown-grace). */
   shutdownGraceMs: number;
+  /** This service's name among the lab's services (--name; default the machine's host name). */
+  name: string;
+  /** The address clients use for this service (--advertise), or null when none is known. */
+  advertise: string | null;
   help: boolean;
 }
 
@@ -64,6 +69,10 @@ Without --listen all of them start on loopback; with it, only those named.
   --no-tls                   serve the API over plain HTTP even on a lab network
   --shutdown-grace SECONDS   on SIGTERM, how long requests under way may take to finish before
                              every connection is closed (default ${DEFAULT_SHUTDOWN_GRACE_S})
+  --name NAME                this service's name among the lab's services, said by a standby
+                             when it names the leader (default: the host name)
+  --advertise URL            the address clients use for this service (default: the api
+                             listener's, when it listens beyond loopback)
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
@@ -78,6 +87,8 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     'no-tls'?: boolean;
     'shutdown-grace'?: string;
     'config-dir'?: string;
+    name?: string;
+    advertise?: string;
     help?: boolean;
   };
   try {
@@ -95,6 +106,8 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         'no-tls': { type: 'boolean' },
         'shutdown-grace': { type: 'string' },
         'config-dir': { type: 'string' },
+        name: { type: 'string' },
+        advertise: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -154,8 +167,46 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     hostNames,
     tls,
     shutdownGraceMs,
+    name: parseName(values.name),
+    advertise:
+      values.advertise === undefined
+        ? defaultAdvertise(listeners, tls, hostNames)
+        : parseAdvertise(values.advertise),
     help: values.help ?? false,
   };
+}
+
+function parseName(text: string | undefined): string {
+  if (text === undefined) return hostname() || 'plugboard';
+  const name = text.trim();
+  if (!name || name.length > 100 || [...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new UsageError(
+      `--name ${JSON.stringify(text)}: give a short name for this service, like --name lab-a.`,
+    );
+  return name;
+}
+
+function parseAdvertise(text: string): string {
+  let url: URL | null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password)
+    throw new UsageError(
+      `--advertise ${JSON.stringify(text)}: give the URL clients use for this service, like --advertise https://lab-a.example.org:${DEFAULT_PORTS.api}.`,
+    );
+  return url.origin;
+}
+
+/** The api listener's URL when it listens beyond loopback (a wildcard address: this machine's name). */
+function defaultAdvertise(listeners: ListenSpec[], tls: TlsChoice, hostNames: string[]): string | null {
+  const api = listeners.find((l) => l.name === 'api' && !isLoopback(l.host));
+  if (!api || api.port === 0) return null;
+  const wildcard = api.host === '0.0.0.0' || api.host === '::';
+  const host = hostNames[0] ?? (wildcard ? hostname() : api.host.includes(':') ? `[${api.host}]` : api.host);
+  return `${tls.kind === 'off' ? 'http' : 'https'}://${host}:${api.port}`;
 }
 
 function parseGrace(text: string | undefined): number {

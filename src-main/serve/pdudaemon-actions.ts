@@ -39,6 +39,8 @@ const STATUS: Record<string, number> = {
   CANCELLED: 409,
   TIMEOUT: 504,
   INTERNAL: 500,
+  // Another service leads the lab: the sentence names it.
+  STANDBY: 503,
 };
 
 /**

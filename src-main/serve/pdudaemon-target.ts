@@ -37,6 +37,8 @@ export function outletWords(target: PduTarget): string {
 export function resolveTarget(snapshot: AppSnapshot, hostname: string, port: string): PduTarget {
   const controller = findController(snapshot, hostname);
   const state = snapshot.states.find((s) => s.id === controller.id) ?? null;
+  // A standby knows no outlet and switches nothing: its refusal names the service that leads.
+  if (state?.problem?.code === 'STANDBY') throw new PduRefusal(503, state.problem.message);
   const outlets = state?.outlets ?? [];
   const known = outlets.length > 0;
   if (/^\d+$/.test(port)) {

@@ -4,14 +4,16 @@
  * undoes it in order: stop accepting, let requests under way finish (bounded), dispose the Core (which
  * finishes what a command in progress must finish, like a reboot's off-delay), release the lock.
  */
+import { randomUUID } from 'node:crypto';
 import { coreSocketPath } from '../link/wire';
-import { openSavedCore, keychainOrMemory } from '../core/saved-core';
-import type { Core } from '../core/index';
+import { openSavedCore, keychainOrMemory, openLabRecords } from '../core/saved-core';
+import { LeaseLeadership, postgresLease, systemClock, type Core, type Leadership } from '../core/index';
+import { prepareConfigFolder } from '../shared/config-folder';
 import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
 import type { Logger } from '../shared/logging';
 import { listenCoreSocket, type CoreSocket } from './core-socket';
 import { takeCoreLock } from '../link/core-lock';
-import type { RunningListener } from './listener';
+import type { RunningListener, ServiceRole } from './listener';
 import { LISTENERS } from './listeners';
 import { ServiceMetrics } from './metrics';
 import { DEFAULT_SHUTDOWN_GRACE_S, type ServeConfig } from './options';
@@ -40,6 +42,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   const { log } = options;
   const lock = await takeCoreLock(config.configDir, options.onLockLost, { shell: 'serve' });
   let core: Core | null = null;
+  let leadership: LeaseLeadership | null = null;
   let socket: CoreSocket | null = null;
   const listeners: RunningListener[] = [];
   const close = async (): Promise<void> => {
@@ -55,6 +58,23 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   };
   try {
     const secrets = await serviceSecrets(options.env, log);
+    prepareConfigFolder(config.configDir);
+    const records = await openLabRecords(config.configDir, options.version, log, Date.now(), options.env);
+    // Several services on one PostgreSQL store: the one holding the lease leads (SQLite: this one alone).
+    leadership =
+      records.store.engine === 'postgres'
+        ? new LeaseLeadership({
+            lease: postgresLease(records.store.db, {
+              name: config.name,
+              address: config.advertise,
+              token: randomUUID(),
+            }),
+            self: { name: config.name, address: config.advertise },
+            where: records.store.where,
+            clock: systemClock,
+            log,
+          })
+        : null;
     core = await openSavedCore({
       shell: 'serve',
       version: options.version,
@@ -62,6 +82,9 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       configDir: config.configDir,
       env: options.env,
       secrets,
+      records,
+      leadership,
+      writtenBy: config.name,
       // Metrics and the status API want meters too: the service polls as if someone were looking.
       visible: true,
     });
@@ -88,9 +111,12 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           tls: spec.name === 'api' ? tls : null,
           metrics,
           log,
+          role: () => roleOf(config.name, config.advertise, leadership),
         }),
       );
     }
+    // The first claim of the lease, and the takeover work when it leads, before the start-up lines.
+    await leadership?.start();
   } catch (error) {
     await close();
     throw error;
@@ -103,9 +129,31 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
       ...listeners.flatMap((l) => l.lines),
       ...whoMayReach(config),
+      ...(leadership ? [leadLine(config.name, leadership)] : []),
     ],
     close: () => (closing ??= close()),
   };
+}
+
+/** Whether this service leads, and who does: what `GET /api/v1/status` says. */
+function roleOf(name: string, address: string | null, leadership: Leadership | null): ServiceRole {
+  if (!leadership) return { service: name, role: 'leader', leader: name, leaderAddress: address };
+  const leader = leadership.leader();
+  return {
+    service: name,
+    role: leadership.leads() ? 'leader' : 'standby',
+    leader: leader?.name ?? null,
+    leaderAddress: leader?.address ?? null,
+  };
+}
+
+/** The start-up line: "lab-a leads the lab" or "standby: lab-a leads the lab". */
+function leadLine(name: string, leadership: Leadership): string {
+  if (leadership.leads()) return `lab: ${name} leads the lab.`;
+  const leader = leadership.leader();
+  return leader
+    ? `lab: standby: ${leader.name} leads the lab${leader.address ? ` (${leader.address})` : ''}.`
+    : `lab: standby: no service leads the lab yet.`;
 }
 
 /**

@@ -72,8 +72,8 @@ const ADVICE: Record<ErrorCode, ErrorAdvice> = {
     next: 'Do what the message says; the activity log and reservations wait until the store can be used.',
   },
   STANDBY: {
-    title: 'This Plugboard service is a standby, so it did nothing.',
-    next: 'Send it to the service that leads the lab (the message names it), or try again once one leads.',
+    title: 'This Plugboard service stands by: another one leads the lab.',
+    next: 'Send the change to the service that leads (the message names it); this one answers reads only.',
   },
   RESERVED: {
     title: 'Someone else has reserved this.',

@@ -22,13 +22,14 @@ import { measureConsole200 } from './m13-console-200';
 import { measureRestart } from './m14-restart';
 import { measureShutdownFlood } from './m15-shutdown-flood';
 import { measureLabStore } from './m16-lab-store';
+import { measureTakeover } from './m17-takeover';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
   --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s; the rest is unchanged
   --json FILE  also write the results as JSON
-  --only LIST  run only these measurements (numbers 1–16, comma-separated)`;
+  --only LIST  run only these measurements (numbers 1–17, comma-separated)`;
 
 interface Measurement {
   number: number;
@@ -53,6 +54,7 @@ const MEASUREMENTS: Measurement[] = [
   { number: 14, title: 'restart after kill -9', run: () => measureRestart() },
   { number: 15, title: 'shutdown under a flood', run: () => measureShutdownFlood() },
   { number: 16, title: 'the lab store: appends and a query over a million', run: () => measureLabStore() },
+  { number: 17, title: 'a standby taking over after kill -9', run: () => measureTakeover() },
 ];
 
 async function main(): Promise<number> {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PlugboardError } from '../../src-main/shared/errors';
 import { client, failure } from './helpers';
 import { FIXTURE_OUTLETS } from './fixtures';
 
@@ -124,5 +125,68 @@ describe('the transport', () => {
     expect(error.code).toBe('DEVICE_ERROR');
     expect(error.message).toContain('larger than 32 MiB');
     expect(await c.outlets.list()).toHaveLength(8);
+  });
+});
+
+describe('the fence before a write', () => {
+  /**
+   * A unit that records every request it is sent, challenges one without a login, and the first change
+   * with a new nonce (a nonce the unit no longer takes), so that change needs a second send.
+   */
+  async function recordingUnit(seen: string[]): Promise<string> {
+    let changes = 0;
+    return serve((req, res) => {
+      seen.push(`${req.method} ${req.headers.authorization?.startsWith('Digest ') ? 'signed' : 'bare'}`);
+      if (req.method !== 'GET' && ++changes === 1) {
+        res.writeHead(401, { 'WWW-Authenticate': 'Digest realm="lab", nonce="n-4712"' }).end();
+        return;
+      }
+      if (!req.headers.authorization?.startsWith('Digest ')) {
+        res.writeHead(401, { 'WWW-Authenticate': DIGEST }).end();
+        return;
+      }
+      if (req.method === 'GET')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(FIXTURE_OUTLETS));
+      else res.writeHead(204).end();
+    });
+  }
+
+  it('sends no change when the check refuses it, and still reads', async () => {
+    const seen: string[] = [];
+    const url = await recordingUnit(seen);
+    const refusal = new PlugboardError(
+      'STANDBY',
+      'This Plugboard service (b) is a standby: a leads the lab.',
+    );
+    const fenced = client(url, {
+      beforeWrite: () => {
+        throw refusal;
+      },
+    });
+    expect(await fenced.outlets.list()).toHaveLength(8);
+    const reads = seen.length;
+    const error = await failure(fenced.outlets.setState([3], true));
+    expect(error.code).toBe('STANDBY');
+    expect(error.message).toBe(refusal.message);
+    expect(seen.slice(reads)).toEqual([]);
+  });
+
+  it("asks again before a digest challenge's second send, and sends nothing more when it refuses then", async () => {
+    const seen: string[] = [];
+    const url = await recordingUnit(seen);
+    let asked = 0;
+    const fenced = client(url, {
+      beforeWrite: () => {
+        asked += 1;
+        // Leads for the first send (answered by a challenge), not for the second.
+        if (asked > 1) throw new PlugboardError('STANDBY', 'This Plugboard service (b) is a standby.');
+      },
+    });
+    expect(await fenced.outlets.list()).toHaveLength(8);
+    const reads = seen.length;
+    const error = await failure(fenced.outlets.setState([3], true));
+    expect(error.code).toBe('STANDBY');
+    expect(asked).toBe(2);
+    expect(seen.slice(reads)).toEqual(['PUT signed']);
   });
 });

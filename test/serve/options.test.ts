@@ -1,6 +1,6 @@
 /** `plugboard serve`'s flags: what starts where, and a sentence for every mistake. */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientAllowed, hostAllowed, parseAllow } from '../../src-main/serve/network';
@@ -141,5 +141,29 @@ describe('who may connect', () => {
     expect(hostAllowed('pdu.lab:16422', ['pdu.lab'])).toBe(true);
     expect(hostAllowed('attacker.example:16422', ['pdu.lab'])).toBe(false);
     expect(hostAllowed(undefined, [])).toBe(false);
+  });
+});
+
+describe("a service's name and address among the lab's services", () => {
+  it('is named after the machine and has no address for clients while the API listens on loopback', async () => {
+    const config = await parseServeArgs([], env);
+    expect(config.name).toBe(hostname());
+    expect(config.advertise).toBeNull();
+  });
+
+  it("takes --name and --advertise, else the API's URL on a lab network (its DNS name when given)", async () => {
+    expect(
+      await parseServeArgs(['--name', 'lab-a', '--advertise', 'https://lab-a.example.org:16422/'], env),
+    ).toMatchObject({ name: 'lab-a', advertise: 'https://lab-a.example.org:16422' });
+    const onNetwork = ['--listen', 'api=192.168.10.5:16422', '--allow', '192.168.10.0/24'];
+    expect((await parseServeArgs(onNetwork, env)).advertise).toBe('https://192.168.10.5:16422');
+    expect(
+      (await parseServeArgs([...onNetwork, '--no-tls', '--host-name', 'pdu.lab.org'], env)).advertise,
+    ).toBe('http://pdu.lab.org:16422');
+  });
+
+  it('refuses an address that is not an http(s) URL, and an empty name', async () => {
+    expect(await refused(['--advertise', 'lab-a:16422'])).toMatch(/^--advertise "lab-a:16422": give the URL/);
+    expect(await refused(['--name', ' '])).toMatch(/^--name " ": give a short name/);
   });
 });

@@ -29,6 +29,10 @@ export interface PostgresCluster {
   port: number;
   folder: string;
   stop(): Promise<void>;
+  /** Stop the server at once (pg_ctl -m immediate), keeping its data: the database goes away. */
+  halt(): Promise<void>;
+  /** Start it again on the same port, after `halt`. */
+  resume(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -97,7 +101,27 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
           '60',
           'start',
         ]);
-        return { url: `postgresql://plugboard:${password}@127.0.0.1:${port}/postgres`, port, folder, stop };
+        const start = () =>
+          asOwner('pg_ctl', [
+            '-D',
+            data,
+            '-l',
+            join(folder, 'log'),
+            '-o',
+            settings,
+            '-w',
+            '-t',
+            '60',
+            'start',
+          ]);
+        return {
+          url: `postgresql://plugboard:${password}@127.0.0.1:${port}/postgres`,
+          port,
+          folder,
+          stop,
+          halt: async () => void (await asOwner('pg_ctl', ['-D', data, '-m', 'immediate', 'stop'])),
+          resume: async () => void (await start()),
+        };
       } catch (error) {
         // Someone took the port between our probe and the server's bind: another one.
         if (attempt >= 3) throw error;

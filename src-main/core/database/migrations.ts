@@ -149,6 +149,26 @@ const STEPS: readonly Step[] = [
     },
   },
   {
+    name: '0005-service-lease',
+    async up(db, engine) {
+      // Which service leads the lab (service-lease.ts): one row, taken and renewed by the database's
+      // clock. Created on SQLite too (one schema), where nothing uses it: one service alone leads.
+      await db.schema
+        .createTable('service_lease')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('holder', 'text')
+        .addColumn('holder_address', 'text')
+        .addColumn('holder_token', 'text')
+        .addColumn('epoch', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .execute();
+      await (db as Kysely<LabSchema>)
+        .insertInto('service_lease')
+        .values({ id: 1, holder: null, holder_address: null, holder_token: null, epoch: 0, expires_at: 0 })
+        .execute();
+    },
+  },
+  {
     name: '0006-promised-switches',
     async up(db, engine) {
       // An outlet switched off by a delayed cycle that promised to switch it back on, while the promise

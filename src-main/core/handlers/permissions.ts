@@ -133,13 +133,36 @@ export function assertPermitted<K extends CallName>(
   );
 }
 
-/** `handlers` with every call checked against `caller`'s role first. */
-export function permittedHandlers(handlers: Handlers, caller: Caller, facts: PermissionFacts): Handlers {
+/** The calls an observer may make that still ask a unit directly, not the state already read. */
+const UNIT_READS: ReadonlySet<CallName> = new Set(['controllers/readAdmin', 'system/tree']);
+
+/**
+ * Whether only the service that leads the lab may make this call: every change (any call an observer
+ * may not make: switching, reserving, saving, the units' settings) and the reads that ask a unit. A
+ * standby answers the other reads from the store.
+ */
+export function needsTheLead(name: CallName): boolean {
+  return CALL_ROLES[name][0] !== 'observer' || UNIT_READS.has(name);
+}
+
+/**
+ * `handlers` with every call checked against `caller`'s role first, then, for a call only the leader
+ * may make, against the leadership (`assertLeads` throws STANDBY on a standby): before any handler
+ * runs, so every door gets the same refusal.
+ */
+export function permittedHandlers(
+  handlers: Handlers,
+  caller: Caller,
+  facts: PermissionFacts,
+  assertLeads?: () => void,
+): Handlers {
   const checked: Partial<Record<CallName, (input: never) => Promise<unknown>>> = {};
   for (const name of callNames) {
     const handler = handlers[name] as (input: CallParsed<typeof name>) => Promise<unknown>;
+    const lead = assertLeads && needsTheLead(name) ? assertLeads : null;
     checked[name] = async (input: CallParsed<typeof name>) => {
       assertPermitted(name, input, caller, facts);
+      lead?.();
       return handler(input);
     };
   }

@@ -9,6 +9,7 @@ export function newClient(
   secret: string | null,
   firmware: string | undefined,
   timeoutMs: number | undefined,
+  beforeWrite?: () => void,
 ): DliClient {
   return new DliClient({
     url: summary.url,
@@ -18,5 +19,7 @@ export function newClient(
     // Known from an earlier connect: gated calls then need no extra read.
     ...(firmware ? { firmware } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
+    // The Core's leadership: a service that does not lead sends no change to a unit.
+    ...(beforeWrite ? { beforeWrite } : {}),
   });
 }

@@ -32,6 +32,8 @@ export interface SessionOptions {
   hooks: SessionHooks;
   /** Per-request limit of the client, ms (default the client's 10 s). */
   requestTimeoutMs?: number;
+  /** The fence before every request that changes the unit (a service that may lose the lead). */
+  beforeWrite?: () => void;
   /**
    * The meter history so far, when this session takes over from another one for the same controller
    * (a reconnect: new password, trusted certificate): the charts go on instead of starting again.

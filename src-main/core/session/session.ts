@@ -105,7 +105,13 @@ export class ControllerSession {
       });
       if (secret === null || secret === '') throw passwordNeeded(summary, 'not-kept');
       const firmware = this.#live.facts.identity?.firmware;
-      this.#client = newClient(this.#summary, secret, firmware, this.#options.requestTimeoutMs);
+      this.#client = newClient(
+        this.#summary,
+        secret,
+        firmware,
+        this.#options.requestTimeoutMs,
+        this.#options.beforeWrite,
+      );
       return this.#client;
     })().catch((error: unknown) => {
       this.#clientPromise = null;

@@ -8,6 +8,7 @@ import type { EventHub } from '../kernel/event-hub';
 import type { Notice, NotificationDecider } from './notifications';
 import type { PollTiming } from './poll-policy';
 import { controllerNotFound } from '../saved/registry-input';
+import type { PlugboardError } from '../../shared/errors';
 import { ControllerSession, type SessionHooks } from './session';
 import { initialState } from './session-state';
 
@@ -38,12 +39,16 @@ export interface SessionManagerOptions {
   lazy?: boolean;
   /** A saved controller by id (lazy sessions start from it). */
   summaryOf?: (id: string) => ControllerSummary | null;
+  /** The fence every session's client asks before a request that changes its unit (the leadership). */
+  beforeWrite?: () => void;
 }
 
 /** The live sessions, one per saved controller, and what their findings set off (events, notices). */
 export class SessionManager {
   readonly #options: SessionManagerOptions;
   readonly #sessions = new Map<string, ControllerSession>();
+  /** While this service stands by (another leads the lab): why, and no session runs. */
+  #standby: (() => PlugboardError) | null = null;
 
   constructor(options: SessionManagerOptions) {
     this.#options = options;
@@ -52,7 +57,7 @@ export class SessionManager {
   /** The session of a saved controller; NOT_FOUND names what is missing. */
   get(id: string): ControllerSession {
     const session = this.#sessions.get(id);
-    if (!session) throw controllerNotFound(id);
+    if (!session) throw this.#standby?.() ?? controllerNotFound(id);
     return session;
   }
 
@@ -78,7 +83,7 @@ export class SessionManager {
    * session — when lazy, only if it is already running (nothing addressed it otherwise).
    */
   async follow(summary: ControllerSummary): Promise<void> {
-    if (this.lazy && !this.#sessions.has(summary.id)) return;
+    if (this.#standby || (this.lazy && !this.#sessions.has(summary.id))) return;
     await this.start(summary);
   }
 
@@ -90,9 +95,35 @@ export class SessionManager {
     return [...this.#sessions.values()];
   }
 
-  /** The live state of a saved controller ("connecting" before its session runs). */
+  /**
+   * The live state of a saved controller ("connecting" before its session runs). A standby knows no
+   * live state: status "error", no outlets, and the standby's refusal (naming the leader) as its problem.
+   */
   stateOf(id: string): ControllerState {
+    if (this.#standby)
+      return { ...initialState(id), status: 'error', problem: this.#standby().toContractError() };
     return this.#sessions.get(id)?.state ?? initialState(id);
+  }
+
+  /** Whether this service stands by: no session runs and none starts. */
+  get standing(): boolean {
+    return this.#standby !== null;
+  }
+
+  /**
+   * Another service leads (or none may be known to): stop every session, so nothing polls the units,
+   * and start none until `lead`. `why` gives the refusal the states show.
+   */
+  async standBy(why: () => PlugboardError): Promise<void> {
+    this.#standby = why;
+    const ids = [...this.#sessions.keys()];
+    await this.dispose();
+    for (const id of ids) this.#options.events.emit('state/changed', this.stateOf(id));
+  }
+
+  /** This service leads again: sessions may start (the Core starts those of the saved controllers). */
+  lead(): void {
+    this.#standby = null;
   }
 
   /**
@@ -102,6 +133,7 @@ export class SessionManager {
    */
   async start(summary: ControllerSummary, description?: ControllerDescription): Promise<ControllerSession> {
     const o = this.#options;
+    if (this.#standby) throw this.#standby();
     const previous = this.#sessions.get(summary.id);
     const session = new ControllerSession({
       summary,
@@ -114,6 +146,7 @@ export class SessionManager {
       visible: o.visible,
       secret: o.secret,
       ...(o.requestTimeoutMs ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
+      ...(o.beforeWrite ? { beforeWrite: o.beforeWrite } : {}),
       hooks: {
         publish: (state) => o.events.emit('state/changed', state),
         record: (entry) => void o.activity.add(entry),
