@@ -338,9 +338,25 @@ export type Role = (typeof ROLES)[number];
 export type CallerCredential = 'token' | 'legacy-token' | 'none';
 
 /** An Actor with the role the Core checks each of its calls against; a caller without one cannot exist. */
+/**
+ * Where a person's or a machine client's role applies; beyond it they may only look (an observer's
+ * reads). Everything, or the outlets of some tags (a controller's tags), of some controllers, and some
+ * single outlets, by the controllers' ids.
+ */
+export type Scope =
+  | { kind: 'all' }
+  | {
+      kind: 'some';
+      tags: readonly string[];
+      controllers: readonly string[];
+      outlets: readonly OutletRef[];
+    };
+
 export interface Caller extends Actor {
   role: Role;
   credential?: CallerCredential;
+  /** Where the role applies; absent: everything. */
+  scope?: Scope;
 }
 
 export interface ActivityEntry {
