@@ -134,6 +134,10 @@ export async function openPostgresStore(url: string, version: string): Promise<L
   // closing the store waits for that, so nothing of it is left open when close() resolves.
   const sockets = new Set<Socket>();
   pool.on('connect', (client) => {
+    // A connection that dies while a query runs on it (the database stopped or restarted) fails that
+    // query, and pg also emits 'error' on the client, which the pool listens to only while it is idle:
+    // without a listener here the process would crash on it.
+    client.on('error', () => undefined);
     const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
