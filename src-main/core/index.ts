@@ -57,6 +57,7 @@ import { followLeadership } from './flows/leadership-wiring';
 export type { Notice } from './session/notifications';
 export type { PollTiming } from './session/poll-policy';
 export { dispatch } from './handlers/dispatch';
+export { scopeWords } from './handlers/scopes';
 export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
 export { MemoryStore, type KeyValueStore } from './kernel/ports';
 export { INVENTORY_FILE } from './fleet/fleet-wiring';

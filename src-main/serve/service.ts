@@ -11,6 +11,7 @@ import { LeaseLeadership, postgresLease, systemClock, type Core, type Leadership
 import { prepareConfigFolder } from '../shared/config-folder';
 import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
 import type { Logger } from '../shared/logging';
+import type { ControllerSummary } from '../../src-preload/model';
 import { listenCoreSocket, type CoreSocket } from './core-socket';
 import { takeCoreLock } from '../link/core-lock';
 import type { RunningListener, ServiceRole } from './listener';
@@ -18,7 +19,7 @@ import { LISTENERS } from './listeners';
 import { ServiceMetrics } from './metrics';
 import { DEFAULT_SHUTDOWN_GRACE_S, type ServeConfig } from './options';
 import { loadTls } from './tls';
-import { tokenLines } from './tokens';
+import { resolveTokenScopes, tokenLines, type Token } from './tokens';
 
 /** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
 export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;
@@ -45,6 +46,8 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let leadership: LeaseLeadership | null = null;
   let socket: CoreSocket | null = null;
   const listeners: RunningListener[] = [];
+  let tokens: Token[];
+  let saved: ControllerSummary[];
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
@@ -89,6 +92,11 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       visible: true,
     });
     await reportMissingSecrets(core, secrets, options.env, log);
+    // The tokens' scopes name controllers once, now, and keep them by id (grants.ts).
+    saved = await core.handlers['controllers/list']({});
+    const resolved = resolveTokenScopes(config.tokens, saved, config.tokenSource ?? 'tokens');
+    if (typeof resolved === 'string') throw new Error(resolved);
+    tokens = resolved;
     socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log, {
       holdsLock: () => lock.held,
     });
@@ -106,7 +114,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           core,
           spec,
           allow: config.allow,
-          tokens: config.tokens,
+          tokens,
           hostNames: config.hostNames,
           tls: spec.name === 'api' ? tls : null,
           metrics,
@@ -126,7 +134,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     core,
     lines: [
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
-      ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
+      ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
       ...whoMayReach(config),
       ...(leadership ? [leadLine(config.name, leadership)] : []),
