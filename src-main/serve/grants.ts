@@ -98,6 +98,12 @@ export function resolveScope(
   return { kind: 'some', tags: [...written.tags], controllers: ids, outlets };
 }
 
+/** The scope of a grant whose controllers are not found yet: only its tags, never more than written. */
+export function unresolvedScope(written: WrittenScope | null): Scope {
+  if (!written) return { kind: 'all' };
+  return { kind: 'some', tags: [...written.tags], controllers: [], outlets: [] };
+}
+
 /** "operator of tag farm", "admin everywhere": for start-up lines. */
 export function grantWords(role: Role, scope: Scope, controllers: readonly ControllerSummary[]): string {
   if (scope.kind === 'all') return `${role} everywhere`;

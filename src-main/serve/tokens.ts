@@ -17,7 +17,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Caller, ActivityDoor, ControllerSummary, Role, Scope } from '../../src-preload/model';
-import { grantWords, parseGrant, resolveScope, type WrittenScope } from './grants';
+import { grantWords, parseGrant, resolveScope, unresolvedScope, type WrittenScope } from './grants';
 
 export interface Token {
   name: string;
@@ -115,11 +115,8 @@ export function tokenCaller(token: Token, door: ActivityDoor): Caller {
   };
 }
 
-/** A scope not resolved yet reaches only its tags: never more than was written. */
 function scopeOf(token: Token): Scope {
-  if (token.scope) return token.scope;
-  if (!token.written) return { kind: 'all' };
-  return { kind: 'some', tags: [...token.written.tags], controllers: [], outlets: [] };
+  return token.scope ?? unresolvedScope(token.written);
 }
 
 /** What `plugboard serve` prints at start about its tokens: each with its role and scope, and each older line. */
