@@ -6,7 +6,8 @@
  *
  * What a call touches is known from its input and the Core's state before the first request is queued:
  * an outlet, every outlet of a group or sequence (its saved members), a reservation's cells, a run's
- * steps. A call on the unit as a whole (its users, scripts, SSH, relay timing, reboot, AutoPing, its
+ * steps. Saving or removing a group or sequence touches its outlets, as saved and as it would become: a
+ * scoped administrator keeps the definitions of its own outlets, and cannot reach others' through them. A call on the unit as a whole (its users, scripts, SSH, relay timing, reboot, AutoPing, its
  * saved address or secret, reserving all of it, switching 'all') needs the controller itself inside, by
  * id or tag: single outlets do not add up to a unit. A call on the lab as a whole (adding controllers,
  * their order, demos, settings, discovery, a password for every unit) and changing a controller's tags
@@ -56,7 +57,6 @@ const stepCells = (steps: readonly { controllerId: string; outlets: readonly num
   steps.flatMap((s) => s.outlets.map((n) => ({ controllerId: s.controllerId, outlet: n })));
 const groupCells = (group: Group | null): Cell[] =>
   group ? [...refs(group.members), ...stepCells(group.steps ?? [])] : [];
-const controllerCell = (id: string): Cell[] => whole(id);
 
 /** What each call touches; a call missing here does not compile. */
 const TOUCHES: { [K in CallName]: TouchRule<K> } = {
@@ -111,11 +111,11 @@ const TOUCHES: { [K in CallName]: TouchRule<K> } = {
   'controllers/addMany': lab,
   'controllers/importPreview': lab,
   'controllers/reorder': lab,
-  'controllers/update': (i) => (i.tags !== undefined ? 'lab' : controllerCell(i.id)),
-  'controllers/remove': (i) => controllerCell(i.id),
-  'controllers/trustCertificate': (i) => controllerCell(i.id),
+  'controllers/update': (i) => (i.tags !== undefined ? 'lab' : whole(i.id)),
+  'controllers/remove': (i) => whole(i.id),
+  'controllers/trustCertificate': (i) => whole(i.id),
   'controllers/secretWhere': onUnit,
-  'controllers/providePassword': (i) => (i.ids ? i.ids.flatMap(controllerCell) : 'lab'),
+  'controllers/providePassword': (i) => (i.ids ? i.ids.flatMap(whole) : 'lab'),
   'demo/start': lab,
   'demo/remove': lab,
   'scripts/start': onUnit,

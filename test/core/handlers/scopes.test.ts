@@ -194,6 +194,49 @@ describe('an administrator of one controller', () => {
     expect((await h.ok<Reservation[]>('reservations/list', {})).map((r) => r.id)).toEqual([onA.id]);
   });
 
+  it('saves and removes only groups whose outlets, as saved and as they would become, are inside', async () => {
+    const { h, ca, cb } = await twoBenches();
+    const admin: Caller = {
+      door: 'json-api',
+      who: 'rack-admin',
+      role: 'admin',
+      credential: 'token',
+      scope: some({ tags: ['rack-7'] }),
+    };
+    const mine = await okAs<{ id: string }>(h, admin, 'groups/save', {
+      name: 'Rack 7',
+      members: [{ controllerId: ca.id, outlet: 1 }],
+    });
+    const widened = await refused(h, admin, 'groups/save', {
+      id: mine.id,
+      name: 'Rack 7',
+      members: [
+        { controllerId: ca.id, outlet: 1 },
+        { controllerId: cb.id, outlet: 2 },
+      ],
+    });
+    expect(widened.message).toBe(
+      'The token "rack-admin" (admin of tag rack-7) may not save groups: outlet 2 on Bench B is outside its scope.',
+    );
+    const theirs = await h.ok<{ id: string }>('groups/save', {
+      name: 'Bench B',
+      members: [{ controllerId: cb.id, outlet: 2 }],
+    });
+    // Replacing someone else's group with outlets of its own would take it over: refused too.
+    expect(
+      (
+        await refused(h, admin, 'groups/save', {
+          id: theirs.id,
+          name: 'Mine now',
+          members: [{ controllerId: ca.id, outlet: 2 }],
+        })
+      ).detail,
+    ).toMatchObject({ outside: [`${cb.id}:2`] });
+    expect((await refused(h, admin, 'groups/remove', { id: theirs.id })).code).toBe('FORBIDDEN');
+    await okAs(h, admin, 'groups/remove', { id: mine.id });
+    expect((await h.ok<{ id: string }[]>('groups/list', {})).map((g) => g.id)).toEqual([theirs.id]);
+  });
+
   it('is refused by its role first, and a scope of everything changes nothing', async () => {
     const { h, cb } = await twoBenches();
     const viewer: Caller = {
