@@ -45,7 +45,7 @@ import { startFleet } from './fleet/fleet-wiring';
 import { fleetHandlers } from './handlers/fleet';
 import { sequenceHandlers } from './handlers/sequences';
 import { SessionSecrets } from './saved/credentials-session';
-import { permittedHandlers, type PermissionFacts } from './handlers/permissions';
+import { permissionFacts, permittedHandlers } from './handlers/permissions';
 import type { Leadership } from './database/leadership';
 import { followLeadership } from './flows/leadership-wiring';
 
@@ -57,6 +57,7 @@ import { followLeadership } from './flows/leadership-wiring';
 export type { Notice } from './session/notifications';
 export type { PollTiming } from './session/poll-policy';
 export { dispatch } from './handlers/dispatch';
+export { scopeWords } from './handlers/scopes';
 export { systemClock, type Clock, type TimerHandle } from './kernel/clock';
 export { MemoryStore, type KeyValueStore } from './kernel/ports';
 export { INVENTORY_FILE } from './fleet/fleet-wiring';
@@ -395,14 +396,12 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...fleetHandlers(ctx, fleet),
   });
   const user = options.user ?? osUserName();
-  const facts: PermissionFacts = {
-    reservationHolder: (id) => ctx.reservations.list().find((r) => r.id === id)?.holder ?? null,
-    sequenceStarter: (runId) => ctx.sequences.list().find((r) => r.runId === runId)?.who ?? null,
-  };
+  const facts = permissionFacts(ctx);
   const byCaller = new Map<string, Handlers>();
   const handlersAs = (caller: Caller | ActivityDoor): Handlers => {
     const resolved: Caller = typeof caller === 'string' ? { door: caller, who: user, role: 'admin' } : caller;
-    const key = [resolved.door, resolved.who, resolved.role, resolved.credential ?? ''].join('\u0000');
+    const scope = resolved.scope ? JSON.stringify(resolved.scope) : '';
+    const key = [resolved.door, resolved.who, resolved.role, resolved.credential ?? '', scope].join('\u0000');
     let handlers = byCaller.get(key);
     if (!handlers) {
       const frozen: Caller = Object.freeze({ ...resolved });

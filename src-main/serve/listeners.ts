@@ -29,6 +29,7 @@ const pdudaemonListener: ListenerFactory = async (context: ListenerContext): Pro
   const pdu = createPdudaemonListener(context.core, {
     log: context.log,
     hostNames: context.hostNames,
+    allow: context.allow,
     onAnswered: (door, status) => context.metrics.request(`pdudaemon-${door}`, status),
   });
   const refusals = limitedLog(context.log);

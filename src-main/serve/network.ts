@@ -5,36 +5,87 @@
  */
 import { BlockList, isIP } from 'node:net';
 import type { Server } from 'node:http';
+import type { Scope } from '../../src-preload/model';
 import type { ConnectionLimits } from '../web/connection-guard';
+import { parseGrant, type Grant } from './grants';
 
 export interface ClientNetworks {
   /** The `--allow` networks as given, for messages. */
   given: string[];
   list: BlockList;
+  /**
+   * The named ones (`ci=10.20.0.0/16[operator tags=farm]`): pdudaemon's clients from there act as that
+   * client, with its role and scope (allowed-clients.ts). A plain network's clients switch as operators
+   * everywhere, each named by its address, as before names.
+   */
+  clients: AllowedClient[];
 }
 
-/** Parse `--allow 10.0.0.0/8,192.168.1.7`: an error sentence for the first bad entry. */
+export interface AllowedClient extends Grant {
+  name: string;
+  /** Its network as given. */
+  network: string;
+  list: BlockList;
+  /** The prefix length: the most specific network names a client. */
+  prefix: number;
+  /** The written scope with its controllers found (resolveAllowScopes), once they are known. */
+  scope?: Scope;
+}
+
+const NAMED = /^([A-Za-z0-9._-]{1,64})=([^[\]]+?)(?:\[([^\]]*)\])?$/;
+
+/**
+ * Parse `--allow 10.0.0.0/8,192.168.1.7` and named entries `ci=10.20.0.0/16[operator tags=a,b]`
+ * (a scope's commas are inside its brackets): an error sentence for the first bad entry.
+ */
 export function parseAllow(text: string): ClientNetworks | string {
   const list = new BlockList();
   const given: string[] = [];
-  for (const raw of text.split(',')) {
+  const clients: AllowedClient[] = [];
+  for (const raw of text.split(/,(?![^[]*\])/)) {
     const entry = raw.trim();
     if (!entry) continue;
-    const [address, bits, extra] = entry.split('/');
-    const family = isIP(address ?? '');
-    if (!family || extra !== undefined)
-      return `--allow: ${JSON.stringify(entry)} is not a network: give an address or CIDR like 192.168.10.0/24 or 2001:db8::/32.`;
-    const max = family === 4 ? 32 : 128;
-    const prefix = bits === undefined ? max : Number(bits);
-    if (!/^\d+$/.test(bits ?? String(max)) || prefix > max)
-      return `--allow: the prefix of ${JSON.stringify(entry)} must be a whole number from 0 to ${max}.`;
-    if (prefix === 0)
-      return `--allow ${entry} would let every ${family === 4 ? 'IPv4' : 'IPv6'} address reach the listeners (and pdudaemon, which has no login, switch power): give the lab's own networks instead, like 192.168.10.0/24.`;
-    list.addSubnet(address!, prefix, family === 4 ? 'ipv4' : 'ipv6');
-    given.push(entry);
+    const named = NAMED.exec(entry);
+    const network = parseNetwork(named ? named[2]!.trim() : entry);
+    if (typeof network === 'string') return network;
+    list.addSubnet(network.address, network.prefix, network.type);
+    given.push(network.given);
+    if (!named) continue;
+    const name = named[1]!;
+    if (named[3] === undefined)
+      return `--allow ${entry.slice(0, 80)}: give the client's role in brackets after its network, like ${name}=${network.given}[operator] or ${name}=${network.given}[operator tags=farm].`;
+    const grant = parseGrant(
+      named[3],
+      `--allow ${name}=${network.given}`,
+      name,
+      `${name}=${network.given}[operator tags=farm]`,
+    );
+    if (typeof grant === 'string') return grant;
+    if (clients.some((c) => c.name === name))
+      return `--allow: the name "${name}" is given twice: give each client one network (the most specific network names a client).`;
+    const own = new BlockList();
+    own.addSubnet(network.address, network.prefix, network.type);
+    clients.push({ ...grant, name, network: network.given, list: own, prefix: network.prefix });
   }
   if (given.length === 0) return '--allow needs at least one network, like 192.168.10.0/24.';
-  return { given, list };
+  return { given, list, clients };
+}
+
+/** One network: an address or CIDR. */
+function parseNetwork(
+  entry: string,
+): { given: string; address: string; prefix: number; type: 'ipv4' | 'ipv6' } | string {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined)
+    return `--allow: ${JSON.stringify(entry)} is not a network: give an address or CIDR like 192.168.10.0/24 or 2001:db8::/32 (or name a client: ci=10.20.0.0/16[operator tags=farm]).`;
+  const max = family === 4 ? 32 : 128;
+  const prefix = bits === undefined ? max : Number(bits);
+  if (!/^\d+$/.test(bits ?? String(max)) || prefix > max)
+    return `--allow: the prefix of ${JSON.stringify(entry)} must be a whole number from 0 to ${max}.`;
+  if (prefix === 0)
+    return `--allow ${entry} would let every ${family === 4 ? 'IPv4' : 'IPv6'} address reach the listeners (and pdudaemon, which has no login, switch power): give the lab's own networks instead, like 192.168.10.0/24.`;
+  return { given: entry, address: address!, prefix, type: family === 4 ? 'ipv4' : 'ipv6' };
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client on a dual-stack socket) is 10.0.0.1. */

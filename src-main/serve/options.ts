@@ -60,10 +60,13 @@ Runs Plugboard's Core as a service over the saved controllers, with these listen
 Without --listen all of them start on loopback; with it, only those named.
 
   --listen NAME[=ADDR:PORT]  start listener NAME, on ADDR:PORT (IPv6 as [ADDR]:PORT)
-  --allow CIDR[,CIDR]        client networks allowed on a non-loopback listener
+  --allow CIDR[,CIDR]        client networks allowed on a non-loopback listener; repeatable.
+                             NAME=CIDR[ROLE SCOPE] names pdudaemon's clients from there, e.g.
+                             'ci=10.20.0.0/16[operator tags=farm]' (a plain CIDR: operators)
   --token-file PATH          bearer tokens, one "name[role]:secret" a line (chmod 600), role
-                             observer, operator or admin; "name:secret" only reads. Under systemd
-                             the credential ${TOKENS_CREDENTIAL} is read instead when present
+                             observer, operator or admin, then a scope if any (tags=a,b
+                             controllers=… outlets=<controller>:<n>); "name:secret" only reads.
+                             Under systemd the credential ${TOKENS_CREDENTIAL} is read instead
   --host-name NAME           a DNS name clients use for this machine (Host check); repeatable
   --tls-cert PATH --tls-key PATH   the API's certificate (PEM); else a self-signed one on a lab network
   --no-tls                   serve the API over plain HTTP even on a lab network
@@ -79,7 +82,7 @@ Without --listen all of them start on loopback; with it, only those named.
 export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Promise<ServeConfig> {
   let values: {
     listen?: string[];
-    allow?: string;
+    allow?: string[];
     'token-file'?: string;
     'host-name'?: string[];
     'tls-cert'?: string;
@@ -98,7 +101,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       allowPositionals: false,
       options: {
         listen: { type: 'string', multiple: true },
-        allow: { type: 'string' },
+        allow: { type: 'string', multiple: true },
         'token-file': { type: 'string' },
         'host-name': { type: 'string', multiple: true },
         'tls-cert': { type: 'string' },
@@ -120,7 +123,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     if (listeners.filter((l) => l.name === name).length > 1)
       throw new UsageError(`--listen ${name} is given twice: one address per listener.`);
   }
-  const allow = values.allow === undefined ? null : parseAllow(values.allow);
+  const allow = values.allow === undefined ? null : parseAllow(values.allow.join(','));
   if (typeof allow === 'string') throw new UsageError(allow);
   const hostNames = (values['host-name'] ?? []).map((name) => {
     if (!/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(name) || isIP(name))

@@ -8,7 +8,8 @@
  * answers `nack` or its exception's text; pduclient prints whatever is not `ack`, so the person sees why,
  * e.g. who holds a reservation). `get-status` answers `{"state": "on"|"off"}` over HTTP and `on`/`off` over
  * TCP (pdudaemon PR 219). pdudaemon has no authentication: the activity log records each request as
- * `pdudaemon client <remote address>` at the door `pdudaemon-http` or `pdudaemon-tcp`.
+ * the client its network names (`--allow ci=10.20.0.0/16[operator tags=farm]`), else as
+ * `pdudaemon client <remote address>`, at the door `pdudaemon-http` or `pdudaemon-tcp`.
  *
  * `plugboard serve` mounts it: `net.createServer((socket) => listener.handleConnection(socket))`.
  */
@@ -19,7 +20,8 @@ import { systemClock, type Clock } from '../core/index';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createConnectionGuard, type ConnectionLimits } from '../web/connection-guard';
 import { excerpt, limitedLog } from '../web/log-limit';
-import { CONNECTION_LIMITS, hostAllowed } from './network';
+import { pdudaemonCaller } from './allowed-clients';
+import { CONNECTION_LIMITS, hostAllowed, plainAddress, type ClientNetworks } from './network';
 import { runPduRequest, type PduAnswer, type PduCore } from './pdudaemon-actions';
 import { parseHttpTarget, parseTcpLine, PduRefusal, type PduRequest } from './pdudaemon-request';
 
@@ -33,6 +35,11 @@ export interface PdudaemonListenerOptions {
   hostNames?: readonly string[];
   /** Timers for an on/off `delay` and the deadlines (default: the real clock; tests pass the Core's fake one). */
   clock?: Clock;
+  /**
+   * The `--allow` networks with their named clients (allowed-clients.ts): a request from a named
+   * network acts as that client, with its role and scope; any other as an operator named by its address.
+   */
+  allow?: ClientNetworks | null;
   /** Told of every answer: the HTTP status, or for TCP 200 (ack or a state) and the refusal's status. */
   onAnswered?: (door: 'http' | 'tcp', status: number) => void;
 }
@@ -98,15 +105,11 @@ export function createPdudaemonListener(
     clock,
   });
 
-  // An IPv4 client of a dual-stack listener shows as ::ffff:a.b.c.d: named by its IPv4 address. An
-  // operator: it switches and reads outlets, and the Core refuses it anything more.
-  const addressOf = (socket: Socket) =>
-    socket.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? 'unknown address';
-  const actorOf = (door: Actor['door'], socket: Socket): Caller => ({
-    door,
-    who: `pdudaemon client ${addressOf(socket)}`,
-    role: 'operator',
-  });
+  // A named network's client, or an operator named by its address (an IPv4 client of a dual-stack
+  // listener by its IPv4 address): it switches and reads outlets, and the Core refuses it anything more.
+  const addressOf = (socket: Socket) => plainAddress(socket.remoteAddress ?? 'unknown address');
+  const actorOf = (door: Actor['door'], socket: Socket): Caller =>
+    pdudaemonCaller(door, addressOf(socket), options.allow ?? null);
 
   async function answer(request: () => PduRequest, actor: Caller): Promise<PduAnswer | PduRefusal> {
     try {

@@ -11,6 +11,7 @@ import { LeaseLeadership, postgresLease, systemClock, type Core, type Leadership
 import { prepareConfigFolder } from '../shared/config-folder';
 import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
 import type { Logger } from '../shared/logging';
+import type { ControllerSummary } from '../../src-preload/model';
 import { listenCoreSocket, type CoreSocket } from './core-socket';
 import { takeCoreLock } from '../link/core-lock';
 import type { RunningListener, ServiceRole } from './listener';
@@ -18,7 +19,9 @@ import { LISTENERS } from './listeners';
 import { ServiceMetrics } from './metrics';
 import { DEFAULT_SHUTDOWN_GRACE_S, type ServeConfig } from './options';
 import { loadTls } from './tls';
-import { tokenLines } from './tokens';
+import { resolveTokenScopes, tokenLines, type Token } from './tokens';
+import { pdudaemonLines, resolveAllowScopes } from './allowed-clients';
+import type { ClientNetworks } from './network';
 
 /** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
 export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;
@@ -45,6 +48,9 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let leadership: LeaseLeadership | null = null;
   let socket: CoreSocket | null = null;
   const listeners: RunningListener[] = [];
+  let tokens: Token[];
+  let saved: ControllerSummary[];
+  let allow: ClientNetworks | null;
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
@@ -89,6 +95,14 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       visible: true,
     });
     await reportMissingSecrets(core, secrets, options.env, log);
+    // The tokens' scopes name controllers once, now, and keep them by id (grants.ts).
+    saved = await core.handlers['controllers/list']({});
+    const resolved = resolveTokenScopes(config.tokens, saved, config.tokenSource ?? 'tokens');
+    if (typeof resolved === 'string') throw new Error(resolved);
+    tokens = resolved;
+    const named = config.allow ? resolveAllowScopes(config.allow, saved) : null;
+    if (typeof named === 'string') throw new Error(named);
+    allow = named;
     socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log, {
       holdsLock: () => lock.held,
     });
@@ -105,8 +119,8 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
         await factory({
           core,
           spec,
-          allow: config.allow,
-          tokens: config.tokens,
+          allow,
+          tokens,
           hostNames: config.hostNames,
           tls: spec.name === 'api' ? tls : null,
           metrics,
@@ -126,9 +140,9 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     core,
     lines: [
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
-      ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
+      ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
-      ...whoMayReach(config),
+      ...whoMayReach(config, allow, saved),
       ...(leadership ? [leadLine(config.name, leadership)] : []),
     ],
     close: () => (closing ??= close()),
@@ -191,12 +205,15 @@ async function reportMissingSecrets(
  * Who can reach the listeners without a secret, said at every start so an operator is never surprised:
  * pdudaemon's protocol has no login, and the API without tokens answers reads to anyone who may connect.
  */
-function whoMayReach(config: ServeConfig): string[] {
+function whoMayReach(
+  config: ServeConfig,
+  allow: ClientNetworks | null,
+  saved: readonly ControllerSummary[],
+): string[] {
   const names = new Set(config.listeners.map((l) => l.name));
   const reach = `every account on this machine${config.allow ? ` and the networks ${config.allow.given.join(', ')}` : ''}`;
   const lines: string[] = [];
-  if (names.has('pdudaemon'))
-    lines.push(`pdudaemon: its protocol has no login: ${reach} may switch power through it (as operators).`);
+  if (names.has('pdudaemon')) lines.push(...pdudaemonLines(allow, saved));
   if (names.has('api') && config.tokens.length === 0)
     lines.push(
       `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; nobody may switch through it.`,

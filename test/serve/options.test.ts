@@ -76,6 +76,22 @@ describe('plugboard serve flags', () => {
       env,
     );
     expect(allowed.allow?.given).toEqual(['192.168.10.0/24']);
+    // --allow repeats; a named network gives pdudaemon's clients from there a name, a role and a scope.
+    const named = await parseServeArgs(
+      [
+        '--listen',
+        'pdudaemon=0.0.0.0:16421',
+        '--allow',
+        '192.168.10.0/24',
+        '--allow',
+        'ci=10.20.0.0/16[operator tags=farm,dut]',
+      ],
+      env,
+    );
+    expect(named.allow?.given).toEqual(['192.168.10.0/24', '10.20.0.0/16']);
+    expect(named.allow?.clients.map((c) => [c.name, c.role, c.written?.tags])).toEqual([
+      ['ci', 'operator', ['farm', 'dut']],
+    ]);
     const file = tokenFile(`ci:${'x'.repeat(20)}\n`);
     const withTokens = await parseServeArgs(['--listen', 'api=0.0.0.0:16422', '--token-file', file], env);
     expect(withTokens.tokens.map((t) => t.name)).toEqual(['ci']);

@@ -17,8 +17,8 @@ interface Run {
   activity: { outlet: number | null; action: string; source: string; who: string; result: string }[];
 }
 
-function inNamespace(runs: string[][]): Promise<Run> {
-  return runInNamespace<Run>(fixture, [JSON.stringify({ runs })], 90_000);
+function inNamespace(runs: string[][], allow?: string): Promise<Run> {
+  return runInNamespace<Run>(fixture, [JSON.stringify({ runs, allow })], 90_000);
 }
 
 const reboot = ['--daemon', '127.0.0.1', '--hostname', 'bench-a', '--port', '3', '--command', 'reboot'];
@@ -63,4 +63,24 @@ describe.concurrent('pduclient against Plugboard in a private network namespace'
       ]);
     });
   }
+
+  it("a named --allow network: pduclient acts as that client, refused outside its scope in the Core's words", async () => {
+    const outside = await inNamespace([reboot, [...reboot, '--http']], 'ci=127.0.0.0/8[operator tags=farm]');
+    const sentence =
+      'ci (operator of tag farm) may not cycle outlets: outlet 3 on bench-a is outside its scope.';
+    expect(outside.runs.map((r) => [r.code, r.out])).toEqual([
+      [
+        127,
+        `Error sending command! 127.0.0.1 replied: nack: ${sentence} Ask the service's administrator to widen its scope, or use a client whose scope reaches it.`,
+      ],
+      [127, 'Error sending command! 127.0.0.1 replied: <Response [403]>'],
+    ]);
+    expect(outside.states).toEqual([true]);
+    const inside = await inNamespace([reboot], 'ci=127.0.0.0/8[operator controllers=bench-a]');
+    expect(inside.runs.map((r) => [r.code, r.out])).toEqual([[0, 'Command sent successfully.']]);
+    expect(inside.activity.filter((e) => e.outlet === 3).map((e) => [e.action, e.source, e.who])).toEqual([
+      ['cycle: off for 5 s', 'pdudaemon-tcp', 'ci'],
+      ['cycle: on after 5 s', 'pdudaemon-tcp', 'ci'],
+    ]);
+  });
 });

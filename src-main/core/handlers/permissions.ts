@@ -11,6 +11,8 @@
 import { callNames, type CallName, type CallParsed, type Handlers } from '../../../src-preload/contract';
 import { ROLES, type Caller, type Role } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
+import type { CoreContext } from '../flows/core-context';
+import { assertInScope, type ScopeFacts } from './scopes';
 
 /** Each call's least role, and what it does in a refusal's words ("…, not <what>"). */
 export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
@@ -90,12 +92,30 @@ export function roleCovers(have: Role, need: Role): boolean {
   return ROLES.indexOf(have) >= ROLES.indexOf(need);
 }
 
-/** What the rules that depend on the input need to know of the Core's state. */
-export interface PermissionFacts {
+/** What the rules that depend on the input (and the caller's scope) need to know of the Core's state. */
+export interface PermissionFacts extends ScopeFacts {
   /** Who holds reservation `id`; null when there is none (the call then answers NOT_FOUND itself). */
   reservationHolder(id: string): string | null;
   /** Who started sequence run `runId`; null when it is not known. */
   sequenceStarter(runId: string): string | null;
+}
+
+/** The facts, read from the Core's state at the moment of each call. */
+export function permissionFacts(ctx: CoreContext): PermissionFacts {
+  const reservation = (id: string) => ctx.reservations.list().find((r) => r.id === id);
+  const run = (runId: string) => ctx.sequences.list().find((r) => r.runId === runId);
+  return {
+    reservationHolder: (id) => reservation(id)?.holder ?? null,
+    sequenceStarter: (runId) => run(runId)?.who ?? null,
+    controller: (id) => ctx.registry.get(id),
+    outletName: (id, outlet) => ctx.sessions.peek(id)?.lastOutlets?.find((o) => o.number === outlet)?.name,
+    group: (id) => ctx.registry.listGroups().find((g) => g.id === id) ?? null,
+    reservationCovers: (id) => reservation(id)?.covers ?? null,
+    runOutlets: (runId) =>
+      run(runId)?.steps.flatMap((s) =>
+        s.outlets.map((outlet) => ({ controllerId: s.controllerId, outlet })),
+      ) ?? null,
+  };
 }
 
 /** The role a call needs with this input, and its words for a refusal. */
@@ -116,7 +136,10 @@ export function neededFor<K extends CallName>(
   return CALL_ROLES[name];
 }
 
-/** Throw FORBIDDEN, in the same words from every door, unless `caller` may make this call. */
+/**
+ * Throw FORBIDDEN, in the same words from every door, unless `caller` may make this call: its role
+ * first, then whether everything the call touches is inside its scope (scopes.ts).
+ */
 export function assertPermitted<K extends CallName>(
   name: K,
   input: CallParsed<K>,
@@ -124,7 +147,10 @@ export function assertPermitted<K extends CallName>(
   facts: PermissionFacts,
 ): void {
   const [need, what] = neededFor(name, input, caller, facts);
-  if (roleCovers(caller.role, need)) return;
+  if (roleCovers(caller.role, need)) {
+    if (need !== 'observer') assertInScope(name, input, caller, facts, subject(caller), what);
+    return;
+  }
   throw new PlugboardError(
     'FORBIDDEN',
     `${subject(caller)} is ${article(caller.role)} ${caller.role}: it may ${MAY[caller.role]}, not ${what}.`,

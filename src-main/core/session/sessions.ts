@@ -61,6 +61,11 @@ export class SessionManager {
     return session;
   }
 
+  /** The session of a saved controller when it runs, null otherwise (what was last read, for words). */
+  peek(id: string): ControllerSession | null {
+    return this.#sessions.get(id) ?? null;
+  }
+
   /** Sessions start only when a call addresses their controller (see SessionManagerOptions.lazy). */
   get lazy(): boolean {
     return this.#options.lazy === true;

@@ -1,7 +1,8 @@
 /**
  * One Core with every door open onto it, for walking the doors against the switch rules
  * (switch-rules-doors.test.ts): the machine's Core on a config folder (its socket for the command line),
- * the JSON API and its link with an operator's and an observer's token, pdudaemon over HTTP and TCP, the
+ * the JSON API and its link with an operator's and an observer's token (and an operator's of tag farm),
+ * pdudaemon over HTTP and TCP (its clients from 127.0.0.2 named farm, an operator of tag farm), the
  * web shell, and the tray with a stand-in Electron. One emulated unit "Bench A" (alias bench-a), every
  * outlet on; a group and a sequence of its outlet 1.
  */
@@ -19,7 +20,9 @@ import { startApiListener } from '../../../src-main/serve/api';
 import { listenCoreSocket } from '../../../src-main/serve/core-socket';
 import { ServiceMetrics } from '../../../src-main/serve/metrics';
 import { listenPdudaemon } from '../../../src-main/serve/pdudaemon-server';
-import { parseTokens, type Token } from '../../../src-main/serve/tokens';
+import { parseTokens, resolveTokenScopes, type Token } from '../../../src-main/serve/tokens';
+import { parseAllow, type ClientNetworks } from '../../../src-main/serve/network';
+import { resolveAllowScopes } from '../../../src-main/serve/allowed-clients';
 import { PlugboardTray, type TrayElectron } from '../../../src-main/shell/tray';
 import { startWebShell } from '../../../src-main/web/server';
 import { cleanEnv } from '../../cli/run-cli';
@@ -27,6 +30,9 @@ import { standInRenderer } from '../../web/web-helpers';
 
 export const OPERATOR_SECRET = 'operator-secret-0123456789abcdef';
 export const OBSERVER_SECRET = 'observer-secret-0123456789abcdef';
+/** A token, and pdudaemon's clients from FARM_ADDRESS, both named farm: operators of tag farm (Bench A has none). */
+export const FARM_SECRET = 'farm-secret-0123456789abcdef0123';
+export const FARM_ADDRESS = '127.0.0.2';
 
 export interface DoorsLab {
   emu: RunningEmulator;
@@ -92,8 +98,12 @@ export async function doorsLab(): Promise<DoorsLab> {
 
   const socket = await listenCoreSocket(core, coreSocketPath(configDir), () => undefined);
   closing.push(() => socket.close(1000));
-  const tokens = parseTokens(
-    `ops[operator]:${OPERATOR_SECRET}\nviewer[observer]:${OBSERVER_SECRET}\n`,
+  const tokens = resolveTokenScopes(
+    parseTokens(
+      `ops[operator]:${OPERATOR_SECRET}\nviewer[observer]:${OBSERVER_SECRET}\nfarm[operator tags=farm]:${FARM_SECRET}\n`,
+      'tokens',
+    ) as Token[],
+    [],
     'tokens',
   ) as Token[];
   const api = await startApiListener({
@@ -107,7 +117,13 @@ export async function doorsLab(): Promise<DoorsLab> {
     log: () => undefined,
   });
   closing.push(() => api.close(1000));
-  const pdudaemon = await listenPdudaemon(core, { port: 0, log: () => undefined, confirmTimeoutMs: 20_000 });
+  const allow = parseAllow(`farm=${FARM_ADDRESS}[operator tags=farm]`) as ClientNetworks;
+  const pdudaemon = await listenPdudaemon(core, {
+    port: 0,
+    log: () => undefined,
+    confirmTimeoutMs: 20_000,
+    allow: resolveAllowScopes(allow, []) as ClientNetworks,
+  });
   closing.push(() => pdudaemon.close());
   const rendererDir = await standInRenderer();
   closing.push(async () => rmSync(rendererDir, { recursive: true, force: true }));
