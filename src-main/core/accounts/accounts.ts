@@ -12,7 +12,7 @@
  * to whoever gives its right password.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { AccountSummary, Role, Scope } from '../../../src-preload/model';
+import type { AccountSummary, ActivityDoor, Role, Scope } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import type { Clock } from '../kernel/clock';
 import type { LabStore } from '../database/lab-store';
@@ -46,6 +46,7 @@ export interface SignInEvent {
   kind: 'signed in' | 'signed out' | 'sign-in refused';
   name: string;
   address: string;
+  door: ActivityDoor;
   error?: PlugboardError;
 }
 
@@ -167,17 +168,23 @@ export class Accounts {
   }
 
   /** Sign in with a password from `address`: a session, or AUTH_FAILED saying why (and until when). */
-  async signIn(nameGiven: string, password: string, address: string): Promise<SignInResult> {
+  async signIn(
+    nameGiven: string,
+    password: string,
+    address: string,
+    door: ActivityDoor = 'json-api',
+  ): Promise<SignInResult> {
     const name = nameGiven.trim().toLowerCase().slice(0, 64);
     try {
-      return await this.#signIn(name, password, address);
+      return await this.#signIn(name, password, address, door);
     } catch (error) {
-      if (error instanceof PlugboardError) this.#record({ kind: 'sign-in refused', name, address, error });
+      if (error instanceof PlugboardError)
+        this.#record({ kind: 'sign-in refused', name, address, door, error });
       throw error;
     }
   }
 
-  async #signIn(name: string, password: string, address: string): Promise<SignInResult> {
+  async #signIn(name: string, password: string, address: string, door: ActivityDoor): Promise<SignInResult> {
     const now = this.#clock.now();
     const held = await this.#limits.held(name, address, now);
     if (held) throw heldError(held, now);
@@ -222,7 +229,7 @@ export class Accounts {
         address: address.slice(0, 64),
       })
       .execute();
-    this.#record({ kind: 'signed in', name: row.name, address });
+    this.#record({ kind: 'signed in', name: row.name, address, door });
     return { token, expiresAt: Math.min(expiresAt, signedAt + SESSION_IDLE_MS), account: signedIn(row) };
   }
 
@@ -253,7 +260,7 @@ export class Accounts {
   }
 
   /** End the session `token` (its holder signing out); false when it was not a live one. */
-  async signOut(token: string, address: string): Promise<boolean> {
+  async signOut(token: string, address: string, door: ActivityDoor = 'json-api'): Promise<boolean> {
     const who = await this.session(token);
     if (!who) return false;
     await this.#db
@@ -261,7 +268,7 @@ export class Accounts {
       .set({ revoked_at: this.#clock.now() })
       .where('id_hash', '=', tokenHash(token))
       .execute();
-    this.#record({ kind: 'signed out', name: who.name, address });
+    this.#record({ kind: 'signed out', name: who.name, address, door });
     return true;
   }
 

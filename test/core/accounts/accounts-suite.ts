@@ -96,7 +96,7 @@ export function accountsSuite(open: () => Promise<LabStore>): void {
       expect(JSON.stringify(sessions)).not.toContain(signed.token.slice(4));
       expect(sessions[0]).toMatchObject({ account: 'ada', address: '10.0.0.5', revoked_at: null });
       expect(await accounts.session(signed.token + 'x')).toBeNull();
-      expect(events).toEqual([{ kind: 'signed in', name: 'ada', address: '10.0.0.5' }]);
+      expect(events).toEqual([{ kind: 'signed in', name: 'ada', address: '10.0.0.5', door: 'json-api' }]);
       expect((await accounts.list())[0]!.sessions).toBe(1);
     });
 
@@ -141,7 +141,12 @@ export function accountsSuite(open: () => Promise<LabStore>): void {
       expect(await accounts.signOut(a.token, '10.0.0.5')).toBe(true);
       expect(await accounts.session(a.token)).toBeNull();
       expect(await accounts.session(b.token)).not.toBeNull();
-      expect(events.at(-1)).toEqual({ kind: 'signed out', name: 'ada', address: '10.0.0.5' });
+      expect(events.at(-1)).toEqual({
+        kind: 'signed out',
+        name: 'ada',
+        address: '10.0.0.5',
+        door: 'json-api',
+      });
       expect(await accounts.revoke('ada')).toBe(1);
       expect(await accounts.session(b.token)).toBeNull();
 
