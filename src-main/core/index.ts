@@ -89,6 +89,7 @@ export {
 } from './database/leadership';
 export { postgresLease } from './database/service-lease';
 export type { Accounts, SignedIn, SignInResult } from './accounts/accounts';
+export { SESSION_IDLE_MS, SESSION_MAX_MS } from './accounts/accounts';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
