@@ -129,6 +129,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       ...(config.tokenSource ? tokenLines(config.tokens, config.tokenSource) : []),
       ...listeners.flatMap((l) => l.lines),
       ...whoMayReach(config),
+      ...(await firstAdminLines(core, config)),
       ...(leadership ? [leadLine(config.name, leadership)] : []),
     ],
     close: () => (closing ??= close()),
@@ -199,7 +200,20 @@ function whoMayReach(config: ServeConfig): string[] {
     lines.push(`pdudaemon: its protocol has no login: ${reach} may switch power through it (as operators).`);
   if (names.has('api') && config.tokens.length === 0)
     lines.push(
-      `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; nobody may switch through it.`,
+      `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; only a signed-in account may switch through it.`,
     );
   return lines;
+}
+
+/**
+ * The first administrator: while no account may administer, the start-up says how to add one. It is
+ * added on this machine by the owner of the config folder (who acts as an administrator through the
+ * Core's owner-only socket), never over the network, so nobody can claim a new service first.
+ */
+async function firstAdminLines(core: Core, config: ServeConfig): Promise<string[]> {
+  if (!config.listeners.some((l) => l.name === 'api') || !core.accounts) return [];
+  if (await core.accounts.hasAdmin().catch(() => true)) return [];
+  return [
+    'accounts: no administrator yet; add the first one on this machine, as the owner of the config folder: plugboard accounts add NAME --role admin --password-stdin',
+  ];
 }
