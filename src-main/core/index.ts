@@ -420,7 +420,14 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   const byCaller = new Map<string, Handlers>();
   const handlersAs = (caller: Caller | ActivityDoor): Handlers => {
     const resolved: Caller = typeof caller === 'string' ? { door: caller, who: user, role: 'admin' } : caller;
-    const key = [resolved.door, resolved.who, resolved.role, resolved.credential ?? ''].join('\u0000');
+    // The scope is part of whom the handlers act for: an account given another scope gets new ones.
+    const key = [
+      resolved.door,
+      resolved.who,
+      resolved.role,
+      resolved.credential ?? '',
+      JSON.stringify(resolved.scope ?? null),
+    ].join('\u0000');
     let handlers = byCaller.get(key);
     if (!handlers) {
       const frozen: Caller = Object.freeze({ ...resolved });

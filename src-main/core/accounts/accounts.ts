@@ -19,7 +19,7 @@ import type { LabStore } from '../database/lab-store';
 import type { AccountTable } from '../database/schema';
 import { accountName, accountRole, checkPassword, parseScope } from './account-rules';
 import { hashIsWeak, hashPassword, verifyPassword } from './password-hash';
-import { SignInLimits, type Held } from './sign-in-limits';
+import { addressKey, nameKey, SignInLimits, type Held } from './sign-in-limits';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_MAX_MS = 7 * 24 * 3600_000;
@@ -66,6 +66,7 @@ export class Accounts {
   readonly #clock: Clock;
   readonly #record: (event: SignInEvent) => void;
   readonly #limits: SignInLimits;
+  readonly #turns = new Map<string, Promise<void>>();
 
   constructor(options: { store: LabStore; clock: Clock; record: (event: SignInEvent) => void }) {
     this.#db = options.store.db;
@@ -176,7 +177,11 @@ export class Accounts {
   ): Promise<SignInResult> {
     const name = nameGiven.trim().toLowerCase().slice(0, 64);
     try {
-      return await this.#signIn(name, password, address, door);
+      // One try at a time per name and per address: tries sent at once are counted one after another,
+      // so a burst cannot get past the wait the first failures set.
+      return await this.#inTurn([nameKey(name), addressKey(address)], () =>
+        this.#signIn(name, password, address, door),
+      );
     } catch (error) {
       if (error instanceof PlugboardError)
         this.#record({ kind: 'sign-in refused', name, address, door, error });
@@ -270,6 +275,21 @@ export class Accounts {
       .execute();
     this.#record({ kind: 'signed out', name: who.name, address, door });
     return true;
+  }
+
+  /** Run `work` after every earlier one that shares a key has settled. */
+  async #inTurn<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const before = keys.map((key) => this.#turns.get(key));
+    const run = Promise.allSettled(before).then(work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    for (const key of keys) this.#turns.set(key, settled);
+    void settled.then(() => {
+      for (const key of keys) if (this.#turns.get(key) === settled) this.#turns.delete(key);
+    });
+    return run;
   }
 
   async #find(name: string): Promise<AccountTable | undefined> {

@@ -199,6 +199,17 @@ export function accountsSuite(open: () => Promise<LabStore>): void {
       expect((await accounts.signIn('ada', PASSWORD, '10.0.0.7')).account.name).toBe('ada');
     });
 
+    it('counts tries sent at once one after another: a burst cannot pass the wait', async () => {
+      const { accounts } = await setup();
+      await accounts.add({ name: 'ada', role: 'operator', scope: EVERYWHERE, password: PASSWORD });
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, () => refusal(accounts.signIn('ada', 'wrong password', '10.0.0.5'))),
+      );
+      const messages = burst.map((error) => error.message);
+      expect(messages.filter((m) => m === 'The name or the password is wrong.')).toHaveLength(5);
+      expect(messages.filter((m) => m.startsWith('Too many failed sign-ins for this name'))).toHaveLength(5);
+    });
+
     it('locks a name whether or not such an account exists', async () => {
       const { accounts } = await setup();
       const held = [];

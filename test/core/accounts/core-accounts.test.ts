@@ -108,6 +108,15 @@ describe('accounts through the Core', () => {
     expect(JSON.stringify(await log({}))).not.toContain('wrong password');
   });
 
+  it('gives an account whose scope changed handlers of its own, not those kept for the old scope', () => {
+    const h = newCore();
+    const rack7 = { kind: 'some', tags: ['rack-7'], controllers: [], outlets: [] } as const;
+    const ada = { door: 'json-api', who: 'ada', role: 'operator' } as const;
+    const first = h.core.handlersAs({ ...ada, scope: rack7 });
+    expect(h.core.handlersAs({ ...ada, scope: rack7 })).toBe(first);
+    expect(h.core.handlersAs({ ...ada, scope: { ...rack7, tags: ['rack-8'] } })).not.toBe(first);
+  });
+
   it('a Core without a lab store keeps no accounts and says so', async () => {
     const h = newCore();
     expect(h.core.accounts).toBeNull();
