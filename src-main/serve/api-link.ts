@@ -13,7 +13,7 @@ import { REMOTE_LINK_PATH } from '../link/wire';
 import type { ListenerContext } from './listener';
 import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
 import { clientAllowed, hostAllowed } from './network';
-import { bearerCaller } from './sessions';
+import { bearerCaller, bearerSecret, sessionCaller } from './sessions';
 
 /** A remote caller sends calls, not snapshots: 1 MiB is far above any call's input. */
 const MAX_REMOTE_CALL = 1024 * 1024;
@@ -81,7 +81,16 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
         }
         context.metrics.request(name, 101);
         const frozen = Object.freeze(caller);
-        bridge.accept(request, socket, head, () => frozen);
+        const secret = bearerSecret(request);
+        // A token is the token for the link's life; a session is read again at each call, so one
+        // signed out, revoked or expired, or an account disabled, ends the link at its next call.
+        const session = caller.credential === undefined && secret !== null;
+        bridge.accept(
+          request,
+          socket,
+          head,
+          session ? () => sessionCaller(context, secret, 'cli') : () => frozen,
+        );
       },
       (error: unknown) => {
         context.log('remote link: could not check the session', error);

@@ -25,8 +25,15 @@ export async function bearerCaller(
   const token = context.tokens.length > 0 ? bearerToken(request, context.tokens) : null;
   if (token) return tokenCaller(token, door);
   const secret = bearerSecret(request);
-  const accounts = context.core.accounts;
-  if (secret === null || !accounts) return null;
-  const signedIn = await accounts.session(secret);
+  return secret === null ? null : sessionCaller(context, secret, door);
+}
+
+/** The account whose live session `secret` is, as a caller through `door`; null when it is none. */
+export async function sessionCaller(
+  context: ListenerContext,
+  secret: string,
+  door: ActivityDoor,
+): Promise<Caller | null> {
+  const signedIn = await context.core.accounts?.session(secret);
   return signedIn ? { door, who: signedIn.name, role: signedIn.role, scope: signedIn.scope } : null;
 }

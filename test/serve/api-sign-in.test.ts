@@ -202,4 +202,26 @@ describe('sign-in on the JSON API', () => {
       code: 'AUTH_FAILED',
     });
   });
+
+  it('a link opened with a session ends at its next call once the session is revoked', async () => {
+    const { origin, admin } = await service();
+    const token = (await signIn(origin, 'ada', PASSWORD)).body.token as string;
+    const link = await connectRemoteCore(origin, { token });
+    try {
+      const handlers = link.handlersAs({ door: 'cli', who: 'ada' });
+      expect(await handlers['controllers/list']({})).toEqual([]);
+      await admin['accounts/revoke']({ name: 'ada' });
+      const ended = await handlers['controllers/list']({}).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(ended).toMatchObject({
+        code: 'AUTH_FAILED',
+        message:
+          'The session ended (signed out, revoked, expired, or its account disabled); nothing was done.',
+      });
+    } finally {
+      await link.close();
+    }
+  });
 });
