@@ -19,7 +19,9 @@ import type { LabStore } from '../database/lab-store';
 import type { AccountTable } from '../database/schema';
 import { accountName, accountRole, checkPassword, parseScope } from './account-rules';
 import { hashIsWeak, hashPassword, verifyPassword } from './password-hash';
-import { addressKey, nameKey, SignInLimits, type Held } from './sign-in-limits';
+import { KeyedTurns } from './keyed-turns';
+import { addressKey, nameKey, SignInLimits } from './sign-in-limits';
+import { heldError, wrongError } from './sign-in-words';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const SESSION_MAX_MS = 7 * 24 * 3600_000;
@@ -66,7 +68,7 @@ export class Accounts {
   readonly #clock: Clock;
   readonly #record: (event: SignInEvent) => void;
   readonly #limits: SignInLimits;
-  readonly #turns = new Map<string, Promise<void>>();
+  readonly #turns = new KeyedTurns();
 
   constructor(options: { store: LabStore; clock: Clock; record: (event: SignInEvent) => void }) {
     this.#db = options.store.db;
@@ -179,7 +181,7 @@ export class Accounts {
     try {
       // One try at a time per name and per address: tries sent at once are counted one after another,
       // so a burst cannot get past the wait the first failures set.
-      return await this.#inTurn([nameKey(name), addressKey(address)], () =>
+      return await this.#turns.run([nameKey(name), addressKey(address)], () =>
         this.#signIn(name, password, address, door),
       );
     } catch (error) {
@@ -277,21 +279,6 @@ export class Accounts {
     return true;
   }
 
-  /** Run `work` after every earlier one that shares a key has settled. */
-  async #inTurn<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
-    const before = keys.map((key) => this.#turns.get(key));
-    const run = Promise.allSettled(before).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    for (const key of keys) this.#turns.set(key, settled);
-    void settled.then(() => {
-      for (const key of keys) if (this.#turns.get(key) === settled) this.#turns.delete(key);
-    });
-    return run;
-  }
-
   async #find(name: string): Promise<AccountTable | undefined> {
     return this.#db.selectFrom('account').selectAll().where('name', '=', name).executeTakeFirst();
   }
@@ -331,41 +318,4 @@ function signedIn(row: AccountTable): SignedIn {
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-function clock(ms: number): string {
-  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
-}
-
-function heldError(held: Held, now: number): PlugboardError {
-  const what = held.kind === 'name' ? 'this name' : 'your address';
-  const seconds = Math.max(1, Math.ceil((held.until - now) / 1000));
-  const sentence = held.locked
-    ? `Too many failed sign-ins for ${what}: it is locked until ${clock(held.until)}.`
-    : `Too many failed sign-ins for ${what}: wait until ${clock(held.until)} before trying again.`;
-  return new PlugboardError(
-    'AUTH_FAILED',
-    sentence,
-    { until: held.until, locked: held.locked, held: held.kind, retryAfterSeconds: seconds },
-    held.locked
-      ? {
-          action:
-            "Try again then, or ask the lab service's administrator to set a new password (which unlocks it).",
-        }
-      : {},
-  );
-}
-
-function wrongError(next: Held | null, now: number): PlugboardError {
-  if (next?.locked) return heldError(next, now);
-  return new PlugboardError(
-    'AUTH_FAILED',
-    'The name or the password is wrong.',
-    next ? { until: next.until, locked: false, held: next.kind } : undefined,
-    {
-      action: next
-        ? `Check both; the next try is accepted from ${clock(next.until)}.`
-        : 'Check both and sign in again; repeated failures are slowed and then locked for 15 minutes.',
-    },
-  );
 }
