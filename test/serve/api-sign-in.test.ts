@@ -7,11 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLabRecords, SESSION_IDLE_MS, type LabRecords } from '../../src-main/core/index';
 import { connectRemoteCore } from '../../src-main/link';
 import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
+import { signIn as signInRoute } from '../../src-main/serve/api-sign-in';
+import type { ListenerContext, RunningListener } from '../../src-main/serve/listener';
 import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { FakeClock } from '../core/fake-clock';
@@ -223,5 +226,37 @@ describe('sign-in on the JSON API', () => {
     } finally {
       await link.close();
     }
+  });
+
+  it('takes a password over plain HTTP only from this machine', async () => {
+    const { h } = await service();
+    const context: ListenerContext = {
+      core: h.core,
+      spec: { name: 'api', host: '0.0.0.0', port: 0 },
+      allow: null,
+      tokens: [],
+      hostNames: [],
+      tls: null,
+      metrics: new ServiceMetrics(),
+      log: () => undefined,
+    };
+    const from = (address: string) =>
+      Object.assign(Readable.from([JSON.stringify({ name: 'ada', password: PASSWORD })]), {
+        socket: { remoteAddress: address },
+      }) as unknown as IncomingMessage;
+    const answered: unknown[] = [];
+    const response = {
+      writeHead: () => response,
+      end: (body: unknown) => answered.push(body),
+    } as unknown as ServerResponse;
+    await expect(signInRoute(context, from('::ffff:10.0.0.5'), response)).rejects.toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      message:
+        'Sign in over HTTPS: this listener is plain HTTP, so only a client on the service’s machine may send a password to it.',
+    });
+    expect(answered).toEqual([]);
+    await signInRoute(context, from('::ffff:127.0.0.1'), response);
+    expect(answered).toHaveLength(1);
   });
 });
