@@ -409,7 +409,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
-    ...accountHandlers(ctx),
+    ...accountHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
   });
   const user = options.user ?? osUserName();

@@ -31,7 +31,7 @@ async function labCore() {
 const PASSWORD = 'a long enough password';
 
 describe('accounts through the Core', () => {
-  it('are managed by an administrator only, and never give a password or its hash back', async () => {
+  it('are managed by an administrator only, each change logged as theirs, never giving a password or its hash back', async () => {
     const h = await labCore();
     const admin = h.core.handlersAs({ door: 'cli', who: 'root', role: 'admin' });
     const operator = h.core.handlersAs({ door: 'json-api', who: 'ada', role: 'operator' });
@@ -68,6 +68,20 @@ describe('accounts through the Core', () => {
       ok: true,
       value: { sessions: 0 },
     });
+    await dispatch(admin, 'accounts/setDisabled', { name: 'ada', disabled: true });
+    await dispatch(admin, 'accounts/remove', { name: 'ada' });
+    const changes = (await h.core.handlers['activity/list']({ order: 'oldest' })).map((e) => [
+      e.controllerName,
+      e.source,
+      e.who,
+      e.action,
+    ]);
+    expect(changes).toEqual([
+      ['the lab service', 'cli', 'root', 'added account ada (operator, tag rack-7)'],
+      ['the lab service', 'cli', 'root', 'ended 0 sessions of account ada'],
+      ['the lab service', 'cli', 'root', 'disabled account ada'],
+      ['the lab service', 'cli', 'root', 'removed account ada'],
+    ]);
   });
 
   it('signs in as the account, and the log has the sign-in, the sign-out and the refusal', async () => {
