@@ -215,6 +215,18 @@ export class Accounts {
         },
       );
     await this.#limits.succeeded(name);
+    // The account's sessions that have ended are no use to anyone: the log keeps who signed in when.
+    await this.#db
+      .deleteFrom('account_session')
+      .where('account', '=', row.name)
+      .where((eb) =>
+        eb.or([
+          eb('revoked_at', 'is not', null),
+          eb('expires_at', '<=', now),
+          eb('last_used_at', '<=', now - SESSION_IDLE_MS),
+        ]),
+      )
+      .execute();
     if (hashIsWeak(stored))
       await this.#db
         .updateTable('account')

@@ -67,6 +67,12 @@ export class SignInLimits {
   /** Count a failed try by `name` from `address`; what now holds the next one (null: nothing). */
   async failed(name: string, address: string, now: number): Promise<Held | null> {
     await this.db.transaction().execute(async (tx) => {
+      // Names and addresses that stopped failing long ago are forgotten, so guesses do not pile up.
+      await tx
+        .deleteFrom('sign_in_failure')
+        .where('last_at', '<', now - FAILURE_MEMORY_MS)
+        .where('locked_until', '<=', now)
+        .execute();
       for (const [key, policy] of [
         [nameKey(name), NAME_POLICY],
         [addressKey(address), ADDRESS_POLICY],

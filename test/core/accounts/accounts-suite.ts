@@ -9,7 +9,7 @@ import {
   SESSION_MAX_MS,
   type SignInEvent,
 } from '../../../src-main/core/accounts/accounts';
-import { LOCK_MS } from '../../../src-main/core/accounts/sign-in-limits';
+import { FAILURE_MEMORY_MS, LOCK_MS } from '../../../src-main/core/accounts/sign-in-limits';
 import type { LabStore } from '../../../src-main/core/database/lab-store';
 import { isPlugboardError, type PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
@@ -208,6 +208,25 @@ export function accountsSuite(open: () => Promise<LabStore>): void {
       const messages = burst.map((error) => error.message);
       expect(messages.filter((m) => m === 'The name or the password is wrong.')).toHaveLength(5);
       expect(messages.filter((m) => m.startsWith('Too many failed sign-ins for this name'))).toHaveLength(5);
+    });
+
+    it('forgets ended sessions at the next sign-in, and failures long past at the next failure', async () => {
+      const { store, accounts, clock } = await setup();
+      await accounts.add({ name: 'ada', role: 'operator', scope: EVERYWHERE, password: PASSWORD });
+      const out = await accounts.signIn('ada', PASSWORD, '10.0.0.5');
+      await accounts.signOut(out.token, '10.0.0.5');
+      await accounts.signIn('ada', PASSWORD, '10.0.0.5');
+      await clock.advance(SESSION_IDLE_MS);
+      const live = await accounts.signIn('ada', PASSWORD, '10.0.0.5');
+      const rows = await store.db.selectFrom('account_session').select('id_hash').execute();
+      expect(rows).toHaveLength(1);
+      expect(await accounts.session(live.token)).not.toBeNull();
+
+      await refusal(accounts.signIn('old-guess', 'wrong password', '10.0.0.6'));
+      await clock.advance(FAILURE_MEMORY_MS + 1);
+      await refusal(accounts.signIn('new-guess', 'wrong password', '10.0.0.7'));
+      const keys = (await store.db.selectFrom('sign_in_failure').select('key').execute()).map((r) => r.key);
+      expect(keys.sort()).toEqual(['address:10.0.0.7', 'name:new-guess']);
     });
 
     it('locks a name whether or not such an account exists', async () => {
