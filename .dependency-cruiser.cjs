@@ -57,6 +57,10 @@ const rooms = [
     'database',
     'the lab store: one schema on SQLite or PostgreSQL through Kysely, its place, its versioned migrations, the lease that says which service leads',
   ],
+  [
+    'accounts',
+    'people who sign in to the lab service: accounts, password hashes, sessions, slowing and locking failed sign-ins',
+  ],
   ['saved', 'what the config folder keeps: controllers, groups, settings, the file and its lock, secrets'],
   ['activity', 'the activity log: its file, batches, refusals, ids, and its CSV and JSON-lines export'],
   ['meters', "readings kept over time, meter ids that move, limits and their breaches, the meters' CSV"],

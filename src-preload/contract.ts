@@ -46,6 +46,7 @@ import { discoveryCalls } from './contract/discovery';
 import { demoCalls } from './contract/demo';
 import { activityCalls } from './contract/activity';
 import { settingsCalls } from './contract/settings';
+import { accountCalls } from './contract/accounts';
 
 export * from './model';
 export {
@@ -82,6 +83,7 @@ export const calls = {
   ...demoCalls,
   ...activityCalls,
   ...settingsCalls,
+  ...accountCalls,
 } as const;
 
 // ---------- events ----------

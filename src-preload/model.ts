@@ -714,3 +714,21 @@ export interface InventoryRow {
   /** Likewise for the relay firmware. */
   relayFirmwareBehind: string | null;
 }
+
+// ---------- accounts ----------
+
+/** A person or machine client who signs in to a lab service, as an administrator sees them (never a password). */
+export interface AccountSummary {
+  /** Letters, digits, `.`, `_` or `-`, lower case: what they sign in with and how the log names them. */
+  name: string;
+  displayName: string;
+  role: Role;
+  scope: Scope;
+  /** Epoch ms. */
+  createdAt: number;
+  disabled: boolean;
+  /** Whether a password is set (an account may sign in only through an identity provider). */
+  hasPassword: boolean;
+  /** Sessions signed in now (not expired, not revoked). */
+  sessions: number;
+}

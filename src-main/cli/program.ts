@@ -16,6 +16,7 @@ import { registerOutletCommands } from './commands-outlets';
 import { registerScriptCommands } from './commands-scripts';
 import { registerSettingsCommands } from './commands-settings';
 import { registerReservationCommands } from './commands-reservations';
+import { registerAccountCommands } from './commands-accounts';
 import { registerSequenceCommands } from './commands-sequences';
 import { registerInventoryCommands } from './commands-inventory';
 import type { CommandContext, Runner } from './command-context';
@@ -82,6 +83,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerSequenceCommands(program, run);
   registerInventoryCommands(program, run);
   registerCredentialCommands(program, run);
+  registerAccountCommands(program, run);
   return program;
 }
 

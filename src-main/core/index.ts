@@ -39,6 +39,9 @@ import { meterLimitCarrier } from './meters/meter-ids';
 import { SettingsStore } from './saved/settings';
 import { createReservations } from './reservations/reservations-wiring';
 import { reservationHandlers } from './handlers/reservations';
+import { accountHandlers } from './handlers/accounts';
+import { Accounts } from './accounts/accounts';
+import { recordSignIn } from './flows/sign-in-log';
 import { startLimitWatch } from './meters/meter-limits-wiring';
 import { Sequences } from './sequences/sequences';
 import { startFleet } from './fleet/fleet-wiring';
@@ -86,6 +89,8 @@ export {
   type ServiceName,
 } from './database/leadership';
 export { postgresLease } from './database/service-lease';
+export type { Accounts, SignedIn, SignInResult } from './accounts/accounts';
+export { SESSION_IDLE_MS, SESSION_MAX_MS } from './accounts/accounts';
 
 export interface CoreOptions {
   shell: AppInfo['shell'];
@@ -158,6 +163,11 @@ export interface Core {
    * the confirmation the Core wants (CRITICAL_UNCONFIRMED) from a person.
    */
   requestConfirmation(request: ConfirmRequest): void;
+  /**
+   * The people who sign in to this lab service: password sign-in, and the session a bearer token names
+   * (the doors make it a Caller). Null without a lab store (a one-off Core on an unsaved unit).
+   */
+  accounts: Accounts | null;
   /** Resolves once the saved controllers are being polled (stale demo controllers dropped). */
   ready: Promise<void>;
   dispose(): Promise<void>;
@@ -358,6 +368,13 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     requestTimeoutMs: options.requestTimeoutMs,
     started: Promise.resolve(),
     reservations: reservations.reservations,
+    accounts: options.records
+      ? new Accounts({
+          store: options.records.store,
+          clock,
+          record: (event) => recordSignIn(activity, event),
+        })
+      : null,
     operations: new Operations(clock, log),
     promises: options.records?.promises ?? NO_PROMISES,
     sequences: new Sequences({
@@ -393,6 +410,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...settingsHandlers(ctx),
     ...discoveryHandlers(ctx),
     ...reservationHandlers(ctx, actor),
+    ...accountHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
   });
   const user = options.user ?? osUserName();
@@ -400,8 +418,14 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   const byCaller = new Map<string, Handlers>();
   const handlersAs = (caller: Caller | ActivityDoor): Handlers => {
     const resolved: Caller = typeof caller === 'string' ? { door: caller, who: user, role: 'admin' } : caller;
-    const scope = resolved.scope ? JSON.stringify(resolved.scope) : '';
-    const key = [resolved.door, resolved.who, resolved.role, resolved.credential ?? '', scope].join('\u0000');
+    // The scope is part of whom the handlers act for: an account given another scope gets new ones.
+    const key = [
+      resolved.door,
+      resolved.who,
+      resolved.role,
+      resolved.credential ?? '',
+      JSON.stringify(resolved.scope ?? null),
+    ].join('\u0000');
     let handlers = byCaller.get(key);
     if (!handlers) {
       const frozen: Caller = Object.freeze({ ...resolved });
@@ -457,6 +481,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   const core: Core = {
     handlers: handlersAs('window'),
     handlersAs,
+    accounts: ctx.accounts,
     subscribe: (sink) => events.subscribe(sink),
     setVisible(next) {
       if (next === visible) return;

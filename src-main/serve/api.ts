@@ -8,9 +8,10 @@
  *   GET  /api/v1/activity?from=&until=&controller=&outlet=&person=&door=&limit=   the activity log (api-activity.ts)
  *   GET  /metrics
  *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
+ *   POST /api/v1/sign-in, /api/v1/sign-out         an account's session (api-sign-in.ts)
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
- * `Authorization: Bearer <secret>` and acts with its token's role; without, reads are open to loopback
+ * `Authorization: Bearer <secret>` and acts with its token's role (or a signed-in session's account); without, reads are open to loopback
  * and the allowed networks as an anonymous observer. Every request acts as the token's name through the
  * JSON API door, through the Core's handlers like every other door: the Core checks the role (an
  * observer's switch is refused there) and the activity log says "ci-runner, JSON API".
@@ -21,7 +22,8 @@ import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { findController, serveActivity } from './api-activity';
 import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
-import { bearerToken, tokenCaller } from './tokens';
+import { signIn, SignInRefusal, signOut } from './api-sign-in';
+import { bearerCaller, bearerSecret } from './sessions';
 
 const MAX_BODY = 4096;
 const NAME = 'api';
@@ -41,9 +43,10 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
         : new PlugboardError('INTERNAL', 'Plugboard hit an internal error; the details are in its log.');
       if (!isPlugboardError(error)) context.log('JSON API: internal error', error);
       context.metrics.error(NAME, failure.code);
-      const status = error instanceof ApiError ? error.status : statusOf(failure.code);
+      const own = error instanceof ApiError || error instanceof SignInRefusal ? error : null;
+      const status = own ? own.status : statusOf(failure.code);
       // An error ends the connection: a body left unread (too large, malformed) is never waited for.
-      const headers = { ...(error instanceof ApiError ? error.headers : {}), ...CLOSE };
+      const headers = { ...(own ? own.headers : {}), ...CLOSE };
       if (!response.headersSent) sendJson(response, status, { error: failure.toContractError() }, headers);
       else response.destroy();
     });
@@ -67,12 +70,20 @@ async function route(
   response: ServerResponse,
 ): Promise<void> {
   const url = requestUrl(request.url ?? '/');
-  const token = context.tokens.length > 0 ? bearerToken(request, context.tokens) : null;
-  if (context.tokens.length > 0 && token === null) {
+  const method = request.method ?? 'GET';
+  if (url.pathname === '/api/v1/sign-in' || url.pathname === '/api/v1/sign-out') {
+    allow(method, ['POST']);
+    await (url.pathname === '/api/v1/sign-in' ? signIn : signOut)(context, request, response);
+    return;
+  }
+  // A bearer is a token or a signed-in session; without one, a service given no tokens lets loopback
+  // and the allowed networks read as an anonymous observer.
+  const caller = await bearerCaller(request, context, 'json-api');
+  if (caller === null && (context.tokens.length > 0 || bearerSecret(request) !== null)) {
     throw new ApiError(
       401,
       'AUTH_FAILED',
-      'This API needs a token: send "Authorization: Bearer <secret>" with one of the tokens the service was given.',
+      'This API needs a token or a session: send "Authorization: Bearer <secret>" with one of the tokens the service was given, or the token POST /api/v1/sign-in gave.',
       {
         'WWW-Authenticate': 'Bearer realm="plugboard"',
       },
@@ -82,8 +93,7 @@ async function route(
     .split('/')
     .filter((p) => p.length > 0)
     .map((part) => decodePart(part, url.pathname));
-  const method = request.method ?? 'GET';
-  const handlers = context.core.handlersAs(token ? tokenCaller(token, 'json-api') : ANONYMOUS);
+  const handlers = context.core.handlersAs(caller ?? ANONYMOUS);
 
   if (url.pathname === '/metrics') {
     allow(method, ['GET', 'HEAD']);

@@ -14,8 +14,8 @@ import { dispatch, type Core } from '../core/index';
 import { LINK_PROTOCOL, linkCall, MAX_LINK_MESSAGE, type LinkCall } from '../link/wire';
 import type { Logger } from '../shared/logging';
 
-/** Whom a call on a connection acts for, and with which role. */
-export type ActorRule = (call: LinkCall) => Caller;
+/** Whom a call on a connection acts for, and with which role; null: nobody any more (the link ends). */
+export type ActorRule = (call: LinkCall) => Caller | Promise<Caller | null>;
 
 export interface LinkBridge {
   /** Take over an upgrade request already judged acceptable (path, subprotocol, authentication). */
@@ -115,6 +115,20 @@ async function answer(
     return;
   }
   const call = parsed.output;
-  const result = await dispatch(core.handlersAs(actorFor(call)), call.name, call.input ?? {}, log);
+  const caller = await actorFor(call);
+  if (caller === null) {
+    // Answered (nothing was done), then closed: the client tells its person why, not "stopped".
+    const ended = {
+      code: 'AUTH_FAILED',
+      message: 'The session ended (signed out, revoked, expired, or its account disabled); nothing was done.',
+      action: 'Sign in again and use the new token.',
+    };
+    if (ws.readyState === ws.OPEN) {
+      ws.send(JSON.stringify({ type: 'result', id: call.id, result: { ok: false, error: ended } }));
+      ws.close(1008, 'The session ended: sign in again.');
+    }
+    return;
+  }
+  const result = await dispatch(core.handlersAs(caller), call.name, call.input ?? {}, log);
   if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id: call.id, result }));
 }

@@ -143,6 +143,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
       ...whoMayReach(config, allow, saved),
+      ...(await firstAdminLines(core, config)),
       ...(leadership ? [leadLine(config.name, leadership)] : []),
     ],
     close: () => (closing ??= close()),
@@ -216,7 +217,20 @@ function whoMayReach(
   if (names.has('pdudaemon')) lines.push(...pdudaemonLines(allow, saved));
   if (names.has('api') && config.tokens.length === 0)
     lines.push(
-      `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; nobody may switch through it.`,
+      `api: no tokens (--token-file or the credential plugboard.tokens): ${reach} may read the controllers' names, addresses and states and /metrics; only a signed-in account may switch through it.`,
     );
   return lines;
+}
+
+/**
+ * The first administrator: while no account may administer, the start-up says how to add one. It is
+ * added on this machine by the owner of the config folder (who acts as an administrator through the
+ * Core's owner-only socket), never over the network, so nobody can claim a new service first.
+ */
+async function firstAdminLines(core: Core, config: ServeConfig): Promise<string[]> {
+  if (!config.listeners.some((l) => l.name === 'api') || !core.accounts) return [];
+  if (await core.accounts.hasAdmin().catch(() => true)) return [];
+  return [
+    'accounts: no administrator yet; add the first one on this machine, as the owner of the config folder: plugboard accounts add NAME --role admin --password-stdin',
+  ];
 }

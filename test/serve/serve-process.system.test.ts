@@ -33,10 +33,13 @@ describe('plugboard serve (a real process)', () => {
         CREDENTIALS_DIRECTORY: credentials,
       });
       const api = (await service.line(/^api: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
-      // Without tokens, it says at start who may read the API (anyone who may connect), and that nobody
-      // may switch through it.
+      // Without tokens, it says at start who may read the API (anyone who may connect), and that only a
+      // signed-in account may switch through it; with no administrator yet, how to add the first.
       await service.line(
-        /^api: no tokens .*: every account on this machine may read .*; nobody may switch through it\.$/,
+        /^api: no tokens .*: every account on this machine may read .*; only a signed-in account may switch through it\.$/,
+      );
+      await service.line(
+        /^accounts: no administrator yet; add the first one on this machine, as the owner of the config folder: plugboard accounts add NAME --role admin --password-stdin$/,
       );
       await service.line(/^Ready\.$/);
 

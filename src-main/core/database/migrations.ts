@@ -190,6 +190,47 @@ const STEPS: readonly Step[] = [
         .execute();
     },
   },
+  {
+    name: '0007-accounts',
+    async up(db, engine) {
+      // People who sign in: a name (folded to lower case), a role and where it applies (the contract's
+      // Scope as JSON), and a password's scrypt hash with its parameters (null: no password sign-in).
+      await db.schema
+        .createTable('account')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text')
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('disabled_at', wide(engine))
+        .execute();
+      // A signed-in session: only the SHA-256 of its token is kept (the client alone has the token).
+      await db.schema
+        .createTable('account_session')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account', 'text', (c) => c.notNull().references('account.name').onDelete('cascade'))
+        .addColumn('created_at', wide(engine), (c) => c.notNull())
+        .addColumn('last_used_at', wide(engine), (c) => c.notNull())
+        .addColumn('expires_at', wide(engine), (c) => c.notNull())
+        .addColumn('revoked_at', wide(engine))
+        .addColumn('address', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('account_session_account')
+        .on('account_session')
+        .column('account')
+        .execute();
+      // Failed sign-ins lately, per name tried and per client address: what slows and then locks them.
+      await db.schema
+        .createTable('sign_in_failure')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('last_at', wide(engine), (c) => c.notNull())
+        .addColumn('locked_until', wide(engine), (c) => c.notNull())
+        .execute();
+    },
+  },
 ];
 
 /** The newest schema this Plugboard knows. */

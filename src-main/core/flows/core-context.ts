@@ -1,3 +1,4 @@
+import type { Accounts } from '../accounts/accounts';
 import type { AppInfo } from '../../../src-preload/model';
 import type { DiscoveryService } from '../../discovery/discovery-service';
 import type { ActivityLog } from '../activity/activity-log';
@@ -40,6 +41,8 @@ export interface CoreContext {
   requestTimeoutMs: number | undefined;
   /** Reservations: `assertMayAct` is the check every switching path calls before queueing. */
   reservations: Reservations;
+  /** The people who sign in to this lab service (null: a Core without a lab store keeps none). */
+  accounts: Accounts | null;
   /** Work a stop must finish first: a delayed cycle's switch back on (operations.ts). */
   operations: Operations;
   /** A delayed cycle's promise to switch its outlet back on, kept in the lab store while it stands. */

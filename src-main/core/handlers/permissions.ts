@@ -78,6 +78,12 @@ export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'settings/set': ['admin', 'change the settings'],
   'discovery/start': ['admin', 'look for controllers on the network'],
   'discovery/stop': ['admin', 'look for controllers on the network'],
+  'accounts/list': ['admin', 'see the accounts'],
+  'accounts/add': ['admin', 'add accounts'],
+  'accounts/setPassword': ['admin', "set accounts' passwords"],
+  'accounts/remove': ['admin', 'remove accounts'],
+  'accounts/setDisabled': ['admin', 'disable or enable accounts'],
+  'accounts/revoke': ['admin', "end accounts' sessions"],
 };
 
 /** What a role may do, in a refusal's words. */

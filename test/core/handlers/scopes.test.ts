@@ -174,6 +174,12 @@ describe('an administrator of one controller', () => {
     expect((await refused(h, admin, 'settings/set', { pollIntervalMs: 500 })).detail).toMatchObject({
       outside: 'lab',
     });
+    // People are the lab's: a scoped administrator neither lists nor adds accounts.
+    for (const [call, input] of [
+      ['accounts/list', {}],
+      ['accounts/add', { name: 'mallory', role: 'admin', scope: { kind: 'all' } }],
+    ] as const)
+      expect((await refused(h, admin, call, input)).detail).toMatchObject({ outside: 'lab' });
     expect((await refused(h, admin, 'controllers/remove', { id: ca.id })).code).toBe('FORBIDDEN');
     // Someone else's reservation: an administrator breaks it only inside its scope.
     const alice: Caller = { door: 'window', who: 'alice', role: 'operator' };
