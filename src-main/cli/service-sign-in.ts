@@ -45,7 +45,7 @@ async function keychain(verb: string): Promise<SecretStore> {
     const why = error instanceof Error ? error.message : String(error);
     throw new PlugboardError(
       'INTERNAL',
-      `plugboard ${verb} keeps the session only in the OS keychain, never in a file, and no keychain answered: ${why}`,
+      `${verb === 'sign-in' ? 'Signing in' : 'Signing out'} needs the OS keychain, where the session is kept (never in a file), and no keychain answered: ${why}`,
       undefined,
       {
         cause: error,

@@ -223,4 +223,23 @@ describe('plugboard sign-in / sign-out', () => {
     expect(out.results.out!.code, out.results.out!.stderr).toBe(0);
     expect((await keptFor(origins)).size).toBe(0);
   });
+  it('sign-out with the service unreachable deletes the session here and says the service still takes it (exit 3)', async () => {
+    const { h, origins, fingerprint } = await lab();
+    const service = at(origins, fingerprint);
+    const first = await inKeychainSession([signIn('in', service)]);
+    expect(first.results.in!.code, first.results.in!.stderr).toBe(0);
+    const token = [...(await keptFor(origins)).values()][0]!;
+    await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
+    const { results } = await inKeychainSession(
+      [{ name: 'out', args: [...service, 'sign-out'] }],
+      first.home,
+    );
+    expect(results.out!.code).toBe(3);
+    expect(results.out!.stderr).toContain(
+      "Deleted the session from this computer's keychain, but the service could not be told",
+    );
+    expect(results.out!.stderr).toContain('so it still accepts the session until it expires');
+    expect((await keptFor(origins)).size).toBe(0);
+    expect(await h.core.accounts!.session(token)).not.toBeNull();
+  });
 });
