@@ -9,8 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { openLabRecords, systemClock, type LabRecords } from '../../src-main/core/index';
-import { SESSION_IDLE_MS } from '../../src-main/core/accounts/accounts';
+import { openLabRecords, SESSION_IDLE_MS, systemClock, type LabRecords } from '../../src-main/core/index';
 import { openConfStore } from '../../src-main/core/store';
 import { KeytarSecretStore, MemorySecretStore } from '../../src-main/secrets';
 import { startApiListener } from '../../src-main/serve/api';
