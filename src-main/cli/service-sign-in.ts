@@ -19,6 +19,7 @@ import { serviceLookup } from './core-access';
 import { UsageError } from './io';
 import { forgetSession, keepSession, keptSession, serviceError } from './service-session';
 import { serviceAddresses, type ServiceAddress } from './service-list';
+import { loopback } from './service-warnings';
 
 interface SignedIn {
   token: string;
@@ -33,7 +34,17 @@ function addressesOf(context: CommandContext, verb: string): ServiceAddress[] {
     throw new UsageError(
       `${verb} needs the lab service's address: plugboard --service https://HOST:PORT --service-fingerprint SHA256 ${verb} …`,
     );
-  return serviceAddresses(lookup.url, lookup.fingerprint);
+  const addresses = serviceAddresses(lookup.url, lookup.fingerprint);
+  // A password, and the session after it, would cross the network in clear: refused before either is sent.
+  const plain = addresses.find((a) => {
+    const url = URL.canParse(a.url) ? new URL(a.url) : null;
+    return url?.protocol === 'http:' && !loopback(url.hostname);
+  });
+  if (plain)
+    throw new UsageError(
+      `--service ${plain.url} is plain HTTP to another machine: the password and the session would cross the network in clear. Use the service's https:// address (with --service-fingerprint), or reach it through \`ssh -L\`.`,
+    );
+  return addresses;
 }
 
 /** The OS keychain, or a refusal saying that a session is kept nowhere else. */

@@ -1,7 +1,8 @@
 /**
  * `plugboard sign-in` without a keychain (no D-Bus session here): refused with a sentence before the
  * password is sent (a session is kept in the OS keychain only, never in a file), so the service sees no
- * sign-in; and its usage errors (no --service, no --password-stdin) send nothing either.
+ * sign-in; and its usage errors (no --service, plain HTTP to another machine, no --password-stdin) send
+ * nothing either.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,17 @@ it('without a keychain: refused with a sentence, nothing sent to the service and
   const noService = await run(['sign-in', '--account', 'ada', '--password-stdin']);
   expect(noService.code).toBe(2);
   expect(noService.stderr).toContain("sign-in needs the lab service's address");
+  // 0.0.0.0 reaches this machine, but is not a loopback name: a password would go in clear to another.
+  const plain = await run([
+    '--service',
+    `${origin},http://0.0.0.0:1`,
+    'sign-in',
+    '--account',
+    'ada',
+    '--password-stdin',
+  ]);
+  expect(plain.code).toBe(2);
+  expect(plain.stderr).toContain('--service http://0.0.0.0:1 is plain HTTP to another machine');
   const noStdin = await run(['--service', origin, 'sign-in', '--account', 'ada']);
   expect(noStdin.code).not.toBe(0);
 
