@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { EventSink } from '../../src-preload/contract';
 import type { Actor, ControllerSummary } from '../../src-preload/model';
 import { openSavedCore } from '../core/saved-core';
-import { PlugboardError } from '../shared/errors';
+import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { KeytarSecretStore } from '../secrets';
 import { attachOrNone } from '../link';
 import type { CommandContext } from './command-context';
@@ -20,7 +20,8 @@ import type { CommandContext } from './command-context';
 export type { CoreAccess } from './core-link';
 import { accessOver, type CoreAccess, type CoreLink } from './core-link';
 import { configDirOf, excerpt } from './io';
-import { serviceAddresses } from './service-list';
+import { serviceAddresses, type ServiceAddress } from './service-list';
+import { keptSession, sessionRefused } from './service-session';
 import { serviceTokenWarnings } from './service-warnings';
 
 /** Where to look for a running service. */
@@ -58,9 +59,17 @@ async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> 
     // a fallback to the units or a local Core. A service records the calls as its token's name.
     const addresses = serviceAddresses(lookup.url, lookup.fingerprint);
     const { connectServices } = await import('./service-follow');
-    const remote = await connectServices(addresses, {
-      token: lookup.token ?? (lookup.tokenFile ? await readTokenFile(lookup.tokenFile) : undefined),
+    const given = lookup.token ?? (lookup.tokenFile ? await readTokenFile(lookup.tokenFile) : undefined);
+    // Without a token: the session `plugboard sign-in` kept for these addresses and certificates.
+    const kept = given === undefined ? await keptSessionFor(addresses) : null;
+    // A kept session goes only to the addresses (and certificates) it was kept for.
+    const remote = await connectServices(kept?.addresses ?? addresses, {
+      token: given ?? kept?.token,
       note: lookup.note,
+    }).catch((error: unknown) => {
+      if (kept && isPlugboardError(error) && error.code === 'AUTH_FAILED')
+        throw sessionRefused(kept.addresses[0]!.url);
+      throw error;
     });
     return {
       handlersAs: (actor) => remote.handlersAs({ door: 'cli', who: actor.who }),
@@ -75,6 +84,20 @@ async function findRunningCore(lookup: ServiceLookup): Promise<CoreLink | null> 
     subscribe: (sink) => link.subscribe(sink),
     close: () => link.close(),
   };
+}
+
+/**
+ * The session kept in the keychain for one of `addresses`, or null. No keychain is no session: the
+ * command goes on without one, as before sign-in existed (the service then asks for a token).
+ */
+async function keptSessionFor(
+  addresses: readonly ServiceAddress[],
+): Promise<{ token: string; addresses: ServiceAddress[] } | null> {
+  try {
+    return await keptSession(new KeytarSecretStore(), addresses);
+  } catch {
+    return null;
+  }
 }
 
 export function serviceLookup(context: CommandContext): ServiceLookup {

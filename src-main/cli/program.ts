@@ -17,6 +17,7 @@ import { registerScriptCommands } from './commands-scripts';
 import { registerSettingsCommands } from './commands-settings';
 import { registerReservationCommands } from './commands-reservations';
 import { registerAccountCommands } from './commands-accounts';
+import { registerSignInCommands } from './commands-sign-in';
 import { registerSequenceCommands } from './commands-sequences';
 import { registerInventoryCommands } from './commands-inventory';
 import type { CommandContext, Runner } from './command-context';
@@ -84,6 +85,7 @@ export function buildProgram(terminal: Terminal, exit: { code: number }): Comman
   registerInventoryCommands(program, run);
   registerCredentialCommands(program, run);
   registerAccountCommands(program, run);
+  registerSignInCommands(program, run);
   return program;
 }
 

@@ -38,7 +38,8 @@ function parsed(url: string | undefined): URL | null {
   }
 }
 
-function loopback(hostname: string): boolean {
+/** Whether `hostname` is this machine (a name or address of the loopback). */
+export function loopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -21,7 +21,7 @@ export interface RemoteOptions {
   handshakeMs?: number;
 }
 
-const TRUST_ACTION =
+export const TRUST_ACTION =
   'Pass the certificate fingerprint `plugboard serve` printed at start ("api: https://… (TLS certificate SHA-256 …)") with --service-fingerprint (or PLUGBOARD_SERVICE_FINGERPRINT).';
 
 /** Connect to the service at `url` (http[s]://host:port). Rejects with a PlugboardError saying why not. */
@@ -75,7 +75,7 @@ export async function connectRemoteCore(url: string, options: RemoteOptions): Pr
   });
 }
 
-function parseServiceUrl(url: string): URL {
+export function parseServiceUrl(url: string): URL {
   let parsed: URL | null;
   try {
     parsed = new URL(url);
@@ -98,7 +98,7 @@ function parseServiceUrl(url: string): URL {
 }
 
 /** A TLS connection whose certificate matches `pinned`, before anything is written on it. */
-function pinnedSocket(base: URL, pinned: string, timeoutMs: number): Promise<TLSSocket> {
+export function pinnedSocket(base: URL, pinned: string, timeoutMs: number): Promise<TLSSocket> {
   const host = base.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({
@@ -135,7 +135,7 @@ function pinnedSocket(base: URL, pinned: string, timeoutMs: number): Promise<TLS
   });
 }
 
-function connectError(where: string, error: NodeJS.ErrnoException): PlugboardError {
+export function connectError(where: string, error: NodeJS.ErrnoException): PlugboardError {
   const code = error.code ?? '';
   if (
     /SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_UNTRUSTED|ERR_TLS_CERT_ALTNAME_INVALID/.test(code)
@@ -214,7 +214,7 @@ async function readMessage(response: IncomingMessage): Promise<string | null> {
   }
 }
 
-function normalize(fingerprint: string): string {
+export function normalize(fingerprint: string): string {
   const hex = fingerprint.replace(/[^0-9a-f]/gi, '').toUpperCase();
   return hex.match(/.{1,2}/g)?.join(':') ?? '';
 }

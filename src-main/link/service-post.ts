@@ -1,0 +1,89 @@
+/**
+ * One JSON POST to a `plugboard serve` api listener (sign-in and sign-out), with the same trust as the
+ * remote link (remote.ts): over HTTPS the certificate is pinned by its fingerprint when one is given,
+ * checked before a byte of the request (and so a password or token) is sent; without one, the usual CA
+ * check. The body and the token appear in no error text.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { PlugboardError } from '../shared/errors';
+import { connectError, normalize, parseServiceUrl, pinnedSocket, TRUST_ACTION } from './remote';
+
+export interface ServicePost {
+  /** SHA-256 fingerprint of the service's HTTPS certificate (any case, colons optional). */
+  fingerprint?: string | undefined;
+  /** Sent as `Authorization: Bearer …`. */
+  token?: string | undefined;
+  body?: unknown;
+  /** How long connecting and the answer may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface ServiceAnswer {
+  status: number;
+  /** The parsed JSON answer, or null when it was not JSON. */
+  json: unknown;
+}
+
+const MAX_ANSWER = 64 * 1024;
+
+/** POST `path` at the service `url`; rejects (UNREACHABLE, TLS_*) only when no answer came. */
+export async function postToService(url: string, path: string, options: ServicePost): Promise<ServiceAnswer> {
+  const base = parseServiceUrl(url);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const pinned = options.fingerprint ? normalize(options.fingerprint) : null;
+  if (pinned !== null && pinned.length !== 95)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      'The --service-fingerprint is not a SHA-256 fingerprint (32 hex pairs, like AB:CD:…).',
+      undefined,
+      { action: TRUST_ACTION },
+    );
+  const secure = base.protocol === 'https:';
+  const socket = secure && pinned !== null ? await pinnedSocket(base, pinned, timeoutMs) : null;
+  const payload = options.body === undefined ? '' : JSON.stringify(options.body);
+  const request = (secure ? httpsRequest : httpRequest)(new URL(path, base), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(payload),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    },
+    timeout: timeoutMs,
+    ...(socket ? { createConnection: () => socket } : {}),
+  });
+  return new Promise<ServiceAnswer>((resolve, reject) => {
+    request.once('timeout', () =>
+      request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+    );
+    request.once('error', (error: NodeJS.ErrnoException) => reject(connectError(base.origin, error)));
+    request.once('response', (response: IncomingMessage) => {
+      void readJson(response).then((json) => resolve({ status: response.statusCode ?? 0, json }));
+    });
+    request.end(payload);
+  });
+}
+
+async function readJson(response: IncomingMessage): Promise<unknown> {
+  let text = '';
+  try {
+    for await (const chunk of response) {
+      text += String(chunk);
+      if (text.length > MAX_ANSWER) break;
+    }
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** The `error` (code, message, action) of a JSON error answer, or null. */
+export function answerError(json: unknown): { code: string; message: string; action?: string } | null {
+  const error = (json as { error?: { code?: unknown; message?: unknown; action?: unknown } } | null)?.error;
+  if (typeof error?.message !== 'string') return null;
+  return {
+    code: typeof error.code === 'string' ? error.code : 'FAILED',
+    message: error.message.slice(0, 500),
+    ...(typeof error.action === 'string' ? { action: error.action.slice(0, 500) } : {}),
+  };
+}
