@@ -3,8 +3,7 @@
  * MemoryStore with passwords in a MemorySecretStore, the web shell serving the built renderer, and
  * Chromium on its window. Each test file starts its own lab and closes it in afterAll.
  */
-import { createCore, type Core, MemoryStore } from '../../src-main/core/index';
-import type { LabRecords } from '../../src-main/core/flows/lab-records';
+import { createCore, type Core, type LabRecords, MemoryStore } from '../../src-main/core/index';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import type { ControllerSummary } from '../../src-preload/contract';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLabRecords } from '../../src-main/core/flows/lab-records';
+import { openLabRecords } from '../../src-main/core/index';
 import { expectAccessible } from './a11y';
 import { packageVersion, saveScreenshot, type BrowserSession } from './harness';
 import { startLab, type Lab } from './lab';
@@ -75,7 +75,9 @@ describe('People in Chromium', () => {
     }).toMatchObject({ displayName: 'Bob Builder', role: 'operator', disabled: false, hasPassword: true });
 
     await accountRow(page, 'bob').getByRole('button', { name: 'Disable bob' }).click();
-    await accountRow(page, 'bob').getByRole('button', { name: 'Enable bob' }).waitFor({ timeout: UI_TIMEOUT });
+    await accountRow(page, 'bob')
+      .getByRole('button', { name: 'Enable bob' })
+      .waitFor({ timeout: UI_TIMEOUT });
     expect(await accountRow(page, 'bob').innerText()).toContain('disabled');
     expect((await lab.core.handlers['accounts/list']({})).find((a) => a.name === 'bob')?.disabled).toBe(true);
     await saveScreenshot(page, 'people');

@@ -101,6 +101,7 @@ test('the People page is offered only when the Core answers the account list', a
   }));
   render(App);
   await screen.findByRole('button', { name: 'Settings' });
+  // The test backend answers at once: one task later every promise of the probe has settled.
   await new Promise((resolve) => setTimeout(resolve, 0));
   expect(backend.calls.some((c) => c.name === 'accounts/list')).toBe(true);
   expect(screen.queryByRole('button', { name: 'People' })).toBeNull();
