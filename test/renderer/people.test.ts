@@ -203,3 +203,32 @@ test('disables an account, and removes one only after a confirmation naming it',
   ]);
   expect(await screen.findByText('No accounts yet: add the first with “Add account”.')).toBeDefined();
 });
+
+test('sets a password typed twice and ends the sessions of an account, saying how many ended', async () => {
+  backend.answer('accounts/setPassword', () => ({ ok: true, value: null }));
+  backend.answer('accounts/revoke', () => {
+    accounts = accounts.map((a) => ({ ...a, sessions: 0 }));
+    return { ok: true, value: { sessions: 2 } };
+  });
+  const { user, table } = await openPeople();
+  await user.click(within(rowOf(table, 'root')).getByRole('button', { name: 'End the sessions of root' }));
+  expect(await screen.findByText('2 sessions of root ended.')).toBeDefined();
+  expect(
+    within(rowOf(table, 'root')).getByRole('button', { name: 'End the sessions of root' }),
+  ).toBeDisabled();
+
+  await user.click(within(rowOf(table, 'root')).getByRole('button', { name: 'Set a password for root' }));
+  const form = screen.getByRole('form', { name: 'New password for root' });
+  await user.type(within(form).getByLabelText('New password'), 'another long password');
+  await user.type(within(form).getByLabelText('Repeat the new password'), 'another long passwort');
+  await user.click(within(form).getByRole('button', { name: 'Set password' }));
+  expect(within(form).getByText('The two passwords differ: type the same password twice.')).toBeVisible();
+  await user.clear(within(form).getByLabelText('Repeat the new password'));
+  await user.type(within(form).getByLabelText('Repeat the new password'), 'another long password');
+  await user.click(within(form).getByRole('button', { name: 'Set password' }));
+  expect(backend.calls.filter((c) => c.name === 'accounts/setPassword').map((c) => c.input)).toEqual([
+    { name: 'root', password: 'another long password' },
+  ]);
+  expect(await screen.findByText('A new password is set for root; their sessions ended.')).toBeDefined();
+  expect(screen.queryByRole('form', { name: 'New password for root' })).toBeNull();
+});
