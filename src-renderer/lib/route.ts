@@ -9,7 +9,7 @@
 export const LOCAL_CORE = 'local';
 
 /** Pages that are not a controller. */
-export const PAGES = ['overview', 'inventory', 'add', 'settings'] as const;
+export const PAGES = ['overview', 'inventory', 'add', 'settings', 'people'] as const;
 export type Page = (typeof PAGES)[number];
 
 export interface Place {

@@ -3,7 +3,7 @@
  * MemoryStore with passwords in a MemorySecretStore, the web shell serving the built renderer, and
  * Chromium on its window. Each test file starts its own lab and closes it in afterAll.
  */
-import { createCore, type Core, MemoryStore } from '../../src-main/core/index';
+import { createCore, type Core, type LabRecords, MemoryStore } from '../../src-main/core/index';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src-main/emulator/index';
 import { MemorySecretStore } from '../../src-main/secrets';
 import type { ControllerSummary } from '../../src-preload/contract';
@@ -41,7 +41,10 @@ export function writes(emulator: RunningEmulator) {
 }
 
 /** The Core polls each controller every `pollIntervalMs` (the setting; 500 ms is its minimum). */
-export async function startLab(options: { pollIntervalMs?: number } = {}): Promise<Lab> {
+/** `records`: a lab store for the Core (accounts and sessions live there), closed with it. */
+export async function startLab(
+  options: { pollIntervalMs?: number; records?: LabRecords } = {},
+): Promise<Lab> {
   const log: string[] = [];
   const core = createCore({
     shell: 'web',
@@ -49,6 +52,7 @@ export async function startLab(options: { pollIntervalMs?: number } = {}): Promi
     store: new MemoryStore(),
     secrets: new MemorySecretStore(),
     dataDir: null,
+    ...(options.records ? { records: options.records } : {}),
     log: (message, error) => log.push(error === undefined ? message : `${message}: ${String(error)}`),
   });
   const emulators: RunningEmulator[] = [];
