@@ -29,14 +29,7 @@ export async function connectRemoteCore(url: string, options: RemoteOptions): Pr
   const base = parseServiceUrl(url);
   const where = base.origin;
   const handshakeMs = options.handshakeMs ?? 10_000;
-  const pinned = options.fingerprint ? normalize(options.fingerprint) : null;
-  if (pinned !== null && pinned.length !== 95)
-    throw new PlugboardError(
-      'BAD_INPUT',
-      'The --service-fingerprint is not a SHA-256 fingerprint (32 hex pairs, like AB:CD:…).',
-      undefined,
-      { action: TRUST_ACTION },
-    );
+  const pinned = pinnedFingerprint(options.fingerprint);
   const secure = base.protocol === 'https:';
   const preconnected = secure && pinned !== null ? await pinnedSocket(base, pinned, handshakeMs) : null;
   const { default: WebSocketClient } = await import('ws');
@@ -73,6 +66,19 @@ export async function connectRemoteCore(url: string, options: RemoteOptions): Pr
       resolve(linkOver(socket));
     });
   });
+}
+
+/** The service's pinned certificate fingerprint, normalised; null when none is given. */
+export function pinnedFingerprint(fingerprint: string | null | undefined): string | null {
+  const pinned = fingerprint ? normalize(fingerprint) : null;
+  if (pinned !== null && pinned.length !== 95)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      'The --service-fingerprint is not a SHA-256 fingerprint (32 hex pairs, like AB:CD:…).',
+      undefined,
+      { action: TRUST_ACTION },
+    );
+  return pinned;
 }
 
 export function parseServiceUrl(url: string): URL {

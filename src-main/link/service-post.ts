@@ -6,8 +6,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { PlugboardError } from '../shared/errors';
-import { connectError, normalize, parseServiceUrl, pinnedSocket, TRUST_ACTION } from './remote';
+import { connectError, parseServiceUrl, pinnedFingerprint, pinnedSocket } from './remote';
 
 export interface ServicePost {
   /** SHA-256 fingerprint of the service's HTTPS certificate (any case, colons optional). */
@@ -31,14 +30,7 @@ const MAX_ANSWER = 64 * 1024;
 export async function postToService(url: string, path: string, options: ServicePost): Promise<ServiceAnswer> {
   const base = parseServiceUrl(url);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const pinned = options.fingerprint ? normalize(options.fingerprint) : null;
-  if (pinned !== null && pinned.length !== 95)
-    throw new PlugboardError(
-      'BAD_INPUT',
-      'The --service-fingerprint is not a SHA-256 fingerprint (32 hex pairs, like AB:CD:…).',
-      undefined,
-      { action: TRUST_ACTION },
-    );
+  const pinned = pinnedFingerprint(options.fingerprint);
   const secure = base.protocol === 'https:';
   const socket = secure && pinned !== null ? await pinnedSocket(base, pinned, timeoutMs) : null;
   const payload = options.body === undefined ? '' : JSON.stringify(options.body);
