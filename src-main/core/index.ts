@@ -78,8 +78,26 @@ export {
 } from './tray/tray-menu';
 
 export { ACTIVITY_FILE } from './activity/activity-import';
-export { openLabRecords, type LabRecords } from './flows/lab-records';
-export { openConfigStore } from './flows/lab-config-move';
+export type { LabRecords } from './flows/lab-records';
+
+/*
+ * The lab store's openers are loaded when called: a one-off Core (a command given the address of a
+ * controller nobody saved) never opens a store, and the query layer (kysely) is a fifth of what a command
+ * would load at start.
+ */
+/** Open the lab store for a config folder (flows/lab-records.ts). */
+export async function openLabRecords(
+  ...args: Parameters<typeof import('./flows/lab-records').openLabRecords>
+): ReturnType<typeof import('./flows/lab-records').openLabRecords> {
+  return (await import('./flows/lab-records')).openLabRecords(...args);
+}
+
+/** Where a Core keeps the lab's configuration (flows/lab-config-move.ts). */
+export async function openConfigStore(
+  ...args: Parameters<typeof import('./flows/lab-config-move').openConfigStore>
+): ReturnType<typeof import('./flows/lab-config-move').openConfigStore> {
+  return (await import('./flows/lab-config-move')).openConfigStore(...args);
+}
 export type { Interrupted, TakingOver } from './flows/interrupted';
 export {
   LeaseLeadership,
@@ -88,7 +106,6 @@ export {
   type LeaseTiming,
   type ServiceName,
 } from './database/leadership';
-export { postgresLease } from './database/service-lease';
 export type { Accounts, SignedIn, SignInResult } from './accounts/accounts';
 export { SESSION_IDLE_MS, SESSION_MAX_MS } from './accounts/accounts';
 

@@ -16,6 +16,7 @@ import { openLabRecords } from './flows/lab-records';
 import { createCore, type Core, type CoreOptions } from './index';
 
 export { openLabRecords } from './flows/lab-records';
+export { postgresLease } from './database/service-lease';
 
 export interface SavedCoreOptions extends Partial<Omit<CoreOptions, 'shell' | 'version' | 'log'>> {
   shell: CoreOptions['shell'];

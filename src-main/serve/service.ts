@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { coreSocketPath } from '../link/wire';
-import { openSavedCore, keychainOrMemory, openLabRecords } from '../core/saved-core';
-import { LeaseLeadership, postgresLease, systemClock, type Core, type Leadership } from '../core/index';
+import { openSavedCore, postgresLease, keychainOrMemory, openLabRecords } from '../core/saved-core';
+import { LeaseLeadership, systemClock, type Core, type Leadership } from '../core/index';
 import { prepareConfigFolder } from '../shared/config-folder';
 import { controllerAccount, SystemdCredentialStore, credentialName, type SecretStore } from '../secrets';
 import type { Logger } from '../shared/logging';

@@ -4,7 +4,7 @@
  * and outlet, person, door, each with the time range), read oldest first page by page for an export
  * (never the whole log in memory), and pruned by age.
  */
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder, sql as Sql } from 'kysely';
 import type { ActivityEntry } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import type { LabStore } from '../database/lab-store';
@@ -134,7 +134,9 @@ export class ActivityRecords {
   async select(
     filter: RecordsFilter & { limit?: number | undefined; order?: 'newest' | 'oldest' | undefined },
   ): Promise<ActivityEntry[]> {
-    let query = this.#filtered(filter).orderBy('id', filter.order === 'oldest' ? 'asc' : 'desc');
+    // Loaded here, not at start: a Core that never opens a store never loads the query layer.
+    const { sql } = await import('kysely');
+    let query = this.#filtered(filter, sql).orderBy('id', filter.order === 'oldest' ? 'asc' : 'desc');
     if (filter.limit !== undefined) query = query.limit(filter.limit);
     try {
       return (await query.execute()).map(entryOf);
@@ -175,7 +177,7 @@ export class ActivityRecords {
     return Number(result.numDeletedRows);
   }
 
-  #filtered(filter: RecordsFilter): Query {
+  #filtered(filter: RecordsFilter, sql: typeof Sql): Query {
     let query = this.#db.selectFrom('activity').selectAll() as Query;
     if (filter.controllerId !== undefined) query = query.where('controller_id', '=', filter.controllerId);
     if (filter.outlet !== undefined) query = query.where('outlet', '=', filter.outlet);

@@ -4,9 +4,11 @@
  * rolls it back), so the rollback then fails with "no transaction is active" and the reason (the disk is
  * full) would be lost. Here the rollback's own failure is dropped and the statement's error thrown.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 export async function inTransaction<DB, T>(db: Kysely<DB>, work: (tx: Kysely<DB>) => Promise<T>): Promise<T> {
+  // Loaded here, not at start: a Core that never opens a store never loads the query layer.
+  const { sql } = await import('kysely');
   return db.connection().execute(async (connection) => {
     await sql`BEGIN`.execute(connection);
     let result: T;
