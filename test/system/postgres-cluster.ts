@@ -89,18 +89,6 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       // Loopback and a socket in the folder only; no fsync: the cluster lives as long as the run.
       const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${folder} -c fsync=off -c full_page_writes=off`;
       try {
-        await asOwner('pg_ctl', [
-          '-D',
-          data,
-          '-l',
-          join(folder, 'log'),
-          '-o',
-          settings,
-          '-w',
-          '-t',
-          '60',
-          'start',
-        ]);
         const start = () =>
           asOwner('pg_ctl', [
             '-D',
@@ -114,6 +102,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
             '60',
             'start',
           ]);
+        await start();
         return {
           url: `postgresql://plugboard:${password}@127.0.0.1:${port}/postgres`,
           port,
