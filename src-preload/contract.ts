@@ -24,6 +24,8 @@ import type {
   ControllerSummary,
   DiscoveryProgress,
   Group,
+  LabEvent,
+  LabSummary,
   LimitBreach,
   Reservation,
   Result,
@@ -47,6 +49,7 @@ import { demoCalls } from './contract/demo';
 import { activityCalls } from './contract/activity';
 import { settingsCalls } from './contract/settings';
 import { accountCalls } from './contract/accounts';
+import { labCalls } from './contract/labs';
 
 export * from './model';
 export {
@@ -62,6 +65,7 @@ export {
   outletSelection,
 } from './contract/blocks';
 export { RESERVATION_MAX_MS } from './contract/reservations';
+export { serviceAddress } from './contract/labs';
 
 // ---------- calls ----------
 
@@ -84,6 +88,7 @@ export const calls = {
   ...activityCalls,
   ...settingsCalls,
   ...accountCalls,
+  ...labCalls,
 } as const;
 
 // ---------- events ----------
@@ -114,6 +119,10 @@ export const events = {
   'activity/added': event<ActivityEntry>(),
   /** The settings changed; all of them are sent. */
   'settings/changed': event<Settings>(),
+  /** The labs this desk attaches to changed (added, removed, signed in or out, online, offline); all are sent. */
+  'labs/changed': event<LabSummary[]>(),
+  /** An event of a lab's Core (its `name` is one of these events), passed on by the desk. */
+  'labs/event': event<LabEvent>(),
   /** The tray wants the window to confirm an action on critical outlets. */
   'ui/confirm': event<ConfirmRequest>(),
 } as const;

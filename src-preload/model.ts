@@ -415,7 +415,11 @@ export interface Settings {
    * and out: 0–3600 s.
    */
   meterLimitHoldSeconds: number;
-  trayFavourites: OutletRef[];
+  /**
+   * Outlets pinned to the tray: this computer's, and on a desk the outlets of the labs it attaches to
+   * (`lab` names the lab; the lab's own settings are not touched, a desk's favourites are its person's).
+   */
+  trayFavourites: FavouriteRef[];
   /** Start the desktop app at login (its tray); off by default. */
   startAtLogin: boolean;
   /** Overview: one dense row per controller instead of a tile; off by default. */
@@ -713,6 +717,59 @@ export interface InventoryRow {
   firmwareBehind: string | null;
   /** Likewise for the relay firmware. */
   relayFirmwareBehind: string | null;
+}
+
+// ---------- labs a desk attaches to ----------
+
+/** An outlet pinned to the tray: this computer's (no `lab`), or one of a lab's, by the lab's id. */
+export interface FavouriteRef extends OutletRef {
+  lab?: string;
+}
+
+/**
+ * How a desk reaches a lab: `signed-out` (no session: sign in), `connecting`, `online` (the lab's
+ * states are live), `offline` (the service cannot be reached or refused the session: what the window
+ * shows of the lab is what was last known, and nothing is offered that would switch).
+ */
+export type LabStatus = 'signed-out' | 'connecting' | 'online' | 'offline';
+
+/** Who a caller is to the Core that answers (`app/whoami`): a desk shows it beside a lab's name. */
+export interface CallerInfo {
+  /** The account's, token's or OS user's name, as the activity log names it. */
+  who: string;
+  /** An account's display name; the name otherwise. */
+  displayName: string;
+  role: Role;
+  scope: Scope;
+  door: ActivityDoor;
+}
+
+/** A lab service a desk attaches to, as the desk's window sees it (never its session). */
+export interface LabSummary {
+  /** The lab's id on this desk: the first part of its pages' addresses (`#/<id>/overview`). */
+  id: string;
+  /** The lab's name (the service's `--name`, or its host). */
+  name: string;
+  addresses: string[];
+  fingerprints: string[];
+  status: LabStatus;
+  /** The service answering now (a lab with a standby follows its leader). */
+  service: string | null;
+  /** Who this desk is signed in as; null when signed out. */
+  account: CallerInfo | null;
+  /** Sign-in through the lab's identity provider, when the service offers it: the provider's label. */
+  provider: { label: string } | null;
+  /** Epoch ms of the last answer from the lab; null: never reached. */
+  lastSeen: number | null;
+  /** Why it is offline or signed out (a refused session, an unreachable service, a changed certificate). */
+  problem: ContractError | null;
+}
+
+/** One event of a lab's Core, passed on by the desk. */
+export interface LabEvent {
+  lab: string;
+  name: string;
+  payload: unknown;
 }
 
 // ---------- accounts ----------

@@ -40,6 +40,7 @@ import { SettingsStore } from './saved/settings';
 import { createReservations } from './reservations/reservations-wiring';
 import { reservationHandlers } from './handlers/reservations';
 import { accountHandlers } from './handlers/accounts';
+import { labHandlers } from './handlers/labs';
 import { Accounts } from './accounts/accounts';
 import { recordSignIn } from './flows/sign-in-log';
 import { startLimitWatch } from './meters/meter-limits-wiring';
@@ -411,8 +412,9 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   startLimitWatch(ctx);
   // The fleet inventory, outlet names and script attribution in the activity log.
   const fleet = startFleet(ctx, options.dataDir ?? null);
-  const handlersFor = (actor: Actor): Handlers => ({
-    ...appHandlers(ctx),
+  /** `actor` is all a handler records; `caller` (with its role and scope) only tells who it is. */
+  const handlersFor = (actor: Actor, caller: Caller): Handlers => ({
+    ...appHandlers(ctx, caller),
     ...controllerHandlers(ctx, actor),
     ...demoHandlers(ctx, actor),
     ...outletHandlers(ctx, actor),
@@ -429,6 +431,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...reservationHandlers(ctx, actor),
     ...accountHandlers(ctx, actor),
     ...fleetHandlers(ctx, fleet),
+    ...labHandlers(),
   });
   const user = options.user ?? osUserName();
   const facts = permissionFacts(ctx);
@@ -450,7 +453,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       // Answered once what the call recorded is kept (activity-answers.ts), whatever the door.
       handlers = answeringWhenKept(
         permittedHandlers(
-          handlersFor(Object.freeze({ door: frozen.door, who: frozen.who })),
+          handlersFor(Object.freeze({ door: frozen.door, who: frozen.who }), frozen),
           frozen,
           facts,
           leadership ? () => leadership.assertMayWrite() : undefined,

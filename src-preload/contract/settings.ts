@@ -3,7 +3,7 @@
  */
 import * as v from 'valibot';
 import type { Settings } from '../model';
-import { call, printable, controllerId, outletRef, empty } from './blocks';
+import { call, printable, controllerId, outletNumber, empty, id } from './blocks';
 
 const settingsInput = v.strictObject({
   pollIntervalMs: v.optional(
@@ -40,7 +40,13 @@ const settingsInput = v.strictObject({
       v.maxValue(3600, 'must be at most 3600 s'),
     ),
   ),
-  trayFavourites: v.optional(v.pipe(v.array(outletRef), v.maxLength(64))),
+  /** This computer's outlets, and on a desk a lab's (`lab`: the lab's id). */
+  trayFavourites: v.optional(
+    v.pipe(
+      v.array(v.strictObject({ controllerId, outlet: outletNumber, lab: v.optional(id) })),
+      v.maxLength(64),
+    ),
+  ),
   startAtLogin: v.optional(v.boolean()),
   overviewCompact: v.optional(v.boolean()),
   activityRetentionDays: v.optional(

@@ -18,6 +18,10 @@ import { assertInScope, type ScopeFacts } from './scopes';
 export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'app/info': ['observer', 'read'],
   'app/snapshot': ['observer', 'read'],
+  'app/whoami': ['observer', 'read'],
+  // A desk's own labs: the lab checks each call made through `labs/call` against the account signed in.
+  'labs/list': ['observer', 'read'],
+  'labs/call': ['observer', 'read'],
   'controllers/list': ['observer', 'read'],
   'meters/history': ['observer', 'read'],
   'meters/exportCsv': ['observer', 'read'],
@@ -84,6 +88,11 @@ export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'accounts/remove': ['admin', 'remove accounts'],
   'accounts/setDisabled': ['admin', 'disable or enable accounts'],
   'accounts/revoke': ['admin', "end accounts' sessions"],
+  'labs/add': ['admin', 'attach this desk to labs'],
+  'labs/remove': ['admin', 'attach this desk to labs'],
+  'labs/signIn': ['admin', 'sign this desk in to labs'],
+  'labs/signInWithProvider': ['admin', 'sign this desk in to labs'],
+  'labs/signOut': ['admin', 'sign this desk in to labs'],
 };
 
 /** What a role may do, in a refusal's words. */
