@@ -78,6 +78,8 @@ export class Reservations {
   #reported = false;
   #migrating = false;
   #reloadTimer: TimerHandle | null = null;
+  /** The lab store could not be read at the last try: said once, and again once it reads. */
+  #storeFailing = false;
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
@@ -268,7 +270,20 @@ export class Reservations {
         await this.#reload();
         this.refresh();
       })
-        .catch((error: unknown) => this.#o.log('could not read the reservations in the lab store', error))
+        .then(() => {
+          if (!this.#storeFailing) return;
+          this.#storeFailing = false;
+          this.#o.log('the reservations in the lab store are read again');
+        })
+        .catch((error: unknown) => {
+          // Once, not every second while the store is away: the copy in memory goes on answering.
+          if (this.#storeFailing) return;
+          this.#storeFailing = true;
+          this.#o.log(
+            'could not read the reservations in the lab store; trying again every second, and saying so once it reads',
+            error,
+          );
+        })
         .finally(() => {
           if (this.#reloadTimer) this.#pollStore();
         });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Group, Reservation } from '../../../src-preload/model';
 import { MemoryStore } from '../../../src-main/core/kernel/ports';
-import { RESERVATIONS_KEY, Reservations } from '../../../src-main/core/reservations/reservations';
+import {
+  RESERVATIONS_KEY,
+  RESERVATIONS_RELOAD_MS,
+  Reservations,
+} from '../../../src-main/core/reservations/reservations';
+import type { ReservationBook } from '../../../src-main/core/reservations/reservation-book';
 import { isPlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
 
@@ -85,5 +90,52 @@ describe('reservations in the settings file', () => {
     }
     expect(isPlugboardError(refusal) && refusal.code).toBe('INTERNAL');
     expect((refusal as Error).message).toContain('so it switches nothing for now');
+  });
+});
+
+describe('reservations over a lab store that goes away', () => {
+  it('say once that the store cannot be read, not every second, and once again when it reads', async () => {
+    const clock = new FakeClock();
+    const logged: string[] = [];
+    let reachable = true;
+    let reloads = 0;
+    // The book's reads are what the store answers: while it is away, each reload fails.
+    const book = {
+      current: () => [],
+      reload: async () => {
+        reloads++;
+        if (!reachable) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+    } as unknown as ReservationBook;
+    const reservations = new Reservations({
+      store: new MemoryStore(),
+      book,
+      clock,
+      log: (message) => logged.push(message),
+      groups: () => [],
+      names: {
+        controller: () => undefined,
+        outlet: () => undefined,
+        group: () => undefined,
+        outletCount: () => 8,
+      },
+      onChanged: () => undefined,
+      onRecorded: () => undefined,
+    });
+    await clock.advance(3 * RESERVATIONS_RELOAD_MS);
+    expect(logged).toEqual([]);
+    reachable = false;
+    const before = reloads;
+    await clock.advance(10 * RESERVATIONS_RELOAD_MS);
+    // It went on trying every second, and said so once.
+    expect(reloads - before).toBe(10);
+    expect(
+      logged.filter((line) => /could not read the reservations in the lab store/.test(line)),
+    ).toHaveLength(1);
+    reachable = true;
+    await clock.advance(2 * RESERVATIONS_RELOAD_MS);
+    expect(logged.filter((line) => /read again/.test(line))).toHaveLength(1);
+    expect(logged).toHaveLength(2);
+    reservations.dispose();
   });
 });
