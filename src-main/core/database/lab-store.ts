@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Compilable } from 'kysely';
 import { PlugboardError } from '../../shared/errors';
 import { describePostgres, storeLocation } from './connection';
+import { assertNotElsewhere, rememberPostgres } from './store-place';
 import { migrate, type Engine } from './migrations';
 import { kyselySqlite, openDatabaseSync, runCompiled } from './node-sqlite';
 import { isStoreBusy } from './store-errors';
@@ -191,14 +192,22 @@ async function opened(
   };
 }
 
-/** The lab store for the config folder `dir` and this environment: PostgreSQL when given, else SQLite. */
-export function openLabStore(
+/**
+ * The lab store for the config folder `dir` and this environment: PostgreSQL when given, else SQLite.
+ * A folder remembers that its lab went to PostgreSQL (place.ts), so a command run there without the
+ * database's setting is refused instead of quietly keeping a second lab in SQLite and config.json.
+ */
+export async function openLabStore(
   dir: string,
   version: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<LabStore> {
   const location = storeLocation(env);
-  return location.engine === 'postgres'
-    ? openPostgresStore(location.url, version)
-    : openSqliteStore(join(dir, LAB_STORE_FILE), version);
+  if (location.engine === 'sqlite') {
+    assertNotElsewhere(dir);
+    return openSqliteStore(join(dir, LAB_STORE_FILE), version);
+  }
+  const store = await openPostgresStore(location.url, version);
+  rememberPostgres(dir, store.where);
+  return store;
 }

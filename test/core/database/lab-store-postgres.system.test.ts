@@ -5,7 +5,7 @@
  * untouched; and the activity log's rows behave as on SQLite: filters and time range, a counted refusal
  * one row, pages oldest first, retention by age, ids continued after a restart, the old file moved in.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { openLabRecords, type LabRecords } from '../../../src-main/core/flows/la
 import { ActivityLog, type NewActivity } from '../../../src-main/core/activity/activity-log';
 import { openLabStore } from '../../../src-main/core/database/lab-store';
 import { SCHEMA_VERSION, storedVersion } from '../../../src-main/core/database/migrations';
+import { STORE_PLACE_FILE } from '../../../src-main/core/database/store-place';
+import type { PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
 import { sharedPostgresDatabase } from '../../system/shared-postgres';
 
@@ -56,9 +58,31 @@ describe('the lab store on PostgreSQL', () => {
     await store.close();
     const again = await openLabStore(dir, '1.0.1', env);
     expect(await storedVersion(again.db)).toEqual({ version: SCHEMA_VERSION, writtenBy: '1.0.0' });
-    // Nothing of SQLite in the folder: PostgreSQL holds it all.
-    expect(readdirSync(dir)).toEqual([]);
+    // Nothing of SQLite in the folder: PostgreSQL holds it all, and the folder remembers where.
+    expect(readdirSync(dir)).toEqual([STORE_PLACE_FILE]);
+    expect(readFileSync(join(dir, STORE_PLACE_FILE), 'utf8')).not.toContain(password);
     await again.close();
+  });
+
+  it('is remembered by the folder: opened there without the database, it refuses rather than start a SQLite lab', async () => {
+    const { dir, env } = await place();
+    const store = await openLabStore(dir, '1.0.0', env);
+    await store.close();
+    const refused = await openLabStore(dir, '1.0.0', {}).then(
+      () => null,
+      (error: unknown) => error as PlugboardError,
+    );
+    expect(refused?.code).toBe('STORE');
+    expect(refused?.message).toMatch(
+      /^This config folder's lab is kept in PostgreSQL \(PostgreSQL database "t_[0-9a-f]+" on 127\.0\.0\.1:\d+\), but Plugboard was given no database here/,
+    );
+    expect(refused?.action).toContain('PLUGBOARD_DATABASE_URL_FILE');
+    expect(readdirSync(dir)).toEqual([STORE_PLACE_FILE]);
+    // Going back to SQLite on purpose: the file the sentence names is deleted.
+    rmSync(join(dir, STORE_PLACE_FILE));
+    const sqlite = await openLabStore(dir, '1.0.0', {});
+    expect(sqlite.engine).toBe('sqlite');
+    await sqlite.close();
   });
 
   it('refuses a schema a newer Plugboard wrote, and changes nothing', async () => {
