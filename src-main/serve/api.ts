@@ -39,7 +39,7 @@ const ANONYMOUS: Caller = Object.freeze({
 });
 
 export async function startApiListener(context: ListenerContext): Promise<RunningListener> {
-  const window = context.webWindow ? await startWebWindow(context) : null;
+  const window = context.webWindow ? await startWebWindow(context, context.rendererDir) : null;
   const guarded = await startGuardedServer(context, (request, response) => {
     if (window?.serve(request, response)) return;
     void route(context, request, response).catch((error: unknown) => {

@@ -53,6 +53,8 @@ export interface ListenerContext {
   role?: () => ServiceRole;
   /** The api listener also serves the window to signed-in accounts (--web-window; api-window.ts). */
   webWindow?: boolean;
+  /** The built renderer the web window serves (default: out/renderer beside the code). */
+  rendererDir?: string;
 }
 
 /** What `GET /api/v1/status` says of the lab's services. */
