@@ -19,7 +19,7 @@
  * another service on the same store), so a window that only watches is shut out too. Each check counts
  * as a use of the session: an open window keeps it from ending idle (never past its week).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -54,6 +54,8 @@ export interface WebWindow {
   serve(request: IncomingMessage, response: ServerResponse): boolean;
   /** Take (or refuse) an upgrade to WINDOW_SOCKET_PATH. */
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Take the server's upgrades to WINDOW_SOCKET_PATH (the remote link leaves them alone: api-link.ts). */
+  attach(server: Server): void;
   /** Stop sending events and ask every window's socket to close (the service stops). */
   close(): void;
   /** Drop what is still open (after the server closed). */
@@ -110,8 +112,7 @@ export async function startWebWindow(
   };
   const stopWatch = context.core.subscribe((event, payload) => {
     // Entries about the lab service itself (no controller): account changes, sign-ins and sign-outs.
-    if (event === 'activity/added' && (payload as { controllerId: string }).controllerId === '')
-      void sweep();
+    if (event === 'activity/added' && (payload as { controllerId: string }).controllerId === '') void sweep();
   });
   const timer = setInterval(() => void sweep(), SWEEP_MS);
   timer.unref();
@@ -119,12 +120,10 @@ export async function startWebWindow(
   const ownOrigin = (request: IncomingMessage): string => `${scheme}://${request.headers.host ?? ''}`;
   const foreignOrigin = (request: IncomingMessage): string | null => {
     const origin = request.headers.origin;
-    return origin !== undefined && origin.toLowerCase() !== ownOrigin(request).toLowerCase()
-      ? origin
-      : null;
+    return origin !== undefined && origin.toLowerCase() !== ownOrigin(request).toLowerCase() ? origin : null;
   };
 
-  return {
+  const served: WebWindow = {
     serve(request, response) {
       const path = pathOf(request);
       const file = files.get(path);
@@ -210,6 +209,12 @@ export async function startWebWindow(
       );
     },
 
+    attach(server) {
+      server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        if ((request.url ?? '').split('?')[0] === WINDOW_SOCKET_PATH) served.upgrade(request, socket, head);
+      });
+    },
+
     close() {
       stopWatch();
       stopBridge();
@@ -223,6 +228,7 @@ export async function startWebWindow(
       refusals.close();
     },
   };
+  return served;
 }
 
 /**
@@ -240,7 +246,10 @@ function labFiles(renderer: Map<string, StaticFile>): Map<string, StaticFile> {
   const html = files.get('/index.html')!.body.toString('utf8');
   const script = `<script src="${WEB_PRELOAD_PATH}"></script>`;
   if (!html.includes(script)) throw new Error('The built index.html has no web preload to mark.');
-  const index = { type: files.get('/index.html')!.type, body: Buffer.from(html.replace(script, `${LAB_WINDOW_MARK}${script}`)) };
+  const index = {
+    type: files.get('/index.html')!.type,
+    body: Buffer.from(html.replace(script, `${LAB_WINDOW_MARK}${script}`)),
+  };
   files.set('/', index);
   files.set('/index.html', index);
   files.set('/sign-in', signIn);
@@ -256,5 +265,3 @@ function pathOf(request: IncomingMessage): string {
     return '';
   }
 }
-
-export { WINDOW_SOCKET_PATH };

@@ -18,14 +18,13 @@
  * observer's switch is refused there) and the activity log says "ci-runner, JSON API".
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { Caller, ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { findController, serveActivity } from './api-activity';
 import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { signIn, SignInRefusal, signOut } from './api-sign-in';
-import { startWebWindow, WINDOW_SOCKET_PATH, type WebWindow } from './api-window';
+import { startWebWindow } from './api-window';
 import { bearerCaller, bearerSecret } from './sessions';
 
 const MAX_BODY = 4096;
@@ -39,9 +38,9 @@ const ANONYMOUS: Caller = Object.freeze({
 });
 
 export async function startApiListener(context: ListenerContext): Promise<RunningListener> {
-  const window = context.webWindow ? await startWebWindow(context, context.rendererDir) : null;
+  const webWindow = context.webWindow ? await startWebWindow(context, context.rendererDir) : null;
   const guarded = await startGuardedServer(context, (request, response) => {
-    if (window?.serve(request, response)) return;
+    if (webWindow?.serve(request, response)) return;
     void route(context, request, response).catch((error: unknown) => {
       const failure = isPlugboardError(error)
         ? error
@@ -57,24 +56,21 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
     });
   });
   const link = attachRemoteLink(guarded.server, context);
-  if (window)
-    guarded.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if ((request.url ?? '').split('?')[0] === WINDOW_SOCKET_PATH) window.upgrade(request, socket, head);
-    });
+  webWindow?.attach(guarded.server);
   const tls = context.tls ? ` (TLS certificate SHA-256 ${context.tls.fingerprint256})` : '';
   return {
     name: NAME,
     lines: [
       `api: ${guarded.origin}/api/v1/controllers${tls}`,
       `metrics: ${guarded.origin}/metrics`,
-      ...(window ? [`web window: ${guarded.origin}/ (people sign in with their accounts)`] : []),
+      ...(webWindow ? [`web window: ${guarded.origin}/ (people sign in with their accounts)`] : []),
     ],
     async close(graceMs) {
-      window?.close();
+      webWindow?.close();
       // Both within the one grace period: the links' calls and the requests under way.
       await Promise.all([link.close(graceMs), guarded.close(graceMs)]);
       link.terminate();
-      window?.terminate();
+      webWindow?.terminate();
     },
   };
 }

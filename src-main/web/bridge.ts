@@ -97,7 +97,9 @@ async function answer(
     log('web window: could not check the session', error);
     const unchecked = { code: 'STORE', message: 'The service could not check your session; try again.' };
     if (socket.readyState === socket.OPEN)
-      socket.send(JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: unchecked } }));
+      socket.send(
+        JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: unchecked } }),
+      );
     return;
   }
   if (caller === null) {

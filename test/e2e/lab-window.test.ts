@@ -87,7 +87,10 @@ describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
   });
 
   async function newPerson(): Promise<Person> {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 800 },
+    });
     await context.route(
       (url) => url.origin !== origin,
       (route) => route.abort(),
@@ -164,7 +167,9 @@ describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
     // Refused whole before anything is queued, or per outlet: either way the Core's one sentence.
     const error = refused.ok ? refused.value.failed[0]?.error : refused.error;
     expect(error?.code).toBe('RESERVED');
-    expect(error?.message).toMatch(/^Outlet 3.* on bench-a is reserved by alice until .*: flashing firmware\.$/);
+    expect(error?.message).toMatch(
+      /^Outlet 3.* on bench-a is reserved by alice until .*: flashing firmware\.$/,
+    );
     // Bob's window shows the reservation as alice's, pushed to it.
     await eventually(() => bob.page.evaluate(() => window.plugboard.reservations.list({}))).toMatchObject({
       ok: true,

@@ -92,7 +92,9 @@ function openWindow(
       ...(headers.host ? { headers: { Host: headers.host } } : {}),
     });
     sockets.push(ws);
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    ws.on('unexpected-response', (_req, res) =>
+      reject(Object.assign(new Error('refused'), { status: res.statusCode })),
+    );
     ws.on('error', () => undefined);
     const closed = new Promise<{ code: number; reason: string }>((done) =>
       ws.on('close', (code, reason) => done({ code, reason: reason.toString() })),
@@ -125,15 +127,17 @@ const refusal = (opening: Promise<unknown>) =>
   );
 
 function get(origin: string, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(new URL(path, origin), { headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = request(new URL(path, origin), { headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 const session = (secret: string) => ['plugboard.v1', `plugboard.token.${secret}`];
@@ -167,7 +171,9 @@ describe('the web window on the api listener', () => {
     expect(await refusal(openWindow(origin, session(bob), { origin: 'https://evil.example' }))).toBe(403);
     expect(await refusal(openWindow(origin, session(bob), {}))).toBe(403);
     expect(
-      await refusal(openWindow(origin, session(bob), { origin: 'http://rebound.example', host: 'rebound.example' })),
+      await refusal(
+        openWindow(origin, session(bob), { origin: 'http://rebound.example', host: 'rebound.example' }),
+      ),
     ).toBe(403);
 
     const seen: Caller[] = [];
@@ -180,7 +186,11 @@ describe('the web window on the api listener', () => {
 
     const ada = await openWindow(origin, session(await signIn('ada')));
     const list = (await ada.call('controllers/list')) as { ok: true; value: { id: string }[] };
-    const refused = await ada.call('outlets/set', { controllerId: list.value[0]!.id, outlets: [1], on: true });
+    const refused = await ada.call('outlets/set', {
+      controllerId: list.value[0]!.id,
+      outlets: [1],
+      on: true,
+    });
     expect(refused).toMatchObject({
       ok: false,
       error: { code: 'FORBIDDEN', message: 'ada is an observer: it may read, not switch outlets.' },
@@ -194,7 +204,10 @@ describe('the web window on the api listener', () => {
     await clock.advance(SESSION_IDLE_MS + 1);
     expect(await refusal(openWindow(origin, session(early)))).toBe(401);
     expect(await open.call('app/info')).toMatchObject({ ok: false, error: { code: 'AUTH_FAILED' } });
-    expect(await open.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: 'The session ended: sign in again.' });
+    expect(await open.closed).toEqual({
+      code: SESSION_ENDED_CLOSE,
+      reason: 'The session ended: sign in again.',
+    });
   });
 
   it("an administrator's revoke closes the account's open sockets at once, and no one else's", async () => {

@@ -151,7 +151,8 @@ function connect(): void {
     if (lab && event.code === SESSION_ENDED_CLOSE) return toSignIn();
     const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** retries);
     retries++;
-    if (lab && !opened) void sessionEnded().then((ended) => (ended ? toSignIn() : setTimeout(connect, delay)));
+    if (lab && !opened)
+      void sessionEnded().then((ended) => (ended ? toSignIn() : setTimeout(connect, delay)));
     else setTimeout(connect, delay);
   });
 }
