@@ -97,15 +97,24 @@ export async function startWebWindow(
     ws.once('close', () => sessions.delete(ws));
   });
 
+  // One sweep at a time; one asked for meanwhile runs after it (the change may have come after its check).
   let sweeping = false;
+  let again = false;
   const sweep = async (): Promise<void> => {
-    if (sweeping) return;
+    if (sweeping) {
+      again = true;
+      return;
+    }
     sweeping = true;
     try {
-      for (const [ws, secret] of sessions) {
-        const caller = await sessionCaller(context, secret, 'web').catch(() => undefined);
-        if (caller === null && ws.readyState === ws.OPEN) ws.close(SESSION_ENDED_CLOSE, SESSION_ENDED_REASON);
-      }
+      do {
+        again = false;
+        for (const [ws, secret] of [...sessions]) {
+          const caller = await sessionCaller(context, secret, 'web').catch(() => undefined);
+          if (caller === null && ws.readyState === ws.OPEN)
+            ws.close(SESSION_ENDED_CLOSE, SESSION_ENDED_REASON);
+        }
+      } while (again);
     } finally {
       sweeping = false;
     }

@@ -32,6 +32,8 @@ interface Person {
   page: Page;
   /** Every address the page asked the service for (documents, scripts, fetches, the socket). */
   requested: string[];
+  /** Every Set-Cookie header the service answered with. */
+  cookiesSet: string[];
 }
 
 describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
@@ -99,7 +101,12 @@ describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     page.on('websocket', (socket) => requested.push(socket.url()));
-    const person = { context, page, requested };
+    const cookiesSet: string[] = [];
+    page.on('response', (response) => {
+      const header = response.headers()['set-cookie'];
+      if (header !== undefined) cookiesSet.push(header);
+    });
+    const person = { context, page, requested, cookiesSet };
     people.push(person);
     return person;
   }
@@ -180,6 +187,7 @@ describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
     for (const person of [alice, bob]) {
       expect(await person.context.cookies()).toEqual([]);
       expect(await person.page.evaluate(() => document.cookie)).toBe('');
+      expect(person.cookiesSet).toEqual([]);
       expect(person.requested.length).toBeGreaterThan(3);
       for (const secret of [aliceSession, bobSession])
         expect(person.requested.filter((url) => url.includes(secret))).toEqual([]);
