@@ -239,4 +239,14 @@ describe('the lab window in Chromium, on plugboard serve over HTTPS', () => {
     expect(status).toBe(401);
     expect(await alice.context.cookies()).toEqual([]);
   });
+
+  it('stops cleanly on SIGTERM with a window still open', async () => {
+    const carol = people[3]!;
+    expect(await carol.page.evaluate(() => window.plugboard.app.info({}))).toMatchObject({ ok: true });
+    service.child.kill('SIGTERM');
+    expect((await service.exit).code).toBe(0);
+    await eventually(() => carol.page.evaluate(() => window.plugboard.app.info({}).then((r) => r.ok))).toBe(
+      false,
+    );
+  });
 });
