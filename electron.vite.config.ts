@@ -1,4 +1,4 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'electron-vite';
@@ -144,11 +144,10 @@ const contractNamesOnly: Plugin = {
 };
 
 /**
- * The web shell's `window.plugboard` (src-main/web/page/web-preload.ts) as the page loads it: one
- * classic script, no imports (an IIFE), left readable (a few kB, served on loopback). Exported for test/web/web-preload.test.ts, which runs
- * exactly this.
+ * A page script of the web shell and the lab window (src-main/web/page/) as the page loads it: one
+ * classic script, no imports (an IIFE), left readable (a few kB).
  */
-export async function buildWebPreload(): Promise<string> {
+async function buildPageScript(file: string, name: string): Promise<string> {
   const built = (await build({
     configFile: false,
     logLevel: 'warn',
@@ -157,22 +156,41 @@ export async function buildWebPreload(): Promise<string> {
       write: false,
       minify: false,
       target: 'es2022',
-      lib: {
-        entry: resolve(root, 'src-main/web/page/web-preload.ts'),
-        formats: ['iife'],
-        name: 'plugboardWebPreload',
-      },
+      lib: { entry: resolve(root, 'src-main/web/page', file), formats: ['iife'], name },
     },
   })) as Rolldown.RolldownOutput[];
   return built[0]!.output[0].code;
 }
 
-/** Puts the web preload beside the window's files, where the web shell serves it (WEB_PRELOAD_PATH). */
+/**
+ * The web shell's `window.plugboard` (src-main/web/page/web-preload.ts). Exported for
+ * test/web/web-preload.test.ts, which runs exactly this.
+ */
+export function buildWebPreload(): Promise<string> {
+  return buildPageScript('web-preload.ts', 'plugboardWebPreload');
+}
+
+/** The lab window's sign-in page's script (src-main/web/page/sign-in.ts). */
+export function buildSignInScript(): Promise<string> {
+  return buildPageScript('sign-in.ts', 'plugboardSignIn');
+}
+
+/**
+ * Puts the page scripts beside the window's files, where the web shell and the lab service serve them
+ * (WEB_PRELOAD_PATH; the sign-in page with its script and style, serve/api-window.ts).
+ */
 const webPreloadAsset: Plugin = {
   name: 'plugboard-web-preload',
   apply: 'build',
   generateBundle: async function () {
     this.emitFile({ type: 'asset', fileName: WEB_PRELOAD_PATH.slice(1), source: await buildWebPreload() });
+    this.emitFile({ type: 'asset', fileName: 'plugboard-sign-in.js', source: await buildSignInScript() });
+    for (const file of ['sign-in.html', 'sign-in.css'])
+      this.emitFile({
+        type: 'asset',
+        fileName: file,
+        source: await readFile(resolve(root, 'src-main/web/page', file), 'utf8'),
+      });
   },
 };
 

@@ -10,6 +10,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { REMOTE_LINK_PATH } from '../link/wire';
+import { WINDOW_SOCKET_PATH } from '../web/socket-protocol';
 import type { ListenerContext } from './listener';
 import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
 import { clientAllowed, hostAllowed } from './network';
@@ -30,7 +31,9 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
     };
     const path = (request.url ?? '').split('?')[0];
     if (path !== REMOTE_LINK_PATH) {
-      refuse(404, 'Not Found', 'NOT_FOUND', `Only ${REMOTE_LINK_PATH} speaks WebSocket here.`);
+      // The window's socket is the web window's to take (api-window.ts).
+      if (path !== WINDOW_SOCKET_PATH || !context.webWindow)
+        refuse(404, 'Not Found', 'NOT_FOUND', `Only ${REMOTE_LINK_PATH} speaks WebSocket here.`);
       return;
     }
     if (!clientAllowed(request.socket.remoteAddress, context.allow)) {

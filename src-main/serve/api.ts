@@ -9,6 +9,7 @@
  *   GET  /metrics
  *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
  *   POST /api/v1/sign-in, /api/v1/sign-out         an account's session (api-sign-in.ts)
+ *   GET  /, /sign-in, /api/v1/window (WebSocket)  with --web-window, the window for signed-in accounts (api-window.ts)
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
  * `Authorization: Bearer <secret>` and acts with its token's role (or a signed-in session's account); without, reads are open to loopback
@@ -23,6 +24,7 @@ import { findController, serveActivity } from './api-activity';
 import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { signIn, SignInRefusal, signOut } from './api-sign-in';
+import { startWebWindow } from './api-window';
 import { bearerCaller, bearerSecret } from './sessions';
 
 const MAX_BODY = 4096;
@@ -36,7 +38,9 @@ const ANONYMOUS: Caller = Object.freeze({
 });
 
 export async function startApiListener(context: ListenerContext): Promise<RunningListener> {
+  const webWindow = context.webWindow ? await startWebWindow(context, context.rendererDir) : null;
   const guarded = await startGuardedServer(context, (request, response) => {
+    if (webWindow?.serve(request, response)) return;
     void route(context, request, response).catch((error: unknown) => {
       const failure = isPlugboardError(error)
         ? error
@@ -52,14 +56,21 @@ export async function startApiListener(context: ListenerContext): Promise<Runnin
     });
   });
   const link = attachRemoteLink(guarded.server, context);
+  webWindow?.attach(guarded.server);
   const tls = context.tls ? ` (TLS certificate SHA-256 ${context.tls.fingerprint256})` : '';
   return {
     name: NAME,
-    lines: [`api: ${guarded.origin}/api/v1/controllers${tls}`, `metrics: ${guarded.origin}/metrics`],
+    lines: [
+      `api: ${guarded.origin}/api/v1/controllers${tls}`,
+      `metrics: ${guarded.origin}/metrics`,
+      ...(webWindow ? [`web window: ${guarded.origin}/ (people sign in with their accounts)`] : []),
+    ],
     async close(graceMs) {
+      webWindow?.close();
       // Both within the one grace period: the links' calls and the requests under way.
       await Promise.all([link.close(graceMs), guarded.close(graceMs)]);
       link.terminate();
+      webWindow?.terminate();
     },
   };
 }

@@ -51,6 +51,10 @@ export interface ListenerContext {
   log: Logger;
   /** Whether this service leads the lab, and who does (absent: it leads alone, as with a SQLite store). */
   role?: () => ServiceRole;
+  /** The api listener also serves the window to signed-in accounts (--web-window; api-window.ts). */
+  webWindow?: boolean;
+  /** The built renderer the web window serves (default: out/renderer beside the code). */
+  rendererDir?: string;
 }
 
 /** What `GET /api/v1/status` says of the lab's services. */

@@ -42,6 +42,8 @@ export interface ServeConfig {
   name: string;
   /** The address clients use for this service (--advertise), or null when none is known. */
   advertise: string | null;
+  /** Serve the window to signed-in accounts on the api listener (--web-window; api-window.ts). */
+  webWindow: boolean;
   help: boolean;
 }
 
@@ -76,6 +78,8 @@ Without --listen all of them start on loopback; with it, only those named.
                              when it names the leader (default: the host name)
   --advertise URL            the address clients use for this service (default: the api
                              listener's, when it listens beyond loopback)
+  --web-window               also serve the window on the api listener (/, /sign-in): people
+                             sign in with their accounts; over HTTPS on a lab network
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
@@ -92,6 +96,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     'config-dir'?: string;
     name?: string;
     advertise?: string;
+    'web-window'?: boolean;
     help?: boolean;
   };
   try {
@@ -111,6 +116,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         'config-dir': { type: 'string' },
         name: { type: 'string' },
         advertise: { type: 'string' },
+        'web-window': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -161,6 +167,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       : apiOnNetwork && !values['no-tls']
         ? { kind: 'self-signed' }
         : { kind: 'off' };
+  if (values['web-window']) checkWebWindow(listeners, tls);
   return {
     configDir,
     listeners,
@@ -175,8 +182,25 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       values.advertise === undefined
         ? defaultAdvertise(listeners, tls, hostNames)
         : parseAdvertise(values.advertise),
+    webWindow: values['web-window'] ?? false,
     help: values.help ?? false,
   };
+}
+
+/**
+ * The window on the api listener signs people in with a password: on a lab network only over HTTPS
+ * (a password and a session cross it), as `POST /api/v1/sign-in` also demands.
+ */
+function checkWebWindow(listeners: ListenSpec[], tls: TlsChoice): void {
+  const api = listeners.find((l) => l.name === 'api');
+  if (!api)
+    throw new UsageError(
+      '--web-window is served by the api listener, which is not started: add --listen api (or --listen api=ADDR:PORT).',
+    );
+  if (!isLoopback(api.host) && tls.kind === 'off')
+    throw new UsageError(
+      `--web-window with --no-tls: the api listener (${api.host}:${api.port}) faces the network, and people would send their passwords and sessions in clear. Leave out --no-tls (a self-signed certificate is made), give --tls-cert and --tls-key, or listen on 127.0.0.1.`,
+    );
 }
 
 function parseName(text: string | undefined): string {

@@ -126,6 +126,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           metrics,
           log,
           role: () => roleOf(config.name, config.advertise, leadership),
+          webWindow: spec.name === 'api' && config.webWindow,
         }),
       );
     }

@@ -66,7 +66,8 @@ function checkHostAndOrigin(request: IncomingMessage, access: Access, requireOri
   return { ok: true };
 }
 
-function offeredProtocols(header: string | string[] | undefined): string[] {
+/** The WebSocket subprotocols a request offers, in order. */
+export function offeredProtocols(header: string | string[] | undefined): string[] {
   const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
   return joined
     .split(',')

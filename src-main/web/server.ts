@@ -204,7 +204,7 @@ function pathOf(request: IncomingMessage, access: Access): string {
   }
 }
 
-function setSecurityHeaders(response: ServerResponse, csp: string): void {
+export function setSecurityHeaders(response: ServerResponse, csp: string): void {
   response.setHeader('Content-Security-Policy', csp);
   response.setHeader('X-Content-Type-Options', 'nosniff');
   response.setHeader('Referrer-Policy', 'no-referrer');

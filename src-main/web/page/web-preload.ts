@@ -15,11 +15,31 @@
  *   page gets the current controllers, states, groups and settings as events, for what it missed.
  * - A call whose message exceeds the shell's limit (MAX_MESSAGE) answers BAD_INPUT here instead of
  *   being sent.
+ *
+ * On a lab's service (`plugboard serve --web-window`, marked by `<meta name="plugboard-window"
+ * content="lab">`), the tab's signed-in session (kept by the sign-in page, page/sign-in.ts) takes the
+ * token's place, offered to /api/v1/window. Without one, or once the service says it has ended (the
+ * socket closed with SESSION_ENDED_CLOSE, or refused while `GET /api/v1/status` answers the session
+ * 401), the tab goes to /sign-in, keeping its place to come back to.
  */
 import type { AppSnapshot, ContractError, Result } from '../../../src-preload/contract';
 import { buildPlugboardApi } from '../../../src-preload/window-api';
-import { MAX_MESSAGE, SOCKET_PATH, SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from '../socket-protocol';
-import { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, TOKEN_KEY } from './page-terms';
+import {
+  MAX_MESSAGE,
+  SESSION_ENDED_CLOSE,
+  SOCKET_PATH,
+  SOCKET_PROTOCOL,
+  TOKEN_PROTOCOL_PREFIX,
+  WINDOW_SOCKET_PATH,
+} from '../socket-protocol';
+import {
+  LAB_WINDOW,
+  RECONNECT_FIRST_MS,
+  RECONNECT_MAX_MS,
+  RETURN_KEY,
+  SESSION_KEY,
+  TOKEN_KEY,
+} from './page-terms';
 
 type Answer = Result<unknown>;
 type Resolve = (answer: Answer) => void;
@@ -27,9 +47,15 @@ type Resolve = (answer: Answer) => void;
 const failure = (code: ContractError['code'], message: string): Answer =>
   Object.freeze({ ok: false as const, error: Object.freeze({ code, message }) });
 
+const lab =
+  typeof document !== 'undefined' &&
+  document.querySelector('meta[name="plugboard-window"]')?.getAttribute('content') === LAB_WINDOW;
+
 const NO_TOKEN = failure(
   'UNREACHABLE',
-  'This tab has no access token for the Plugboard web shell. Open the address npm run web printed (it ends in ?token=…).',
+  lab
+    ? 'This tab is not signed in to the lab service: sign in at /sign-in.'
+    : 'This tab has no access token for the Plugboard web shell. Open the address npm run web printed (it ends in ?token=…).',
 );
 const AWAY = failure(
   'UNREACHABLE',
@@ -49,7 +75,39 @@ let opened = false;
 let everOpened = false;
 let retries = 0;
 
-const token = takeToken();
+const token = lab ? stored(SESSION_KEY) : takeToken();
+
+function stored(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** The lab's sign-in page, coming back to this place afterwards; the ended session is forgotten. */
+function toSignIn(): void {
+  try {
+    sessionStorage.removeItem(SESSION_KEY);
+    sessionStorage.setItem(RETURN_KEY, location.hash);
+  } catch {
+    // Without storage the tab cannot keep a session anyway.
+  }
+  location.replace('/sign-in');
+}
+
+/** Whether the service says this tab's session has ended (a refused socket does not say why). */
+async function sessionEnded(): Promise<boolean> {
+  try {
+    const answer = await fetch('/api/v1/status', {
+      headers: { Authorization: `Bearer ${token}` },
+      cache: 'no-store',
+    });
+    return answer.status === 401;
+  } catch {
+    return false; // the service is away: keep trying
+  }
+}
 
 function takeToken(): string | null {
   const params = new URLSearchParams(location.search);
@@ -69,7 +127,8 @@ function takeToken(): string | null {
 
 function connect(): void {
   opened = false;
-  const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + SOCKET_PATH;
+  const path = lab ? WINDOW_SOCKET_PATH : SOCKET_PATH;
+  const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path;
   const current = new WebSocket(url, [SOCKET_PROTOCOL, TOKEN_PROTOCOL_PREFIX + token]);
   socket = current;
   current.addEventListener('open', () => {
@@ -82,16 +141,19 @@ function connect(): void {
     everOpened = true;
   });
   current.addEventListener('message', (event: MessageEvent) => receive(event.data));
-  current.addEventListener('close', () => {
+  current.addEventListener('close', (event: CloseEvent) => {
     if (socket !== current) return;
     socket = null;
     // Never resent: a switch that did reach the shell must not happen twice.
     for (const resolve of pending.values()) resolve(opened ? LOST : AWAY);
     pending.clear();
     outbox = [];
+    if (lab && event.code === SESSION_ENDED_CLOSE) return toSignIn();
     const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** retries);
     retries++;
-    setTimeout(connect, delay);
+    if (lab && !opened)
+      void sessionEnded().then((ended) => (ended ? toSignIn() : setTimeout(connect, delay)));
+    else setTimeout(connect, delay);
   });
 }
 
@@ -164,6 +226,7 @@ function subscribe(name: string, listener: (payload: unknown) => void): () => vo
 }
 
 if (token) connect();
+else if (lab) toSignIn();
 
 Object.defineProperty(window, 'plugboard', {
   value: buildPlugboardApi({ invoke, subscribe }),
