@@ -11,8 +11,14 @@ export const LAB_STATUS_TEXT: Record<LabSummary['status'], string> = {
 };
 
 /** "Ada Lovelace (ada), operator of tag rack-7": who this computer is signed in to a lab as. */
-export function accountWords(account: CallerInfo, nameOf: (controllerId: string) => string | undefined): string {
-  const who = account.displayName && account.displayName !== account.who ? `${account.displayName} (${account.who})` : account.who;
+export function accountWords(
+  account: CallerInfo,
+  nameOf: (controllerId: string) => string | undefined,
+): string {
+  const who =
+    account.displayName && account.displayName !== account.who
+      ? `${account.displayName} (${account.who})`
+      : account.who;
   return `${who}, ${account.role} of ${scopeWords(account.scope, nameOf)}`;
 }
 

@@ -27,7 +27,8 @@ export class LabsState {
 
   readonly #local: Backend;
   readonly #home: AppState;
-  readonly #made = new Map<string, LabCore>();
+  /** Not reactive on purpose: `cores` is what the window reads. */
+  #made: Record<string, LabCore> = {};
 
   constructor(local: Backend, home: AppState) {
     this.#local = local;
@@ -50,8 +51,8 @@ export class LabsState {
     });
     return () => {
       off();
-      for (const core of this.#made.values()) core.stop();
-      this.#made.clear();
+      for (const core of Object.values(this.#made)) core.stop();
+      this.#made = {};
     };
   }
 
@@ -98,15 +99,17 @@ export class LabsState {
    */
   #apply(list: LabSummary[]): void {
     this.list = list;
-    const keep = new Set<string>();
+    const kept: Record<string, LabCore> = {};
     for (const lab of list) {
       if (lab.status === 'signed-out') continue;
-      keep.add(lab.id);
-      const made = this.#made.get(lab.id);
+      const made = this.#made[lab.id];
       if (!made) {
         const app = new AppState(labBackend(this.#local, lab.id), { id: lab.id, home: this.#home });
-        this.#made.set(lab.id, { app, stop: app.start(), status: lab.status });
-      } else if (made.status !== lab.status) {
+        kept[lab.id] = { app, stop: app.start(), status: lab.status };
+        continue;
+      }
+      kept[lab.id] = made;
+      if (made.status !== lab.status) {
         if (lab.status === 'online') {
           void made.app.load();
           void made.app.probePeople();
@@ -114,11 +117,8 @@ export class LabsState {
         made.status = lab.status;
       }
     }
-    for (const [id, made] of this.#made) {
-      if (keep.has(id)) continue;
-      made.stop();
-      this.#made.delete(id);
-    }
-    this.cores = Object.fromEntries([...this.#made].map(([id, made]) => [id, made.app]));
+    for (const [id, made] of Object.entries(this.#made)) if (!kept[id]) made.stop();
+    this.#made = kept;
+    this.cores = Object.fromEntries(Object.entries(kept).map(([id, made]) => [id, made.app]));
   }
 }

@@ -62,7 +62,8 @@ export class PlaceState {
   #read(hash: string): void {
     const place = parsePlace(hash);
     // A Core the window does not show (a lab removed since) is turned back by the window once it knows.
-    if (place.section && !isPage(place.view)) lastSection.set(sectionKey(place.core, place.view), place.section);
+    if (place.section && !isPage(place.view))
+      lastSection.set(sectionKey(place.core, place.view), place.section);
     this.core = place.core;
     this.view = place.view;
   }
