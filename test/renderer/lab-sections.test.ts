@@ -174,6 +174,8 @@ test('an unreachable lab shows its last-known states as last known and offers no
   const north = screen.getByRole('region', { name: 'Lab North offline' });
   expect(within(north).queryByRole('button', { name: 'Add controller' })).toBeNull();
   expect(within(north).getByText('offline')).toBeInTheDocument();
+  // Its controller is not said to be online now.
+  expect(within(north).getByRole('tab', { name: 'Rack 7 connecting' })).toBeInTheDocument();
 });
 
 test('a signed-out lab shows its sign-in form; a refusal shows the lab’s sentence; signing in opens its pages', async () => {
