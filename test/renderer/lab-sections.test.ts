@@ -325,3 +325,23 @@ test('Ctrl+digit and Go to… work in the lab’s section shown', async () => {
   await user.click(within(list).getByRole('option', { name: /Server on Rack 7 · outlet 2/ }));
   expect(location.hash).toBe(`#/${LAB}/rack-7/outlets`);
 });
+
+test('the Settings list a lab’s pinned outlet by the lab’s name; unpinning keeps this computer’s own', async () => {
+  const user = userEvent.setup();
+  localSettings = {
+    ...DEFAULT_SETTINGS,
+    trayFavourites: [
+      { controllerId: 'desk-1', outlet: 1 },
+      { controllerId: 'rack-7', outlet: 2, lab: LAB },
+    ],
+  };
+  history.replaceState(null, '', '#/local/settings');
+  render(App);
+  const unpin = await screen.findByRole('button', { name: 'Unpin Lab North: Rack 7, outlet 2 (Server)' });
+  expect(screen.getByRole('button', { name: 'Unpin My Bench, outlet 1 (Router)' })).toBeInTheDocument();
+  await user.click(unpin);
+  await waitFor(() => expect(desk.callsOf('settings/set')).toHaveLength(1));
+  expect(desk.callsOf('settings/set')[0]).toEqual({
+    trayFavourites: [{ controllerId: 'desk-1', outlet: 1 }],
+  });
+});
