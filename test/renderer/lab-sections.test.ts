@@ -345,3 +345,18 @@ test('the Settings list a lab’s pinned outlet by the lab’s name; unpinning k
     trayFavourites: [{ controllerId: 'desk-1', outlet: 1 }],
   });
 });
+
+test('removing a lab asks first, then leaves its section for this computer’s Overview', async () => {
+  const user = userEvent.setup();
+  labs = [labSummary({ status: 'signed-out', account: null })];
+  desk.answer('labs/remove', () => ({ ok: true, value: null }));
+  history.replaceState(null, '', `#/${LAB}/overview`);
+  render(App);
+  await user.click(await screen.findByRole('button', { name: 'Remove…' }));
+  const dialog = screen.getByRole('dialog', { name: 'Remove Lab North from this computer?' });
+  expect(desk.callsOf('labs/remove')).toEqual([]);
+  await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+  await waitFor(() => expect(location.hash).toBe('#/local/overview'));
+  expect(desk.callsOf('labs/remove')).toEqual([{ lab: LAB }]);
+  expect(screen.queryByRole('region', { name: /Lab North/ })).toBeNull();
+});
