@@ -309,7 +309,7 @@ test('a lab’s People page is the lab’s: offered when the lab answers its acc
   expect(within(here).queryByRole('button', { name: 'People' })).toBeNull();
 });
 
-test('Ctrl+digit and Go to… work in the lab’s section shown', async () => {
+test('Ctrl+digit works in the lab’s section shown; Go to… finds a lab’s outlet from this computer’s', async () => {
   const user = userEvent.setup();
   history.replaceState(null, '', `#/${LAB}/overview`);
   render(App);
@@ -317,12 +317,16 @@ test('Ctrl+digit and Go to… work in the lab’s section shown', async () => {
   await within(north).findByRole('tab', { name: 'Rack 7 online' });
   await user.keyboard('{Control>}1{/Control}');
   expect(location.hash).toBe(`#/${LAB}/rack-7/outlets`);
-  await user.click(within(north).getByRole('button', { name: 'Overview' }));
+  await user.click(screen.getByRole('region', { name: 'This computer' }).querySelector('button')!);
+  await user.click(
+    within(screen.getByRole('region', { name: 'This computer' })).getByRole('button', { name: 'Overview' }),
+  );
+  expect(location.hash).toBe('#/local/overview');
   await user.keyboard('{Control>}k{/Control}');
   const box = screen.getByRole('combobox', { name: 'Go to a controller, outlet or group' });
   await user.type(box, 'server');
   const list = screen.getByRole('listbox', { name: 'Matches' });
-  await user.click(within(list).getByRole('option', { name: /Server on Rack 7 · outlet 2/ }));
+  await user.click(within(list).getByRole('option', { name: /Server on Rack 7 \(Lab North\) · outlet 2/ }));
   expect(location.hash).toBe(`#/${LAB}/rack-7/outlets`);
 });
 

@@ -56,6 +56,14 @@ export class LabsState {
     };
   }
 
+  /** The labs signed in to, in the sidebar's order, with their states (for Go to… across sections). */
+  get signedIn(): { core: string; name: string; app: AppState }[] {
+    return this.list.flatMap((l) => {
+      const app = this.cores[l.id];
+      return app ? [{ core: l.id, name: l.name, app }] : [];
+    });
+  }
+
   lab(id: string): LabSummary | undefined {
     return this.list.find((l) => l.id === id);
   }
