@@ -400,3 +400,22 @@ test('removing a lab asks first, then leaves its section for this computer’s O
   expect(desk.callsOf('labs/remove')).toEqual([{ lab: LAB }]);
   expect(screen.queryByRole('region', { name: /Lab North/ })).toBeNull();
 });
+
+test(
+  'a lab that answers again is live again by itself: reloaded, its switches enabled',
+  BACKSTOP,
+  async () => {
+    labs = [labSummary({ status: 'offline' })];
+    history.replaceState(null, '', `#/${LAB}/rack-7/outlets`);
+    render(App);
+    await screen.findByRole('region', { name: 'Lab North, last known' });
+    await waitFor(() => expect(labCalls('app/snapshot')).toHaveLength(1));
+    expect(screen.getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toBeDisabled();
+
+    desk.emit('labs/changed', [labSummary({ status: 'online' })]);
+    await waitFor(() => expect(labCalls('app/snapshot')).toHaveLength(2));
+    expect(await screen.findByRole('tabpanel', { name: 'Rack 7 online' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Lab North, last known' })).toBeNull();
+    expect(screen.getByRole('switch', { name: 'Power of outlet 2 (Server)' })).toBeEnabled();
+  },
+);
