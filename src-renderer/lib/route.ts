@@ -2,14 +2,15 @@
  * The current page in the window's address, so a reload lands where the person was and back/forward
  * move between places: `#/<core>/<page>` for the pages and `#/<core>/<controller id>/<section>` for a
  * controller. The first part names the Core the page belongs to: `local` is the one this window talks to
- * (this computer's, or the lab's it was opened from); room for a window that shows several, one per lab.
+ * (this computer's, or the lab's it was opened from), a lab's id (`lab-1a2b3c4d`) one of the labs this
+ * computer attaches to.
  */
 
 /** The Core a window talks to directly. */
 export const LOCAL_CORE = 'local';
 
 /** Pages that are not a controller. */
-export const PAGES = ['overview', 'inventory', 'add', 'settings', 'people'] as const;
+export const PAGES = ['overview', 'inventory', 'add', 'settings', 'people', 'connect'] as const;
 export type Page = (typeof PAGES)[number];
 
 export interface Place {

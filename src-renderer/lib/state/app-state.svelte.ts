@@ -4,6 +4,7 @@ import type {
   ConfirmRequest,
   ContractError,
   ControllerState,
+  FavouriteRef,
   ControllerSummary,
   Group,
   GroupRunResult,
@@ -44,15 +45,24 @@ export class AppState {
   /** Requests from the tray to confirm switching critical outlets, oldest first. */
   confirmQueue = $state.raw<ConfirmRequest[]>([]);
 
+  /** The Core answered `accounts/list`: the People page is offered for it. */
+  people = $state(false);
+
   readonly api: Backend;
   /** Who reserved what: shown on outlet rows, the Overview and the tray. */
   readonly reservations: ReservationsState;
+  /** The lab this Core is, on this desk; undefined: this computer's own Core. */
+  readonly lab: string | undefined;
+  /** This computer's state: its settings keep the tray's favourites, a lab's outlets' too. */
+  readonly #home: AppState;
   /** Per-controller actions, made once each; not reactive on purpose. */
   #actions: Record<string, ControllerActions> = {};
 
-  constructor(api: Backend) {
+  constructor(api: Backend, lab?: { id: string; home: AppState }) {
     this.api = api;
     this.reservations = new ReservationsState(api);
+    this.lab = lab?.id;
+    this.#home = lab?.home ?? this;
   }
 
   /** Listen to main's events and load everything; returns the function that stops listening. */
@@ -66,7 +76,16 @@ export class AppState {
       this.reservations.start(),
     ];
     void this.load();
+    void this.probePeople();
     return () => offs.forEach((off) => off());
+  }
+
+  /**
+   * The People page is offered to those who may manage accounts: an administrator of everything, on a
+   * Core that keeps accounts (a lab store). The Core says which by answering the list or refusing it.
+   */
+  async probePeople(): Promise<void> {
+    this.people = (await settle(this.api.accounts.list({}))).ok;
   }
 
   /** Load (or reload after a failure) the snapshot; falls back to the two calls every shell answers. */
@@ -151,19 +170,38 @@ export class AppState {
     return result;
   }
 
-  isFavourite(ref: OutletRef): boolean {
-    return this.settings.trayFavourites.some(
-      (f) => f.controllerId === ref.controllerId && f.outlet === ref.outlet,
-    );
+  /** The shell has a tray to pin outlets to (this computer's: not the web shell's page). */
+  get hasTray(): boolean {
+    const info = this.#home.info;
+    return info !== null && info.shell !== 'web';
   }
 
-  /** Pin an outlet to the tray, or unpin it. */
+  /** This Core's outlet as this computer's settings pin it: a lab's outlets by the lab's id. */
+  #isRef(f: FavouriteRef, ref: OutletRef): boolean {
+    return f.lab === this.lab && f.controllerId === ref.controllerId && f.outlet === ref.outlet;
+  }
+
+  isFavourite(ref: OutletRef): boolean {
+    return this.#home.settings.trayFavourites.some((f) => this.#isRef(f, ref));
+  }
+
+  /** The outlets of one controller pinned to the tray. */
+  favouritesOf(controllerId: string): number[] {
+    return this.#home.settings.trayFavourites
+      .filter((f) => f.lab === this.lab && f.controllerId === controllerId)
+      .map((f) => f.outlet);
+  }
+
+  /**
+   * Pin an outlet to the tray, or unpin it. The tray is this computer's: a lab's outlet is kept in this
+   * computer's settings with the lab's id, never in the lab's settings.
+   */
   async toggleFavourite(ref: OutletRef): Promise<Result<Settings>> {
-    const others = this.settings.trayFavourites.filter(
-      (f) => !(f.controllerId === ref.controllerId && f.outlet === ref.outlet),
-    );
-    const trayFavourites = this.isFavourite(ref) ? others : [...others, ref];
-    const result = await this.saveSettings({ trayFavourites });
+    const home = this.#home;
+    const others = home.settings.trayFavourites.filter((f) => !this.#isRef(f, ref));
+    const pinned: FavouriteRef = this.lab === undefined ? { ...ref } : { ...ref, lab: this.lab };
+    const trayFavourites = this.isFavourite(ref) ? others : [...others, pinned];
+    const result = await home.saveSettings({ trayFavourites });
     if (!result.ok) this.banner = { context: 'The tray favourites were not saved.', error: result.error };
     return result;
   }

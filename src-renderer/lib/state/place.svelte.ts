@@ -1,18 +1,23 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { LOCAL_CORE, isPage, parsePlace, placeHash } from '../route';
 
-/** The section each controller showed last, so coming back to it comes back to the same place. */
+/** The section each controller showed last (by Core and id), so coming back to it comes back to the same place. */
 export const lastSection = new SvelteMap<string, string>();
 
 /** The section a controller opens at when it has not shown one yet. */
 export const FIRST_SECTION = 'outlets';
 
+/** The key of a controller's last section: its Core and its id. */
+export const sectionKey = (core: string | undefined, view: string) => `${core ?? LOCAL_CORE}/${view}`;
+
 /**
- * Where the window is — a page or a controller and its section — kept in the address (route.ts): a
- * change made here is a new history entry, back and forward (and an address typed by hand) come back
- * through `follow`. Without a `location` (a test's bare component) it is plain state.
+ * Where the window is — a Core, and its page or a controller and its section — kept in the address
+ * (route.ts): a change made here is a new history entry, back and forward (and an address typed by
+ * hand) come back through `follow`. Without a `location` (a test's bare component) it is plain state.
  */
 export class PlaceState {
+  /** The Core whose page is shown: `local` (this computer) or a lab's id. */
+  core = $state(LOCAL_CORE);
   /** 'overview', 'inventory', 'add', 'settings' or a controller id. */
   view = $state('overview');
   /** The next change of address replaces the current entry instead of adding one. */
@@ -24,13 +29,19 @@ export class PlaceState {
 
   /** The address of where the window is now. */
   get hash(): string {
-    const section = isPage(this.view) ? null : (lastSection.get(this.view) ?? FIRST_SECTION);
-    return placeHash({ core: LOCAL_CORE, view: this.view, section });
+    const section = isPage(this.view)
+      ? null
+      : (lastSection.get(sectionKey(this.core, this.view)) ?? FIRST_SECTION);
+    return placeHash({ core: this.core, view: this.view, section });
   }
 
-  /** Go to a page or controller; `replace` when the old place is gone (a removed controller). */
-  go(view: string, { replace = false } = {}): void {
+  /**
+   * Go to a page or controller, of the Core shown or of another; `replace` when the old place is gone
+   * (a removed controller, a lab no longer attached).
+   */
+  go(view: string, { replace = false, core = this.core } = {}): void {
     if (replace) this.#replace = true;
+    this.core = core;
     this.view = view;
   }
 
@@ -50,13 +61,10 @@ export class PlaceState {
 
   #read(hash: string): void {
     const place = parsePlace(hash);
-    // Another Core's page is for a window that shows several: this one shows its own Overview.
-    if (place.core !== LOCAL_CORE) {
-      this.#replace = true;
-      this.view = 'overview';
-      return;
-    }
-    if (place.section && !isPage(place.view)) lastSection.set(place.view, place.section);
+    // A Core the window does not show (a lab removed since) is turned back by the window once it knows.
+    if (place.section && !isPage(place.view))
+      lastSection.set(sectionKey(place.core, place.view), place.section);
+    this.core = place.core;
     this.view = place.view;
   }
 }
