@@ -168,6 +168,23 @@ export function outsideScope<K extends CallName>(
   });
 }
 
+/**
+ * The one place a call would touch, for its refusal's entry in the activity log: the controller, with
+ * the outlet when it is the only one; null when the call touches the lab, nothing, or several controllers.
+ */
+export function touchedPlace<K extends CallName>(
+  name: K,
+  input: Input<K>,
+  facts: ScopeFacts,
+): { controllerId: string; outlet: number | null } | null {
+  const touches = (TOUCHES[name] as TouchRule<K>)(input, facts);
+  if (touches === 'lab' || touches.length === 0) return null;
+  const [first] = touches as [Cell, ...Cell[]];
+  if (touches.some((cell) => cell.controllerId !== first.controllerId)) return null;
+  const one = typeof first.outlet === 'number' && touches.every((cell) => cell.outlet === first.outlet);
+  return { controllerId: first.controllerId, outlet: one ? (first.outlet as number) : null };
+}
+
 function inside(cell: Cell, scope: Extract<Scope, { kind: 'some' }>, facts: ScopeFacts): boolean {
   const controller = facts.controller(cell.controllerId);
   // An unknown controller is touched by nothing: the call itself answers NOT_FOUND.

@@ -78,6 +78,9 @@ describe('accounts through the Core', () => {
     ]);
     expect(changes).toEqual([
       ['the lab service', 'cli', 'root', 'added account ada (operator, tag rack-7)'],
+      // The operator's refused attempts are in the log too, as theirs.
+      ['the lab service', 'json-api', 'ada', 'tried to see the accounts'],
+      ['the lab service', 'json-api', 'ada', "tried to set accounts' passwords"],
       ['the lab service', 'cli', 'root', 'ended 0 sessions of account ada'],
       ['the lab service', 'cli', 'root', 'disabled account ada'],
       ['the lab service', 'cli', 'root', 'removed account ada'],
