@@ -85,6 +85,7 @@ export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'discovery/stop': ['admin', 'look for controllers on the network'],
   'accounts/list': ['admin', 'see the accounts'],
   'accounts/add': ['admin', 'add accounts'],
+  'accounts/update': ['admin', 'change accounts'],
   'accounts/setPassword': ['admin', "set accounts' passwords"],
   'accounts/remove': ['admin', 'remove accounts'],
   'accounts/setDisabled': ['admin', 'disable or enable accounts'],

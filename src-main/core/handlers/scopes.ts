@@ -124,6 +124,7 @@ const TOUCHES: { [K in CallName]: TouchRule<K> } = {
   // People are the lab's: an administrator of part of it neither sees nor manages its accounts.
   'accounts/list': lab,
   'accounts/add': lab,
+  'accounts/update': lab,
   'accounts/setPassword': lab,
   'accounts/remove': lab,
   'accounts/setDisabled': lab,
