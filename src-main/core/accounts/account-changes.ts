@@ -56,10 +56,9 @@ export async function assertKeepsAnAdmin(
   );
 }
 
-/** The words for what a change does to an administrator of everything ("made an operator", "limited"). */
-function doingWords(role: Role, scope: Scope): string {
-  if (role !== 'admin') return `made ${role === 'operator' ? 'an operator' : 'an observer'}`;
-  return scope.kind === 'all' ? 'changed so' : 'limited to part of the lab';
+/** What a change that leaves no administrator of everything does to one ("made an operator", "limited …"). */
+function doingWords(role: Role): string {
+  return role === 'admin' ? 'limited to part of the lab' : `made an ${role}`;
 }
 
 /** Change `row` in place as `input` says (what is absent stays); answers the row as it now is. */
@@ -69,14 +68,13 @@ export async function updateAccount(
   input: AccountUpdate,
 ): Promise<AccountTable> {
   const role = input.role === undefined ? accountRole(row.role) : accountRole(input.role);
-  const scope = input.scope ?? parseScope(row.scope);
   const next: AccountTable = {
     ...row,
     role,
     scope: input.scope === undefined ? row.scope : JSON.stringify(input.scope),
     display_name: input.displayName === undefined ? row.display_name : input.displayName.trim() || row.name,
   };
-  await assertKeepsAnAdmin(db, row, next, doingWords(role, scope));
+  await assertKeepsAnAdmin(db, row, next, doingWords(role));
   await db
     .updateTable('account')
     .set({ role: next.role, scope: next.scope, display_name: next.display_name })
