@@ -5,6 +5,7 @@
  *
  *   accounts list
  *   accounts add NAME --role R [--display TEXT] [--tags a,b] [--controllers A,B] [--outlets "A:3,B:1"] [--password-stdin]
+ *   accounts set NAME [--role R] [--display TEXT] [--tags a,b | --controllers A,B | --outlets "A:3" | --everywhere]
  *   accounts passwd NAME --password-stdin     accounts remove NAME
  *   accounts disable NAME / enable NAME        accounts revoke NAME (ends its sessions)
  *
@@ -57,6 +58,32 @@ async function scopeOf(
     return { controllerId: find(text.slice(0, colon)), outlet: number };
   });
   return { kind: 'some', tags, controllers: controllers.map(find), outlets: refs };
+}
+
+/** `set`'s scope: unchanged without a scope option, everything with --everywhere, else as `add` reads it. */
+async function newScope(
+  core: CoreAccess,
+  local: Record<string, unknown>,
+): Promise<CallInput<'accounts/update'>['scope']> {
+  const limited = [local.tags, local.controllers, local.outlets].some((o) => typeof o === 'string');
+  if (local.everywhere === true && limited)
+    throw new UsageError('Give either --everywhere or --tags, --controllers and --outlets, not both.');
+  if (local.everywhere === true) return { kind: 'all' };
+  if (!limited) return undefined;
+  const scope = await scopeOf(core, local);
+  if (scope.kind === 'all')
+    throw new UsageError(
+      'The scope options name nothing: give tags, controllers or outlets, or --everywhere.',
+    );
+  return scope;
+}
+
+/** The options that limit a role to part of the lab, as `add` and `set` take them. */
+function scopeOptions(command: Command): Command {
+  return command
+    .option('--tags <list>', 'limit the role to controllers with these tags (comma-separated)')
+    .option('--controllers <list>', 'limit the role to these saved controllers (names, comma-separated)')
+    .option('--outlets <list>', 'limit the role to these outlets, like "Bench A:3,Bench B:1"');
 }
 
 function scopeWords(scope: Scope): string {
@@ -125,15 +152,13 @@ export function registerAccountCommands(program: Command, run: Runner): void {
   );
 
   leaf(
-    accounts
-      .command('add')
-      .argument('<name>', 'what they sign in with: letters, digits, ".", "_" or "-"')
-      .requiredOption('--role <role>', 'observer, operator or admin')
-      .option('--display <text>', 'the name people see (default: NAME)')
-      .option('--tags <list>', 'limit the role to controllers with these tags (comma-separated)')
-      .option('--controllers <list>', 'limit the role to these saved controllers (names, comma-separated)')
-      .option('--outlets <list>', 'limit the role to these outlets, like "Bench A:3,Bench B:1"')
-      .option('--password-stdin', 'read the password from standard input (without it: no password sign-in)'),
+    scopeOptions(
+      accounts
+        .command('add')
+        .argument('<name>', 'what they sign in with: letters, digits, ".", "_" or "-"')
+        .requiredOption('--role <role>', 'observer, operator or admin')
+        .option('--display <text>', 'the name people see (default: NAME)'),
+    ).option('--password-stdin', 'read the password from standard input (without it: no password sign-in)'),
     ['--password-stdin', '--password'],
   ).action(
     run(async (context, name) => {
@@ -151,6 +176,39 @@ export function registerAccountCommands(program: Command, run: Runner): void {
         if (context.json) return context.terminal.json(added);
         context.terminal.print(
           `Added ${added.name} (${added.role}, ${scopeWords(added.scope)})${added.hasPassword ? '' : ' without a password: it cannot sign in with one until `plugboard accounts passwd` gives it one'}.`,
+        );
+      });
+    }),
+  );
+
+  leaf(
+    scopeOptions(
+      accounts
+        .command('set')
+        .argument('<name>', 'the account')
+        .description('change an account in place: what is not given stays (its sessions act with it at once)')
+        .option('--role <role>', 'observer, operator or admin')
+        .option('--display <text>', 'the name people see (empty: NAME)'),
+    ).option('--everywhere', 'let the role apply to everything (no tags, controllers or outlets)'),
+  ).action(
+    run(async (context, name) => {
+      const local = context.local as Record<string, unknown>;
+      await withAccounts(context, async (core) => {
+        const scope = await newScope(core, local);
+        const input: CallInput<'accounts/update'> = {
+          name: String(name),
+          ...(typeof local.role === 'string' ? { role: local.role as AccountSummary['role'] } : {}),
+          ...(typeof local.display === 'string' ? { displayName: local.display } : {}),
+          ...(scope ? { scope } : {}),
+        };
+        if (Object.keys(input).length === 1)
+          throw new UsageError(
+            'Say what to change: --role, --display, or the scope (--tags, --controllers, --outlets or --everywhere).',
+          );
+        const changed = await core.call('accounts/update', input);
+        if (context.json) return context.terminal.json(changed);
+        context.terminal.print(
+          `${changed.name} is now an ${changed.role} of ${scopeWords(changed.scope)}${changed.displayName !== changed.name ? `, shown as "${changed.displayName}"` : ''}.`,
         );
       });
     }),

@@ -5,6 +5,7 @@ import { DiscoveryService, type DiscoveryTuning } from '../discovery/discovery-s
 import { keepingOf, MemorySecretStore, type SecretStore } from '../secrets';
 import { join } from 'node:path';
 import { ActivityLog } from './activity/activity-log';
+import { RefusalBudget } from './activity/activity-refusal-budget';
 import { answeringWhenKept } from './activity/activity-answers';
 import { ACTIVITY_FILE } from './activity/activity-import';
 import type { LabRecords } from './flows/lab-records';
@@ -435,6 +436,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
   });
   const user = options.user ?? osUserName();
   const facts = permissionFacts(ctx);
+  // Calls the role or scope refused, in the log as attempts: counted, and bounded per client.
+  const refused = new RefusalBudget({ activity, clock });
   const byCaller = new Map<string, Handlers>();
   const handlersAs = (caller: Caller | ActivityDoor): Handlers => {
     const resolved: Caller = typeof caller === 'string' ? { door: caller, who: user, role: 'admin' } : caller;
@@ -457,6 +460,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
           frozen,
           facts,
           leadership ? () => leadership.assertMayWrite() : undefined,
+          (entry) => refused.refused(entry),
         ),
         activity,
         log,

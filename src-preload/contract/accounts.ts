@@ -16,6 +16,7 @@ const accountName = v.pipe(
 );
 /** A password as given (not trimmed: spaces may be part of it); its length is checked in the Core. */
 const password = v.pipe(v.string(), v.maxLength(1024, 'is longer than 1024 characters'));
+const displayName = v.pipe(v.string(), v.trim(), v.maxLength(100, 'is longer than 100 characters'));
 
 /** Where an account's role applies: everything, or some tags, controllers (by id) and outlets. */
 export const scope = v.variant('kind', [
@@ -35,12 +36,23 @@ export const accountCalls = {
   'accounts/add': call(
     v.strictObject({
       name: accountName,
-      displayName: v.optional(
-        v.pipe(v.string(), v.trim(), v.maxLength(100, 'is longer than 100 characters')),
-      ),
+      displayName: v.optional(displayName),
       role: v.picklist(ROLES),
       scope,
       password: v.optional(password),
+    }),
+  ).returns<AccountSummary>(),
+  /**
+   * Change an account in place: its display name (empty: its name), role or scope, each only when
+   * given. Its sessions stay signed in and act with the new role and scope from their next request.
+   * The last administrator of everything can be neither demoted nor limited (BAD_INPUT).
+   */
+  'accounts/update': call(
+    v.strictObject({
+      name: accountName,
+      displayName: v.optional(displayName),
+      role: v.optional(v.picklist(ROLES)),
+      scope: v.optional(scope),
     }),
   ).returns<AccountSummary>(),
   /** A new password: the account's sessions end, and a lock on its name is lifted. */

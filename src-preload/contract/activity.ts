@@ -7,13 +7,15 @@ import { ACTIVITY_DOORS } from '../model';
 import { call, printable, controllerId, outletNumber } from './blocks';
 
 /**
- * Activity filters, shared by `activity/list` and `activity/export`: one controller,
+ * Activity filters, shared by `activity/list` and `activity/export`: one controller (or, with '', the
+ * entries about the lab service itself),
  * outlet number or outlet name (case-insensitive, as recorded at the time), person (`who`,
  * case-insensitive), door, and a time span [`since`, `until`] in epoch ms; `after` an id and `order`
  * let a reader go through a long log page by page (the lab store keeps every entry of its retention).
  */
 const activityFilter = {
-  controllerId: v.optional(controllerId),
+  /** One controller's entries; '' the lab service's own (sign-ins, accounts, refused calls). */
+  controllerId: v.optional(v.union([v.literal(''), controllerId])),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
   outlet: v.optional(outletNumber),
   outletName: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200), printable)),

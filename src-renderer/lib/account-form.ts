@@ -1,11 +1,11 @@
 /**
  * The People page's words and checks: an account's scope as a person reads it ("tags rack-7; Bench A
- * outlets 1–3"), and the new-account and new-password forms' checks before anything is sent: only
+ * outlets 1–3"), and the new-account, change-account and new-password forms' checks before anything is sent: only
  * what the person can see at once (the two passwords differ, no scope chosen). The password's length
  * and the name's form are the Core's rules, and its sentence is shown when it refuses.
  */
 import type { CallInput } from '../../src-preload/contract';
-import type { OutletRef, Role, Scope } from '../../src-preload/model';
+import type { AccountSummary, OutletRef, Role, Scope } from '../../src-preload/model';
 
 export const ROLE_WORDS: Record<Role, string> = {
   observer: 'Observer — sees everything in its scope, changes nothing',
@@ -78,6 +78,29 @@ export function emptyAccountDraft(): AccountDraft {
   };
 }
 
+/** The form filled with an account as it is, to change it in place (no password: that has its own form). */
+export function draftOf(account: AccountSummary): AccountDraft {
+  const some = account.scope.kind === 'some' ? account.scope : null;
+  return {
+    ...emptyAccountDraft(),
+    name: account.name,
+    displayName: account.displayName === account.name ? '' : account.displayName,
+    role: account.role,
+    scopeKind: account.scope.kind,
+    tags: [...(some?.tags ?? [])],
+    controllers: [...(some?.controllers ?? [])],
+    outlets: (some?.outlets ?? []).map(outletKey),
+  };
+}
+
+/** What is wrong with a draft's scope (the only part of a change of an account that can be wrong). */
+export function scopeProblems(draft: AccountDraft): Partial<Record<AccountField, string>> {
+  const scope = draftScope(draft);
+  if (scope.kind === 'some' && !scope.tags.length && !scope.controllers.length && !scope.outlets.length)
+    return { scope: 'Choose at least one tag, controller or outlet, or “Everything”.' };
+  return {};
+}
+
 export function outletKey(ref: OutletRef): string {
   return `${ref.controllerId}:${ref.outlet}`;
 }
@@ -109,13 +132,10 @@ export function accountProblems(
   draft: AccountDraft,
   existing: readonly string[],
 ): Partial<Record<AccountField, string>> {
-  const problems = passwordProblems(draft.password, draft.repeat);
+  const problems = { ...passwordProblems(draft.password, draft.repeat), ...scopeProblems(draft) };
   const name = draft.name.trim().toLowerCase();
   if (!name) problems.name = 'Type the name they sign in with.';
   else if (existing.includes(name))
     problems.name = `An account named ${name} exists already: choose another name.`;
-  const scope = draftScope(draft);
-  if (scope.kind === 'some' && !scope.tags.length && !scope.controllers.length && !scope.outlets.length)
-    problems.scope = 'Choose at least one tag, controller or outlet, or “Everything”.';
   return problems;
 }

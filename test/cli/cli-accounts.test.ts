@@ -117,6 +117,45 @@ describe('plugboard accounts', () => {
     expect(gone.stderr).toContain('No account is named "ada".');
   });
 
+  it('changes an account in place with set: role, display name and scope, what is not given stays', async () => {
+    const dir = path.join(scratch, 'set');
+    const env = cleanEnv({ PLUGBOARD_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
+    const run = (args: string[]) => cli(args, { env });
+    expect((await run(['accounts', 'add', 'root', '--role', 'admin'])).code).toBe(0);
+    expect((await run(['accounts', 'add', 'bob', '--role', 'observer', '--tags', 'rack-7'])).code).toBe(0);
+
+    const promoted = await run(['accounts', 'set', 'Bob', '--role', 'operator', '--display', 'Bob B.']);
+    expect(promoted.stdout.trim()).toBe('bob is now an operator of tag rack-7, shown as "Bob B.".');
+    const widened = await run(['accounts', 'set', 'bob', '--everywhere', '--json']);
+    expect(widened.json<AccountSummary>()).toMatchObject({
+      name: 'bob',
+      displayName: 'Bob B.',
+      role: 'operator',
+      scope: { kind: 'all' },
+    });
+    const narrowed = await run(['accounts', 'set', 'bob', '--tags', 'rack-8,rack-9']);
+    expect(narrowed.stdout.trim()).toBe(
+      'bob is now an operator of tag rack-8, tag rack-9, shown as "Bob B.".',
+    );
+
+    const nothing = await run(['accounts', 'set', 'bob']);
+    expect(nothing.code).not.toBe(0);
+    expect(nothing.stderr).toContain('Say what to change: --role, --display, or the scope');
+    const both = await run(['accounts', 'set', 'bob', '--everywhere', '--tags', 'rack-7']);
+    expect(both.stderr).toContain(
+      'Give either --everywhere or --tags, --controllers and --outlets, not both.',
+    );
+    const last = await run(['accounts', 'set', 'root', '--role', 'operator']);
+    expect(last.code).not.toBe(0);
+    expect(last.stderr).toContain(
+      'root is the last administrator of everything: a lab keeps one, so it cannot be made an operator.',
+    );
+    expect((await run(['accounts', 'list', '--json'])).json<AccountSummary[]>()).toMatchObject([
+      { name: 'bob', role: 'operator', scope: { kind: 'some', tags: ['rack-8', 'rack-9'] } },
+      { name: 'root', role: 'admin', scope: { kind: 'all' } },
+    ]);
+  });
+
   it('works through a running service with an admin token, names controllers and outlets by name, and an operator is refused', async () => {
     const dir = path.join(scratch, 'service');
     const emu = await emulator();

@@ -120,10 +120,16 @@ describe('the pdudaemon door as a named client', () => {
     const entries = h
       .activity()
       .filter((e: ActivityEntry) => e.outlet !== null && e.action !== 'changed outside Plugboard');
-    // A refusal by role or scope happens before any action, so the log holds what was done, by whom.
-    expect(entries.map((e) => [e.controllerName, e.outlet, e.who, e.result])).toEqual([
-      ['Farm 1', 2, 'ci', 'ok'],
-      ['Bench A', 3, 'pdudaemon client 127.0.0.1', 'ok'],
+    // A refusal by role or scope happens before any action: the log holds what was done, by whom, and
+    // the refused attempt, by the client its network names, in the Core's words.
+    expect(entries.map((e) => [e.controllerName, e.outlet, e.who, e.source, e.action, e.result])).toEqual([
+      ['Bench A', 3, 'ci', 'pdudaemon-tcp', 'tried to switch outlets', 'error'],
+      ['Farm 1', 2, 'ci', 'pdudaemon-tcp', 'off', 'ok'],
+      ['Bench A', 3, 'pdudaemon client 127.0.0.1', 'pdudaemon-tcp', 'off', 'ok'],
     ]);
+    expect(entries[0]!.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'ci (operator of tag farm) may not switch outlets: outlet 3 on Bench A is outside its scope.',
+    });
   });
 });

@@ -18,6 +18,7 @@ import type { Clock } from '../kernel/clock';
 import type { LabStore } from '../database/lab-store';
 import type { AccountTable } from '../database/schema';
 import { accountName, accountRole, checkPassword, parseScope } from './account-rules';
+import { assertKeepsAnAdmin, updateAccount, type AccountUpdate } from './account-changes';
 import { hashIsWeak, hashPassword, verifyPassword } from './password-hash';
 import { KeyedTurns } from './keyed-turns';
 import { addressKey, nameKey, SignInLimits } from './sign-in-limits';
@@ -28,6 +29,8 @@ export const SESSION_MAX_MS = 7 * 24 * 3600_000;
 /** A session's last use is written at most this often (not at every request). */
 const TOUCH_MS = 60_000;
 const TOKEN_PREFIX = 'pbs_';
+/** The turn every change that could leave the lab without an administrator of everything waits for. */
+const ADMINS = 'administrators of everything';
 
 /** Someone signed in: who, with which role and scope. */
 export interface SignedIn {
@@ -138,20 +141,39 @@ export class Accounts {
     await this.#limits.forget(name);
   }
 
+  /**
+   * Change an account's display name, role or scope in place (what `input` leaves out stays): its
+   * sessions act with the new role and scope from their next request. Answers it before and after.
+   * Changes that could take away the last administrator of everything go one at a time, each reading
+   * the account inside its turn (account-changes.ts).
+   */
+  async update(input: AccountUpdate): Promise<{ before: SignedIn; after: AccountSummary }> {
+    const before = await this.#turns.run([ADMINS], async () => {
+      const row = await this.#existing(input.name);
+      await updateAccount(this.#db, row, input);
+      return row;
+    });
+    return { before: signedIn(before), after: (await this.list()).find((a) => a.name === before.name)! };
+  }
+
   async remove(nameGiven: string): Promise<void> {
-    const name = (await this.#existing(nameGiven)).name;
-    await this.#db.deleteFrom('account_session').where('account', '=', name).execute();
-    await this.#db.deleteFrom('account').where('name', '=', name).execute();
+    await this.#turns.run([ADMINS], async () => {
+      const row = await this.#existing(nameGiven);
+      await assertKeepsAnAdmin(this.#db, row, null, 'removed');
+      await this.#db.deleteFrom('account_session').where('account', '=', row.name).execute();
+      await this.#db.deleteFrom('account').where('name', '=', row.name).execute();
+    });
   }
 
   /** Disable (its sessions end) or enable an account. */
   async setDisabled(nameGiven: string, disabled: boolean): Promise<void> {
-    const name = (await this.#existing(nameGiven)).name;
-    await this.#db
-      .updateTable('account')
-      .set({ disabled_at: disabled ? this.#clock.now() : null })
-      .where('name', '=', name)
-      .execute();
+    const name = await this.#turns.run([ADMINS], async () => {
+      const row = await this.#existing(nameGiven);
+      const at = disabled ? this.#clock.now() : null;
+      await assertKeepsAnAdmin(this.#db, row, { ...row, disabled_at: at }, 'disabled');
+      await this.#db.updateTable('account').set({ disabled_at: at }).where('name', '=', row.name).execute();
+      return row.name;
+    });
     if (disabled) await this.revoke(name);
     else await this.#limits.forget(name);
   }

@@ -30,6 +30,9 @@ export const OUTSIDE_ACTOR: Actor = Object.freeze({ door: 'outside', who: 'outsi
 /** Plugboard's own doing (a reboot noticed, meter ids carried over). */
 export const SYSTEM_ACTOR: Actor = Object.freeze({ door: 'system', who: 'Plugboard' });
 
+/** Entries about the lab service itself rather than one of its controllers (sign-ins, accounts, refusals). */
+export const LAB_SERVICE = { controllerId: '', controllerName: 'the lab service', outlet: null } as const;
+
 /** Which entries `list` gives (each field narrows; all absent: every entry). */
 export interface ActivityFilter {
   controllerId?: string | undefined;

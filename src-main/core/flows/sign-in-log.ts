@@ -5,14 +5,14 @@
  * within a minute is one entry), so a flood of guesses cannot push the log out.
  */
 import type { ActivityLog } from '../activity/activity-log';
+import { LAB_SERVICE } from '../activity/activity-types';
 import type { Actor } from '../../../src-preload/model';
 import type { SignInEvent } from '../accounts/accounts';
 
 /** What the log names a name that is not an account name at all (it may be a password typed in the wrong box). */
 const NOT_A_NAME = 'a name that is not an account name';
 
-/** Entries about the lab service itself rather than one of its controllers. */
-export const LAB_SERVICE = { controllerId: '', controllerName: 'the lab service', outlet: null } as const;
+export { LAB_SERVICE };
 
 /** An administrator's change to the accounts ("added account bob (operator, everything)"), by `actor`. */
 export function recordAccountChange(activity: ActivityLog, actor: Actor, action: string): void {

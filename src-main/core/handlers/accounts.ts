@@ -1,8 +1,8 @@
-/** The contract's account calls: list, add, set a password, remove, disable or enable, revoke sessions. */
+/** The contract's account calls: list, add, change in place, set a password, remove, disable or enable, revoke sessions. */
 import type { Handlers } from '../../../src-preload/contract';
 import { PlugboardError } from '../../shared/errors';
 import type { Actor, Scope } from '../../../src-preload/model';
-import type { Accounts } from '../accounts/accounts';
+import type { Accounts, SignedIn } from '../accounts/accounts';
 import { recordAccountChange } from '../flows/sign-in-log';
 import type { CoreContext } from '../flows/core-context';
 
@@ -10,6 +10,7 @@ type AccountHandlers = Pick<
   Handlers,
   | 'accounts/list'
   | 'accounts/add'
+  | 'accounts/update'
   | 'accounts/setPassword'
   | 'accounts/remove'
   | 'accounts/setDisabled'
@@ -37,6 +38,17 @@ function scopeWords(scope: Scope): string {
   return parts.length ? parts.join(', ') : 'nowhere';
 }
 
+/** What changed of an account, in words ("role operator → admin, scope tag rack-7 → everywhere"). */
+function changeWords(before: SignedIn, after: SignedIn): string[] {
+  const changes: string[] = [];
+  if (after.displayName !== before.displayName)
+    changes.push(`display name "${before.displayName}" → "${after.displayName}"`);
+  if (after.role !== before.role) changes.push(`role ${before.role} → ${after.role}`);
+  const [was, is] = [scopeWords(before.scope), scopeWords(after.scope)];
+  if (is !== was) changes.push(`scope ${was} → ${is}`);
+  return changes;
+}
+
 /** Each change is in the activity log as the administrator's ("added account bob (operator, tag rack-7)"). */
 export function accountHandlers(ctx: CoreContext, actor: Actor): AccountHandlers {
   const note = (action: string) => recordAccountChange(ctx.activity, actor, action);
@@ -46,6 +58,13 @@ export function accountHandlers(ctx: CoreContext, actor: Actor): AccountHandlers
       const added = await kept(ctx).add(input);
       note(`added account ${added.name} (${added.role}, ${scopeWords(added.scope)})`);
       return added;
+    },
+    'accounts/update': async (input) => {
+      const { before, after } = await kept(ctx).update(input);
+      const changes = changeWords(before, after);
+      // Nothing changed, nothing to log: the answer still says how the account is.
+      if (changes.length) note(`changed account ${after.name}: ${changes.join(', ')}`);
+      return after;
     },
     'accounts/setPassword': async ({ name, password }) => {
       await kept(ctx).setPassword(name, password);

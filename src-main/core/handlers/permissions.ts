@@ -10,9 +10,10 @@
  */
 import { callNames, type CallName, type CallParsed, type Handlers } from '../../../src-preload/contract';
 import { ROLES, type Caller, type Role } from '../../../src-preload/model';
-import { PlugboardError } from '../../shared/errors';
+import { isPlugboardError, PlugboardError } from '../../shared/errors';
 import type { CoreContext } from '../flows/core-context';
-import { assertInScope, type ScopeFacts } from './scopes';
+import { LAB_SERVICE, type NewActivity } from '../activity/activity-types';
+import { assertInScope, touchedPlace, type ScopeFacts } from './scopes';
 
 /** Each call's least role, and what it does in a refusal's words ("…, not <what>"). */
 export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
@@ -84,6 +85,7 @@ export const CALL_ROLES: Record<CallName, readonly [Role, string]> = {
   'discovery/stop': ['admin', 'look for controllers on the network'],
   'accounts/list': ['admin', 'see the accounts'],
   'accounts/add': ['admin', 'add accounts'],
+  'accounts/update': ['admin', 'change accounts'],
   'accounts/setPassword': ['admin', "set accounts' passwords"],
   'accounts/remove': ['admin', 'remove accounts'],
   'accounts/setDisabled': ['admin', 'disable or enable accounts'],
@@ -189,25 +191,56 @@ export function needsTheLead(name: CallName): boolean {
 /**
  * `handlers` with every call checked against `caller`'s role first, then, for a call only the leader
  * may make, against the leadership (`assertLeads` throws STANDBY on a standby): before any handler
- * runs, so every door gets the same refusal.
+ * runs, so every door gets the same refusal. A refusal of the role or scope is handed to `onRefused`
+ * as an activity entry (the Core records it, bounded: activity-refusal-budget.ts) before it is thrown.
  */
 export function permittedHandlers(
   handlers: Handlers,
   caller: Caller,
   facts: PermissionFacts,
   assertLeads?: () => void,
+  onRefused?: (entry: NewActivity) => void,
 ): Handlers {
   const checked: Partial<Record<CallName, (input: never) => Promise<unknown>>> = {};
   for (const name of callNames) {
     const handler = handlers[name] as (input: CallParsed<typeof name>) => Promise<unknown>;
     const lead = assertLeads && needsTheLead(name) ? assertLeads : null;
     checked[name] = async (input: CallParsed<typeof name>) => {
-      assertPermitted(name, input, caller, facts);
+      try {
+        assertPermitted(name, input, caller, facts);
+      } catch (error) {
+        if (onRefused && isPlugboardError(error)) onRefused(refusalEntry(name, input, caller, error, facts));
+        throw error;
+      }
       lead?.();
       return handler(input);
     };
   }
   return checked as Handlers;
+}
+
+/**
+ * A refused call as the activity log keeps it: an attempt, by the caller (door and who), with the Core's
+ * sentence, on the controller (and outlet) it would have touched, else on the lab service.
+ */
+export function refusalEntry<K extends CallName>(
+  name: K,
+  input: CallParsed<K>,
+  caller: Caller,
+  error: PlugboardError,
+  facts: ScopeFacts,
+): NewActivity {
+  const place = touchedPlace(name, input, facts);
+  const controller = place && facts.controller(place.controllerId);
+  return {
+    ...(place && controller
+      ? { controllerId: place.controllerId, controllerName: controller.name, outlet: place.outlet }
+      : LAB_SERVICE),
+    action: `tried to ${CALL_ROLES[name][1]}`,
+    actor: { door: caller.door, who: caller.who },
+    result: 'error',
+    error: error.toContractError(),
+  };
 }
 
 function subject(caller: Caller): string {

@@ -124,6 +124,7 @@ const TOUCHES: { [K in CallName]: TouchRule<K> } = {
   // People are the lab's: an administrator of part of it neither sees nor manages its accounts.
   'accounts/list': lab,
   'accounts/add': lab,
+  'accounts/update': lab,
   'accounts/setPassword': lab,
   'accounts/remove': lab,
   'accounts/setDisabled': lab,
@@ -166,6 +167,23 @@ export function outsideScope<K extends CallName>(
     seen.add(id);
     return true;
   });
+}
+
+/**
+ * The one place a call would touch, for its refusal's entry in the activity log: the controller, with
+ * the outlet when it is the only one; null when the call touches the lab, nothing, or several controllers.
+ */
+export function touchedPlace<K extends CallName>(
+  name: K,
+  input: Input<K>,
+  facts: ScopeFacts,
+): { controllerId: string; outlet: number | null } | null {
+  const touches = (TOUCHES[name] as TouchRule<K>)(input, facts);
+  if (touches === 'lab' || touches.length === 0) return null;
+  const [first] = touches as [Cell, ...Cell[]];
+  if (touches.some((cell) => cell.controllerId !== first.controllerId)) return null;
+  const one = typeof first.outlet === 'number' && touches.every((cell) => cell.outlet === first.outlet);
+  return { controllerId: first.controllerId, outlet: one ? (first.outlet as number) : null };
 }
 
 function inside(cell: Cell, scope: Extract<Scope, { kind: 'some' }>, facts: ScopeFacts): boolean {

@@ -68,8 +68,26 @@ export class ActivityFeed {
 
 // ---------- what the Activity panel shows: pure, tested in test/renderer ----------
 
+/**
+ * The controller filter's value for the entries about the lab service itself (sign-ins, accounts,
+ * refused calls), which the Core keeps under the controller id '': the filter's own '' is "every
+ * controller", so they get a value no controller id can be (ids are printable).
+ */
+export const LAB_ENTRIES = '\u0000lab service';
+
+/** The controller id the Core filters by for a controller filter's value. */
+function filterId(value: string): string {
+  return value === LAB_ENTRIES ? '' : value;
+}
+
+/** The controller filter's value that shows an entry's controller (or the lab service). */
+export function controllerFilterValue(entry: Pick<ActivityEntry, 'controllerId'>): string {
+  return entry.controllerId === '' ? LAB_ENTRIES : entry.controllerId;
+}
+
 /** The Activity panel's filters; each narrows, absent ones do not. Times are epoch ms. */
 export interface ActivityQuery {
+  /** A controller's id, or LAB_ENTRIES for the lab service's own entries. */
   controllerId?: string | undefined;
   /** An outlet number ("3") or part of an outlet's name ("rout"). */
   outlet?: string | undefined;
@@ -92,7 +110,7 @@ export function outletText(entry: Pick<ActivityEntry, 'outlet' | 'outletName'>):
 }
 
 export function matchesQuery(entry: ActivityEntry, query: ActivityQuery): boolean {
-  if (query.controllerId && entry.controllerId !== query.controllerId) return false;
+  if (query.controllerId && entry.controllerId !== filterId(query.controllerId)) return false;
   if (query.since !== undefined && entry.time < query.since) return false;
   if (query.until !== undefined && entry.time > query.until) return false;
   if (query.actor !== undefined && actorKey(entry) !== query.actor) return false;
@@ -117,7 +135,7 @@ export function queryFilter(query: ActivityQuery): {
   const outlet = query.outlet?.trim();
   const [door, who] = query.actor?.split('\u0000') ?? [];
   return {
-    ...(query.controllerId ? { controllerId: query.controllerId } : {}),
+    ...(query.controllerId ? { controllerId: filterId(query.controllerId) } : {}),
     ...(outlet && /^\d+$/.test(outlet) ? { outlet: Number(outlet) } : outlet ? { outletName: outlet } : {}),
     ...(door ? { door: door as ActivityEntry['source'] } : {}),
     ...(who ? { who } : {}),

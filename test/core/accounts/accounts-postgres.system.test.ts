@@ -2,6 +2,7 @@
 import { afterEach } from 'vitest';
 import { openPostgresStore, type LabStore } from '../../../src-main/core/database/lab-store';
 import { sharedPostgresDatabase } from '../../system/shared-postgres';
+import { accountChangesSuite } from './account-changes-suite';
 import { accountsSuite } from './accounts-suite';
 
 const opened: LabStore[] = [];
@@ -9,8 +10,10 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 
-accountsSuite(async () => {
+const open = async () => {
   const store = await openPostgresStore(await sharedPostgresDatabase(), '0.0.0-test');
   opened.push(store);
   return store;
-});
+};
+accountsSuite(open);
+accountChangesSuite(open);

@@ -78,9 +78,61 @@ describe('accounts through the Core', () => {
     ]);
     expect(changes).toEqual([
       ['the lab service', 'cli', 'root', 'added account ada (operator, tag rack-7)'],
+      // The operator's refused attempts are in the log too, as theirs.
+      ['the lab service', 'json-api', 'ada', 'tried to see the accounts'],
+      ['the lab service', 'json-api', 'ada', "tried to set accounts' passwords"],
       ['the lab service', 'cli', 'root', 'ended 0 sessions of account ada'],
       ['the lab service', 'cli', 'root', 'disabled account ada'],
       ['the lab service', 'cli', 'root', 'removed account ada'],
+    ]);
+  });
+
+  it('changes an account in place as an administrator, logging what changed, and refuses the last one', async () => {
+    const h = await labCore();
+    const admin = h.core.handlersAs({ door: 'window', who: 'root', role: 'admin' });
+    await dispatch(admin, 'accounts/add', { name: 'root', role: 'admin', scope: { kind: 'all' } });
+    await dispatch(admin, 'accounts/add', {
+      name: 'bob',
+      role: 'operator',
+      scope: { kind: 'some', tags: ['rack-7'], controllers: [], outlets: [] },
+    });
+    const changed = await dispatch(admin, 'accounts/update', {
+      name: 'Bob',
+      displayName: 'Bob B.',
+      role: 'admin',
+      scope: { kind: 'all' },
+    });
+    expect(changed).toMatchObject({
+      ok: true,
+      value: { name: 'bob', displayName: 'Bob B.', role: 'admin', scope: { kind: 'all' } },
+    });
+    // The same again changes nothing, and logs nothing.
+    await dispatch(admin, 'accounts/update', { name: 'bob', role: 'admin' });
+    const bob = h.core.handlersAs({ door: 'cli', who: 'bob', role: 'operator' });
+    expect(await dispatch(bob, 'accounts/update', { name: 'bob', role: 'admin' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/^bob is an operator: .*, not change accounts\.$/),
+      },
+    });
+    await dispatch(admin, 'accounts/update', { name: 'root', role: 'observer' });
+    expect(await dispatch(admin, 'accounts/update', { name: 'bob', role: 'observer' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'BAD_INPUT',
+        message:
+          'bob is the last administrator of everything: a lab keeps one, so it cannot be made an observer.',
+      },
+    });
+    const log = (await h.core.handlers['activity/list']({ order: 'oldest' })).map((e) => [e.who, e.action]);
+    expect(log.slice(2)).toEqual([
+      [
+        'root',
+        'changed account bob: display name "bob" → "Bob B.", role operator → admin, scope tag rack-7 → everywhere',
+      ],
+      ['bob', 'tried to change accounts'],
+      ['root', 'changed account root: role admin → observer'],
     ]);
   });
 

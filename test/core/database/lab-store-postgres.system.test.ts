@@ -3,7 +3,8 @@
  * a database per test. The connection string comes from a file named by PLUGBOARD_DATABASE_URL_FILE and
  * never shows in what the store says of itself; the same migrations as SQLite; a newer schema refused
  * untouched; and the activity log's rows behave as on SQLite: filters and time range, a counted refusal
- * one row, pages oldest first, retention by age, ids continued after a restart, the old file moved in.
+ * one row, pages oldest first, retention by age, ids continued after a restart, the old file moved in,
+ * and the lab service's own entries asked for apart.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { STORE_PLACE_FILE } from '../../../src-main/core/database/store-place';
 import type { PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
 import { sharedPostgresDatabase } from '../../system/shared-postgres';
+import { cleanUp } from '../harness';
+import { labEntriesApart } from '../activity/lab-entries-case';
 
 const DAY = 86_400_000;
 let scratch: string;
@@ -157,5 +160,16 @@ describe('the lab store on PostgreSQL', () => {
     expect(again.activity.lastId).toBe(lastId);
     expect(await again.activity.records.select({ order: 'oldest', limit: 1 })).toMatchObject([{ outlet: 8 }]);
     await again.store.close();
+  });
+
+  it("answers the lab service's own entries apart, as SQLite does", async () => {
+    const { dir, env } = await place();
+    const records = await openLabRecords(dir, '1.0.0', () => undefined, Date.now(), env);
+    try {
+      await labEntriesApart(records);
+    } finally {
+      await cleanUp();
+      await records.store.close();
+    }
   });
 });
