@@ -5,7 +5,7 @@
  */
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { CallInput } from '../../src-preload/contract';
 import type { AccountSummary } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
@@ -231,4 +231,45 @@ test('sets a password typed twice and ends the sessions of an account, saying ho
   ]);
   expect(await screen.findByText('A new password is set for root; their sessions ended.')).toBeDefined();
   expect(screen.queryByRole('form', { name: 'New password for root' })).toBeNull();
+});
+
+/** The window asked who it is, and what it does with the answer has run (a macrotask later). */
+async function whoamiAnswered(): Promise<void> {
+  await vi.waitFor(() => expect(backend.callsOf('app/whoami').length).toBeGreaterThan(0));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+describe('offering the People page', () => {
+  const me = (role: 'observer' | 'operator' | 'admin', scope: AccountSummary['scope']) => ({
+    ok: true as const,
+    value: { who: 'bob', displayName: 'Bob', role, scope, door: 'web' as const },
+  });
+
+  test('an operator is not offered it, and the window never asks the Core for a list it would refuse', async () => {
+    backend.answer('app/whoami', () => me('operator', { kind: 'all' }));
+    render(App);
+    await screen.findByRole('button', { name: 'Settings' });
+    await whoamiAnswered();
+    expect(screen.queryByRole('button', { name: 'People' })).toBeNull();
+    // Each refused list would be a "tried to see the accounts" in the lab's activity log.
+    expect(backend.callsOf('accounts/list')).toEqual([]);
+  });
+
+  test('an administrator of some tags only is not offered it either', async () => {
+    backend.answer('app/whoami', () =>
+      me('admin', { kind: 'some', tags: ['rack-7'], controllers: [], outlets: [] }),
+    );
+    render(App);
+    await screen.findByRole('button', { name: 'Settings' });
+    await whoamiAnswered();
+    expect(screen.queryByRole('button', { name: 'People' })).toBeNull();
+    expect(backend.callsOf('accounts/list')).toEqual([]);
+  });
+
+  test('an administrator of everything is offered it once the Core lists the accounts', async () => {
+    backend.answer('app/whoami', () => me('admin', { kind: 'all' }));
+    render(App);
+    expect(await screen.findByRole('button', { name: 'People' })).toBeTruthy();
+    expect(backend.callsOf('accounts/list').length).toBeGreaterThan(0);
+  });
 });

@@ -82,9 +82,16 @@ export class AppState {
 
   /**
    * The People page is offered to those who may manage accounts: an administrator of everything, on a
-   * Core that keeps accounts (a lab store). The Core says which by answering the list or refusing it.
+   * Core that keeps accounts (a lab store). Who the caller is comes first: anyone else is not asked to
+   * list them, since the Core logs each refused attempt; an administrator's list answers or is refused
+   * (no lab store). A Core that cannot say who the caller is is asked the list.
    */
   async probePeople(): Promise<void> {
+    const me = await settle(this.api.app.whoami({}));
+    if (me.ok && (me.value.role !== 'admin' || me.value.scope.kind !== 'all')) {
+      this.people = false;
+      return;
+    }
     this.people = (await settle(this.api.accounts.list({}))).ok;
   }
 
