@@ -10,6 +10,14 @@ import { parseArgs } from 'node:util';
 import { plugboardConfigDir } from '../core/config';
 import { isLoopback, parseAllow, type ClientNetworks } from './network';
 import { parseTokens, TOKENS_CREDENTIAL, type Token } from './tokens';
+import {
+  MQTT_FLAG_OPTIONS,
+  MQTT_USAGE,
+  MqttUsageError,
+  parseMqttFlags,
+  type MqttConfig,
+  type MqttFlags,
+} from './mqtt/mqtt-options';
 
 export const LISTENER_NAMES = ['web', 'api', 'pdudaemon'] as const;
 export type ListenerName = (typeof LISTENER_NAMES)[number];
@@ -42,6 +50,8 @@ export interface ServeConfig {
   name: string;
   /** The address clients use for this service (--advertise), or null when none is known. */
   advertise: string | null;
+  /** The MQTT broker to publish to and take commands from (--mqtt), or null. */
+  mqtt: MqttConfig | null;
   help: boolean;
 }
 
@@ -76,11 +86,12 @@ Without --listen all of them start on loopback; with it, only those named.
                              when it names the leader (default: the host name)
   --advertise URL            the address clients use for this service (default: the api
                              listener's, when it listens beyond loopback)
+${MQTT_USAGE}
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
 export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Promise<ServeConfig> {
-  let values: {
+  let values: MqttFlags & {
     listen?: string[];
     allow?: string[];
     'token-file'?: string;
@@ -112,6 +123,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         name: { type: 'string' },
         advertise: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        ...MQTT_FLAG_OPTIONS,
       },
     }));
   } catch (error) {
@@ -132,6 +144,9 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
   });
   const { tokens, tokenSource } = await readTokens(values['token-file'], env);
   const shutdownGraceMs = parseGrace(values['shutdown-grace']);
+  const mqtt = await parseMqttFlags(values, env).catch((error: unknown) => {
+    throw error instanceof MqttUsageError ? new UsageError(error.message) : error;
+  });
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;
@@ -175,6 +190,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       values.advertise === undefined
         ? defaultAdvertise(listeners, tls, hostNames)
         : parseAdvertise(values.advertise),
+    mqtt,
     help: values.help ?? false,
   };
 }
