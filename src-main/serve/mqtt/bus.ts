@@ -73,7 +73,8 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
     serials.set(id, serial);
     const state = states.get(id) ?? null;
     const topics = controllerTopics(config.prefix, serial, summary, state, reservations);
-    if (config.haDiscovery) {
+    // Discovery waits for the unit's identity (model, firmware), so Home Assistant sees a device whole.
+    if (config.haDiscovery && state?.identity) {
       const input = {
         prefix: config.prefix,
         serial,
@@ -196,7 +197,7 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
     // A controller not read yet keeps its entries until its outlets are known.
     const waiting = [...serials].some(
       ([id, serial]) =>
-        saved.has(id) && !states.get(id)?.outlets.length && object.startsWith(`${topicId(serial)}_`),
+        saved.has(id) && !states.get(id)?.identity && object.startsWith(`${topicId(serial)}_`),
     );
     if (config.haDiscovery && waiting) return;
     void connection.client?.publishAsync(topic, '', { qos: 1, retain: true }).catch(() => undefined);
@@ -212,9 +213,12 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
       published.clear();
       unitRoots.clear();
       await readAll();
+      // Not our own messages back (no local); the retain flag as published, so a command published
+      // retained while subscribed is seen as one (and never acted on).
       await client.subscribeAsync([`${config.prefix}/+/outlet/+/set`, `${HA_PREFIX}/+/${node}/+/config`], {
         qos: 1,
         nl: true,
+        rap: true,
       });
       await resubscribeUnits();
       live = true;

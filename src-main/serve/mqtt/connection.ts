@@ -5,7 +5,7 @@
  * waits longer before the next (1 s doubling to 30 s, back to 1 s once connected), and the log says it
  * once per change (connected, refused, unreachable), not once per attempt.
  */
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { Duplex } from 'node:stream';
 import { MqttClient, type IClientOptions, type IPublishPacket } from 'mqtt';
@@ -125,10 +125,12 @@ export class BusConnection {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port);
     if (url.protocol === 'mqtt:') return netConnect({ host, port });
+    // The name the certificate must carry; an address is checked against its IP entries instead.
+    const servername = isIP(host) ? undefined : host;
     if (!config.fingerprint)
-      return tlsConnect({ host, port, servername: host, ...(config.ca ? { ca: config.ca } : {}) });
+      return tlsConnect({ host, port, servername, ...(config.ca ? { ca: config.ca } : {}) });
     return pinnedStream(
-      tlsConnect({ host, port, servername: host, rejectUnauthorized: false }),
+      tlsConnect({ host, port, servername, rejectUnauthorized: false }),
       config.fingerprint,
     );
   }

@@ -43,6 +43,8 @@ export class Inbound {
   /** One message from the broker. */
   heard(topic: string, payload: Buffer, packet: IPublishPacket): void {
     const command = parseCommandTopic(this.o.prefix, topic);
+    // An empty message is how a retained command is cleared from the broker: nothing to answer.
+    if (command && payload.length === 0) return;
     if (command) {
       void this.#command(topic, command, payload.toString('utf8'), packet);
       return;
