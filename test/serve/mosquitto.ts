@@ -27,6 +27,8 @@ export interface Broker {
   setUsers(users: Record<string, string>): void;
   reload(): void;
   log(): string;
+  /** Resolves once the broker's log (from its last start) has a line matching. */
+  logLine(pattern: RegExp): Promise<string>;
 }
 
 const brokers: Broker[] = [];
@@ -108,6 +110,9 @@ topic read homeassistant/#
 user viewer
 topic read plugboard/#
 topic read homeassistant/#
+
+user unit-a
+topic write lab/units/bench-a/#
 `;
 
 export async function startBroker(dir: string, users: Record<string, string>): Promise<Broker> {
@@ -126,6 +131,8 @@ export async function startBroker(dir: string, users: Record<string, string>): P
       'log_type warning',
       'log_type notice',
       'log_type information',
+      'log_type subscribe',
+      'log_type unsubscribe',
       'per_listener_settings false',
       'allow_anonymous false',
       `password_file ${passwd}`,
@@ -140,6 +147,7 @@ export async function startBroker(dir: string, users: Record<string, string>): P
   );
   let child: ChildProcessWithoutNullStreams | null = null;
   let output = '';
+  const waiters = new Set<() => void>();
   const broker: Broker = {
     dir,
     port,
@@ -156,12 +164,25 @@ export async function startBroker(dir: string, users: Record<string, string>): P
       child?.kill('SIGHUP');
     },
     log: () => output,
+    logLine: (pattern) =>
+      new Promise((resolve) => {
+        const check = () => {
+          const found = output.split('\n').find((line) => pattern.test(line));
+          if (found === undefined) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      }),
     async start() {
+      output = '';
       const started = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')]);
       child = started;
       await new Promise<void>((resolve, reject) => {
         const check = (chunk: Buffer) => {
           output += chunk.toString();
+          for (const wake of [...waiters]) wake();
           if (/mosquitto version \S+ running/.test(output.slice(output.lastIndexOf('starting')))) resolve();
         };
         started.stderr.on('data', check);

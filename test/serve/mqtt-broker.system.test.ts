@@ -6,7 +6,8 @@
  * or repeated command never acted on, a broker restart (everything republished once, a change made
  * meanwhile not lost), the last will, and discovery turned off. Every wait is for a message or a line.
  */
-import { writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findRunningCore } from '../../src-main/link';
@@ -32,7 +33,13 @@ async function mqttBench(): Promise<SavedBench & { broker: Broker; serial: strin
   return { ...bench, broker, serial: bench.emu.device.serial, meters };
 }
 
-function serveMqtt(bench: SavedBench & { broker: Broker }, extra: string[] = []) {
+/** The broker's certificate's SHA-256 fingerprint, to pin it. */
+function brokerFingerprint(broker: Broker): string {
+  return new X509Certificate(readFileSync(path.join(broker.dir, 'server.crt'))).fingerprint256;
+}
+
+/** Served with the broker trusted by the test CA, or (`trust` given) by a pinned fingerprint. */
+function serveMqtt(bench: SavedBench & { broker: Broker }, extra: string[] = [], trust?: string[]) {
   return serve(
     [
       '--listen',
@@ -41,8 +48,7 @@ function serveMqtt(bench: SavedBench & { broker: Broker }, extra: string[] = [])
       bench.configDir,
       '--mqtt',
       `mqtts://127.0.0.1:${bench.broker.tlsPort}`,
-      '--mqtt-ca',
-      bench.broker.caFile,
+      ...(trust ?? ['--mqtt-ca', bench.broker.caFile]),
       '--mqtt-client',
       'ha[operator]',
       ...extra,
@@ -221,7 +227,16 @@ describe('plugboard serve --mqtt with a real broker', () => {
       const bench = await mqttBench();
       const { broker, serial, emu } = bench;
       const root = `plugboard/${serial}`;
-      const service = serveMqtt(bench);
+      // A certificate other than the pinned one: refused before the login is sent, and the service goes on.
+      const wrong = serveMqtt(bench, [], ['--mqtt-fingerprint', 'AB'.repeat(32)]);
+      await wrong.errLine(
+        /MQTT: cannot reach .*the broker's certificate is SHA-256 .*, not the pinned AB:AB/,
+      );
+      wrong.child.kill('SIGTERM');
+      expect((await wrong.exit).code).toBe(0);
+      expect(broker.log()).not.toMatch(/as plugboard-/);
+
+      const service = serveMqtt(bench, [], ['--mqtt-fingerprint', brokerFingerprint(broker)]);
       await service.errLine(/MQTT: connected to mqtts:/);
       const link = (await findRunningCore(bench.configDir))!;
 

@@ -90,7 +90,7 @@ export class BusConnection {
         refused ? `refused ${error.message}` : `error ${error.code ?? error.message}`,
         refused
           ? `MQTT: ${config.url} refused the connection (${error.message.replace(/^Connection refused: /, '')}): check the user and password (--mqtt-credentials-file or the credential plugboard.mqtt) and the broker's access list. Trying again.`
-          : `MQTT: cannot reach ${config.url} (${error.code ?? error.message}). Trying again, less and less often.`,
+          : `MQTT: cannot reach ${config.url} (${error.code === 'TLS_CHANGED' ? error.message : (error.code ?? error.message)}). Trying again, less and less often.`,
       );
     });
     client.on('message', (topic, payload, packet) => this.o.onMessage(topic, payload, packet));
