@@ -19,7 +19,7 @@ import type {
 } from '../../../src-preload/model';
 import type { Leadership } from '../../core/index';
 import type { Logger } from '../../shared/logging';
-import { BusConnection } from './connection';
+import { BusConnection, STOP_BOUND_MS } from './connection';
 import { discoveryNode, discoveryTopics } from './discovery';
 import { Inbound, type UnitHints } from './inbound';
 import { HA_PREFIX, type MqttConfig } from './mqtt-options';
@@ -191,7 +191,9 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
 
   /** A retained discovery entry of ours that nothing publishes now (a removed controller, or discovery off). */
   const staleDiscovery = (topic: string, packet: IPublishPacket): void => {
-    if (!packet.retain || packet.payload.length === 0 || !live) return;
+    // Retained entries arrive right after the subscription, possibly before the first publishing starts:
+    // what is wanted is known by then (read before subscribing).
+    if (!packet.retain || packet.payload.length === 0) return;
     if ([...desired.values()].some((m) => m.has(topic))) return;
     const object = topic.split('/')[3] ?? '';
     // A controller not read yet keeps its entries until its outlets are known.
@@ -247,7 +249,10 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
       unfollow?.();
       unsubscribe();
       live = false;
-      await flushing;
+      // What is being published finishes first, unless the broker stops acknowledging.
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([flushing, new Promise((resolve) => (bound = setTimeout(resolve, STOP_BOUND_MS)))]);
+      clearTimeout(bound);
       await connection.stop({ topic: serviceTopic(config.prefix), payload: 'offline' });
     },
   };

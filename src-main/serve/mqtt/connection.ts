@@ -15,6 +15,8 @@ import type { MqttConfig } from './mqtt-options';
 
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 30_000;
+/** How long a stop waits for the broker to take the last message and the goodbye. */
+export const STOP_BOUND_MS = 5000;
 
 export interface ConnectionOptions {
   config: MqttConfig;
@@ -46,17 +48,27 @@ export class BusConnection {
     this.#attempt();
   }
 
-  /** Publish `last` (retained) if connected, then leave; no reconnection after this. */
-  async stop(last?: { topic: string; payload: string }): Promise<void> {
+  /**
+   * Publish `last` (retained) if connected, then leave; no reconnection after this. A broker that does
+   * not acknowledge within `boundMs` is left at once: a stop never waits on it.
+   */
+  async stop(last?: { topic: string; payload: string }, boundMs = STOP_BOUND_MS): Promise<void> {
     this.#stopped = true;
     if (this.#retry) clearTimeout(this.#retry);
     this.#retry = null;
     const client = this.#client;
     this.#client = null;
     if (!client) return;
-    if (client.connected && last)
-      await client.publishAsync(last.topic, last.payload, { qos: 1, retain: true }).catch(() => undefined);
-    await client.endAsync(!client.connected).catch(() => undefined);
+    const leave = async () => {
+      if (client.connected && last)
+        await client.publishAsync(last.topic, last.payload, { qos: 1, retain: true }).catch(() => undefined);
+      await client.endAsync(!client.connected).catch(() => undefined);
+    };
+    let bound: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (bound = setTimeout(resolve, boundMs)));
+    await Promise.race([leave(), late]);
+    clearTimeout(bound);
+    if (!client.disconnected) client.end(true);
   }
 
   #say(state: string, message: string): void {
