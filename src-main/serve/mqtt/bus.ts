@@ -73,8 +73,7 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
     serials.set(id, serial);
     const state = states.get(id) ?? null;
     const topics = controllerTopics(config.prefix, serial, summary, state, reservations);
-    // Discovery waits for the unit's identity (model, firmware), so Home Assistant sees a device whole.
-    if (config.haDiscovery && state?.identity) {
+    if (config.haDiscovery) {
       const input = {
         prefix: config.prefix,
         serial,

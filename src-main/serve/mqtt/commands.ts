@@ -111,11 +111,20 @@ export async function runCommand(
 const CONFIRM_HERE = (own: string) =>
   `Over MQTT, send it again with confirm=${own} (like "OFF confirm=${own}") to confirm that this critical outlet may go off.`;
 
+/** MQTT names no sender: the door's one identity is what needs the role. */
+const GIVE_A_ROLE =
+  "Commands over MQTT act as the one client --mqtt-client names: give it the role, like --mqtt-client 'home-assistant[operator]', and let the broker's access list decide who may publish them.";
+
 export function refused(
   base: Omit<CommandAnswer, 'ok'>,
   error: Pick<ContractError, 'code' | 'message' | 'action'>,
 ): CommandAnswer {
-  const action = error.code === 'CRITICAL_UNCONFIRMED' ? CONFIRM_HERE(base.outlet) : error.action;
+  const action =
+    error.code === 'CRITICAL_UNCONFIRMED'
+      ? CONFIRM_HERE(base.outlet)
+      : error.code === 'FORBIDDEN'
+        ? GIVE_A_ROLE
+        : error.action;
   // A reservation's sentence ("reserved by <holder> until <time>: <reason>") goes out as the Core said it.
   const message = action && error.code !== 'RESERVED' ? `${error.message} ${action}` : error.message;
   return { ok: false, ...base, code: error.code, message };

@@ -36,9 +36,13 @@ export interface DiscoveryInput {
   url: string;
 }
 
-/** Every discovery entry of one controller (topic → JSON), empty when its outlets are not known yet. */
+/**
+ * Every discovery entry of one controller (topic → JSON). None before the unit's identity (model,
+ * firmware) is read, so Home Assistant sees each device whole, never updated a moment later.
+ */
 export function discoveryTopics(input: DiscoveryInput): Retained {
   const { prefix, serial, state } = input;
+  if (!state?.identity) return new Map();
   const node = discoveryNode(prefix);
   const id = topicId(serial);
   const identity = state?.identity;
