@@ -39,7 +39,12 @@ function brokerFingerprint(broker: Broker): string {
 }
 
 /** Served with the broker trusted by the test CA, or (`trust` given) by a pinned fingerprint. */
-function serveMqtt(bench: SavedBench & { broker: Broker }, extra: string[] = [], trust?: string[]) {
+function serveMqtt(
+  bench: SavedBench & { broker: Broker },
+  extra: string[] = [],
+  trust?: string[],
+  client: string | null = 'ha[operator]',
+) {
   return serve(
     [
       '--listen',
@@ -49,8 +54,7 @@ function serveMqtt(bench: SavedBench & { broker: Broker }, extra: string[] = [],
       '--mqtt',
       `mqtts://127.0.0.1:${bench.broker.tlsPort}`,
       ...(trust ?? ['--mqtt-ca', bench.broker.caFile]),
-      '--mqtt-client',
-      'ha[operator]',
+      ...(client ? ['--mqtt-client', client] : []),
       ...extra,
     ],
     { CREDENTIALS_DIRECTORY: bench.credentials },
@@ -275,13 +279,23 @@ describe('plugboard serve --mqtt with a real broker', () => {
 
       // Started again without discovery: every entry it published is removed (an empty retained payload).
       from = watch.messages.length;
-      const again = serveMqtt(bench, ['--no-ha-discovery']);
+      // (without --mqtt-client: the door is an observer)
+      const again = serveMqtt(bench, ['--no-ha-discovery'], undefined, null);
       await watch.until(
         (all) =>
           all.slice(from).filter((m) => m.topic.startsWith('homeassistant/') && m.payload === '').length ===
           8 + bench.meters,
       );
       await watch.next(online, from);
+      // The default identity may only read: a command is refused, saying how to give it a role.
+      from = watch.messages.length;
+      await publish(broker, 'ha', `${root}/outlet/1/set`, 'OFF', ['-V', '311']);
+      const forbidden = json(await watch.next((m) => m.topic === `${root}/outlet/1/result`, from));
+      expect(forbidden).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+      expect(forbidden.message).toMatch(
+        /^mqtt .*Commands over MQTT act as the one client --mqtt-client names/,
+      );
+      expect(emu.device.outlet(0).physicalState).toBe(true);
       again.child.kill('SIGTERM');
       expect((await again.exit).code).toBe(0);
     },
