@@ -16,8 +16,9 @@ import { cleanUpServe, savedBench, scratchDir, serveBuilt as serve, type SavedBe
 import { cleanUpBrokers, publish, startBroker, subscribe, type Broker, type Message } from './mosquitto';
 
 afterEach(async () => {
-  await cleanUpServe();
+  // The broker's folder is a scratch folder of the service's: stop it before the folders go.
   await cleanUpBrokers();
+  await cleanUpServe();
 });
 
 const USERS = { plugboard: 'pb-secret-one', ha: 'ha-secret-one', viewer: 'viewer-secret' };
