@@ -296,8 +296,9 @@ export type ActivityResult = 'ok' | 'error' | 'observed';
 
 /**
  * The door a request came through: the desktop window or tray, the web window, the CLI, the pdudaemon
- * protocol (HTTP or TCP), the JSON API, a group or sequence run, a script Plugboard started; `outside`
- * for a change seen on the unit that Plugboard did not make, `system` for Plugboard's own doing.
+ * protocol (HTTP or TCP), the JSON API, MQTT commands (`…/set`), a group or sequence run, a script
+ * Plugboard started; `outside` for a change seen on the unit that Plugboard did not make, `system` for
+ * Plugboard's own doing.
  */
 export const ACTIVITY_DOORS = [
   'window',
@@ -307,6 +308,7 @@ export const ACTIVITY_DOORS = [
   'pdudaemon-http',
   'pdudaemon-tcp',
   'json-api',
+  'mqtt',
   'group',
   'sequence',
   'script',

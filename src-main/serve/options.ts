@@ -10,6 +10,14 @@ import { parseArgs } from 'node:util';
 import { plugboardConfigDir } from '../core/config';
 import { isLoopback, parseAllow, type ClientNetworks } from './network';
 import { parseTokens, TOKENS_CREDENTIAL, type Token } from './tokens';
+import {
+  MQTT_FLAG_OPTIONS,
+  MQTT_USAGE,
+  MqttUsageError,
+  parseMqttFlags,
+  type MqttConfig,
+  type MqttFlags,
+} from './mqtt/mqtt-options';
 
 export const LISTENER_NAMES = ['web', 'api', 'pdudaemon'] as const;
 export type ListenerName = (typeof LISTENER_NAMES)[number];
@@ -44,6 +52,8 @@ export interface ServeConfig {
   advertise: string | null;
   /** Serve the window to signed-in accounts on the api listener (--web-window; api-window.ts). */
   webWindow: boolean;
+  /** The MQTT broker to publish to and take commands from (--mqtt), or null. */
+  mqtt: MqttConfig | null;
   help: boolean;
 }
 
@@ -80,11 +90,12 @@ Without --listen all of them start on loopback; with it, only those named.
                              listener's, when it listens beyond loopback)
   --web-window               also serve the window on the api listener (/, /sign-in): people
                              sign in with their accounts; over HTTPS on a lab network
+${MQTT_USAGE}
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
 export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Promise<ServeConfig> {
-  let values: {
+  let values: MqttFlags & {
     listen?: string[];
     allow?: string[];
     'token-file'?: string;
@@ -118,6 +129,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         advertise: { type: 'string' },
         'web-window': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...MQTT_FLAG_OPTIONS,
       },
     }));
   } catch (error) {
@@ -138,6 +150,9 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
   });
   const { tokens, tokenSource } = await readTokens(values['token-file'], env);
   const shutdownGraceMs = parseGrace(values['shutdown-grace']);
+  const mqtt = await parseMqttFlags(values, env).catch((error: unknown) => {
+    throw error instanceof MqttUsageError ? new UsageError(error.message) : error;
+  });
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;
@@ -183,6 +198,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         ? defaultAdvertise(listeners, tls, hostNames)
         : parseAdvertise(values.advertise),
     webWindow: values['web-window'] ?? false,
+    mqtt,
     help: values.help ?? false,
   };
 }

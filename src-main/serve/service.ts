@@ -51,13 +51,15 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let tokens: Token[];
   let saved: ControllerSummary[];
   let allow: ClientNetworks | null;
+  let bus: { lines: string[]; close(): Promise<void> } | null = null;
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
     // When the grace ends, what the Core promised to do after a wait (a reboot's switch back on) is done
     // at once: a client's long delay cannot hold the stop past its grace period.
     const hurry = setTimeout(() => core?.hurry(), grace);
-    await Promise.allSettled([...listeners.map((l) => l.close(grace)), socket?.close(grace)]);
+    // The bus says `offline` (retained) before it leaves, so subscribers know at once.
+    await Promise.allSettled([...listeners.map((l) => l.close(grace)), socket?.close(grace), bus?.close()]);
     await core?.dispose().catch((error: unknown) => log('The Core did not stop cleanly', error));
     clearTimeout(hurry);
     await lock.release();
@@ -132,6 +134,19 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     }
     // The first claim of the lease, and the takeover work when it leads, before the start-up lines.
     await leadership?.start();
+    // The lab on MQTT (loaded only when asked for): only the leader is on the broker (mqtt/bus.ts).
+    if (config.mqtt)
+      bus = await (
+        await import('./mqtt/wiring')
+      ).startMqtt({
+        core,
+        config: config.mqtt,
+        saved,
+        serviceName: config.name,
+        version: options.version,
+        leadership,
+        log,
+      });
   } catch (error) {
     await close();
     throw error;
@@ -143,6 +158,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
       ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
+      ...(bus?.lines ?? []),
       ...whoMayReach(config, allow, saved),
       ...(await firstAdminLines(core, config)),
       ...(leadership ? [leadLine(config.name, leadership)] : []),

@@ -65,9 +65,28 @@ function aTokenFile(): string {
   return tokenFile;
 }
 
+/** The files `--mqtt-credentials-file` and `--mqtt-ca` want (private, valid): the doc's paths stand for them. */
+function aMqttFile(flag: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'plugboard-doc-mqtt-'));
+  const file = join(dir, flag);
+  const text =
+    flag === '--mqtt-ca'
+      ? '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
+      : 'plugboard:a-broker-password\n';
+  writeFileSync(file, text, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
 /** Why `plugboard serve <args>` does not parse (the sentence it would print), or null when it does. */
 export async function serveProblem(args: readonly string[]): Promise<string | null> {
-  const words = args.map((word, i) => (args[i - 1] === '--token-file' ? aTokenFile() : word));
+  const words = args.map((word, i) =>
+    args[i - 1] === '--token-file'
+      ? aTokenFile()
+      : args[i - 1] === '--mqtt-credentials-file' || args[i - 1] === '--mqtt-ca'
+        ? aMqttFile(args[i - 1]!)
+        : word,
+  );
   const env = { PLUGBOARD_CONFIG_DIR: join(tmpdir(), 'plugboard-doc-config') };
   try {
     await parseServeArgs(

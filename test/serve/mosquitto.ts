@@ -1,0 +1,339 @@
+/**
+ * A real Mosquitto broker for a test, on 127.0.0.1 with its own config in a scratch folder: a plain
+ * listener and a TLS one (a test CA made with openssl, a server certificate for 127.0.0.1), a password
+ * file, an access list, no persistence (a restart forgets every retained message, as a broker that lost
+ * its disk would). Run as root, Mosquitto switches to its own user unless told `user root`, and then
+ * cannot read the test's files. Its own clients (mosquitto_sub, mosquitto_pub) are the independent ones.
+ * Everything waits on output or exits, never on elapsed time.
+ */
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+
+export interface Broker {
+  dir: string;
+  port: number;
+  tlsPort: number;
+  /** The test CA's certificate (PEM file). */
+  caFile: string;
+  /** Users and passwords in its password file. */
+  users: Record<string, string>;
+  /** Start (again) with the current config; resolves once it listens. */
+  start(): Promise<void>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+  /** Rewrite the password file (SIGHUP makes a running broker read it again). */
+  setUsers(users: Record<string, string>): void;
+  reload(): void;
+  log(): string;
+  /** Resolves once the broker's log (from its last start) has a line matching. */
+  logLine(pattern: RegExp): Promise<string>;
+}
+
+const brokers: Broker[] = [];
+const clients: ChildProcessWithoutNullStreams[] = [];
+
+export async function cleanUpBrokers(): Promise<void> {
+  for (const child of clients.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(brokers.splice(0).map((b) => b.stop()));
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function makeCertificates(dir: string): void {
+  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Plugboard test CA',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+  );
+  run(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  );
+  writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+    '-out',
+    'server.crt',
+  );
+}
+
+/** The access list docs/mqtt.md shows: the service's user, Home Assistant's, and a read-only viewer. */
+export const ACL = `user plugboard
+topic readwrite plugboard/#
+topic readwrite homeassistant/#
+topic read lab/units/#
+
+user ha
+topic read plugboard/#
+topic write plugboard/+/outlet/+/set
+topic read homeassistant/#
+
+user viewer
+topic read plugboard/#
+topic read homeassistant/#
+
+user unit-a
+topic write lab/units/bench-a/#
+`;
+
+export async function startBroker(dir: string, users: Record<string, string>): Promise<Broker> {
+  const port = await freePort();
+  const tlsPort = await freePort();
+  makeCertificates(dir);
+  const passwd = path.join(dir, 'passwd');
+  writeFileSync(path.join(dir, 'acl'), ACL);
+  writeFileSync(
+    path.join(dir, 'mosquitto.conf'),
+    [
+      ...(process.getuid?.() === 0 ? ['user root'] : []),
+      'persistence false',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      'log_type notice',
+      'log_type information',
+      'log_type subscribe',
+      'log_type unsubscribe',
+      'per_listener_settings false',
+      'allow_anonymous false',
+      `password_file ${passwd}`,
+      `acl_file ${path.join(dir, 'acl')}`,
+      `listener ${port} 127.0.0.1`,
+      `listener ${tlsPort} 127.0.0.1`,
+      `cafile ${path.join(dir, 'ca.crt')}`,
+      `certfile ${path.join(dir, 'server.crt')}`,
+      `keyfile ${path.join(dir, 'server.key')}`,
+      '',
+    ].join('\n'),
+  );
+  let child: ChildProcessWithoutNullStreams | null = null;
+  let output = '';
+  const waiters = new Set<() => void>();
+  const broker: Broker = {
+    dir,
+    port,
+    tlsPort,
+    caFile: path.join(dir, 'ca.crt'),
+    users: { ...users },
+    setUsers(next) {
+      broker.users = { ...next };
+      writeFileSync(passwd, '');
+      for (const [user, password] of Object.entries(next))
+        execFileSync('mosquitto_passwd', ['-b', passwd, user, password], { stdio: 'ignore' });
+    },
+    reload() {
+      child?.kill('SIGHUP');
+    },
+    log: () => output,
+    logLine: (pattern) =>
+      new Promise((resolve) => {
+        const check = () => {
+          const found = output.split('\n').find((line) => pattern.test(line));
+          if (found === undefined) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      }),
+    async start() {
+      output = '';
+      const started = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')]);
+      child = started;
+      await new Promise<void>((resolve, reject) => {
+        const check = (chunk: Buffer) => {
+          output += chunk.toString();
+          for (const wake of [...waiters]) wake();
+          if (/mosquitto version \S+ running/.test(output.slice(output.lastIndexOf('starting')))) resolve();
+        };
+        started.stderr.on('data', check);
+        started.stdout.on('data', check);
+        started.once('exit', (code) => reject(new Error(`mosquitto exited (${code}):\n${output}`)));
+      });
+    },
+    async stop() {
+      const running = child;
+      child = null;
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+    },
+  };
+  broker.setUsers(users);
+  brokers.push(broker);
+  await broker.start();
+  return broker;
+}
+
+export interface Message {
+  retained: boolean;
+  topic: string;
+  correlation: string;
+  payload: string;
+}
+
+export interface Subscriber {
+  messages: Message[];
+  /** Resolves with the first message (from the start) that matches, or rejects if the client ends first. */
+  next(match: (m: Message) => boolean, from?: number): Promise<Message>;
+  /** Resolves once `check` holds for the messages so far. */
+  until(check: (messages: Message[]) => boolean): Promise<void>;
+  stop(): void;
+}
+
+/** `mosquitto_sub` on the plain listener as `user`, MQTT 5, printing retain flag, topic, correlation, payload. */
+export function subscribe(broker: Broker, user: string, topics: string[]): Promise<Subscriber> {
+  const args = [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(broker.port),
+    '-u',
+    user,
+    '-P',
+    broker.users[user]!,
+    '-V',
+    '5',
+  ];
+  args.push('-F', '%r\u0001%t\u0001%D\u0001%p', '-d');
+  for (const topic of topics) args.push('-t', topic);
+  // Line-buffered: through a pipe its output would wait for a full buffer.
+  const child = spawn('stdbuf', ['-oL', 'mosquitto_sub', ...args]);
+  clients.push(child);
+  const messages: Message[] = [];
+  const waiters = new Set<() => void>();
+  let buffer = '';
+  let debug = '';
+  let ended = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      const parts = line.split('\u0001');
+      if (parts.length < 4) {
+        debug += `${line}\n`;
+        continue;
+      }
+      const [retained, topic, correlation, ...payload] = parts;
+      messages.push({
+        retained: retained === '1',
+        topic: topic!,
+        correlation: correlation!,
+        payload: payload.join('\u0001'),
+      });
+    }
+    for (const wake of [...waiters]) wake();
+  });
+  child.once('exit', () => {
+    ended = true;
+    for (const wake of [...waiters]) wake();
+  });
+  const until = (check: (messages: Message[]) => boolean): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const wake = () => {
+        if (check(messages)) {
+          waiters.delete(wake);
+          resolve();
+        } else if (ended) {
+          waiters.delete(wake);
+          reject(new Error(`mosquitto_sub ended:\n${debug}`));
+        }
+      };
+      waiters.add(wake);
+      wake();
+    });
+  const subscriber: Subscriber = {
+    messages,
+    until,
+    async next(match, from = 0) {
+      await until((all) => all.slice(from).some(match));
+      return messages.slice(from).find(match)!;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+  // Subscribed once the broker acknowledged (mosquitto_sub -d prints "received SUBACK").
+  return new Promise((resolve, reject) => {
+    const watch = (chunk: Buffer | string) => {
+      debug += chunk.toString();
+      if (/received SUBACK/i.test(debug)) resolve(subscriber);
+    };
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
+    child.once('exit', (code) => reject(new Error(`mosquitto_sub exited (${code}):\n${debug}`)));
+  });
+}
+
+/** `mosquitto_pub` as `user` to its exit; `extra` adds flags (`-r`, `-V 311`, `-D publish …`). */
+export function publish(
+  broker: Broker,
+  user: string,
+  topic: string,
+  message: string,
+  extra: string[] = [],
+): Promise<void> {
+  const args = [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(broker.port),
+    '-u',
+    user,
+    '-P',
+    broker.users[user]!,
+    '-q',
+    '1',
+  ];
+  // An empty message is sent as a null one (-n): how a retained message is cleared.
+  args.push('-t', topic, ...(message === '' ? ['-n'] : ['-m', message]), ...extra);
+  const child = spawn('mosquitto_pub', args);
+  clients.push(child);
+  let said = '';
+  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`mosquitto_pub exited ${code}: ${said}`)),
+    ),
+  );
+}
