@@ -32,6 +32,7 @@ import {
 } from './network';
 import type { ListenSpec } from './options';
 import type { Token } from './tokens';
+import type { OidcSignIn } from './api-oidc';
 
 export interface TlsMaterial {
   key: string;
@@ -51,6 +52,8 @@ export interface ListenerContext {
   log: Logger;
   /** Whether this service leads the lab, and who does (absent: it leads alone, as with a SQLite store). */
   role?: () => ServiceRole;
+  /** Signing in through the lab's identity provider (api-oidc.ts), when the service has one. */
+  oidc?: OidcSignIn | null;
 }
 
 /** What `GET /api/v1/status` says of the lab's services. */

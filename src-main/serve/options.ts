@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { plugboardConfigDir } from '../core/config';
 import { isLoopback, parseAllow, type ClientNetworks } from './network';
 import { parseTokens, TOKENS_CREDENTIAL, type Token } from './tokens';
+import { OIDC_OPTIONS, OIDC_USAGE, parseOidc, type OidcConfig, type OidcFlags } from './oidc-options';
 
 export const LISTENER_NAMES = ['web', 'api', 'pdudaemon'] as const;
 export type ListenerName = (typeof LISTENER_NAMES)[number];
@@ -42,6 +43,8 @@ export interface ServeConfig {
   name: string;
   /** The address clients use for this service (--advertise), or null when none is known. */
   advertise: string | null;
+  /** Signing in through the lab's identity provider (oidc-options.ts), or null. */
+  oidc: OidcConfig | null;
   help: boolean;
 }
 
@@ -76,6 +79,7 @@ Without --listen all of them start on loopback; with it, only those named.
                              when it names the leader (default: the host name)
   --advertise URL            the address clients use for this service (default: the api
                              listener's, when it listens beyond loopback)
+${OIDC_USAGE}
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
@@ -93,7 +97,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     name?: string;
     advertise?: string;
     help?: boolean;
-  };
+  } & OidcFlags;
   try {
     ({ values } = parseArgs({
       args,
@@ -111,6 +115,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         'config-dir': { type: 'string' },
         name: { type: 'string' },
         advertise: { type: 'string' },
+        ...OIDC_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -132,6 +137,8 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
   });
   const { tokens, tokenSource } = await readTokens(values['token-file'], env);
   const shutdownGraceMs = parseGrace(values['shutdown-grace']);
+  const oidc = await parseOidc(values, env);
+  if (typeof oidc === 'string') throw new UsageError(oidc);
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;
@@ -175,6 +182,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
       values.advertise === undefined
         ? defaultAdvertise(listeners, tls, hostNames)
         : parseAdvertise(values.advertise),
+    oidc,
     help: values.help ?? false,
   };
 }

@@ -22,6 +22,8 @@ import { loadTls } from './tls';
 import { resolveTokenScopes, tokenLines, type Token } from './tokens';
 import { pdudaemonLines, resolveAllowScopes } from './allowed-clients';
 import type { ClientNetworks } from './network';
+import type { OidcSignIn } from './api-oidc';
+import { oidcLines, startOidc } from './oidc-service';
 
 /** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
 export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;
@@ -51,6 +53,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let tokens: Token[];
   let saved: ControllerSummary[];
   let allow: ClientNetworks | null;
+  let oidc: OidcSignIn | null = null;
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
@@ -103,6 +106,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     const named = config.allow ? resolveAllowScopes(config.allow, saved) : null;
     if (typeof named === 'string') throw new Error(named);
     allow = named;
+    if (config.oidc) oidc = startOidc(config.oidc, saved, config.advertise);
     socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log, {
       holdsLock: () => lock.held,
     });
@@ -126,6 +130,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           metrics,
           log,
           role: () => roleOf(config.name, config.advertise, leadership),
+          oidc: spec.name === 'api' ? oidc : null,
         }),
       );
     }
@@ -142,6 +147,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       `Core: ${config.configDir} (socket ${coreSocketPath(config.configDir)})`,
       ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
+      ...(config.oidc && oidc ? oidcLines(config.oidc, oidc, saved) : []),
       ...whoMayReach(config, allow, saved),
       ...(await firstAdminLines(core, config)),
       ...(leadership ? [leadLine(config.name, leadership)] : []),
