@@ -28,7 +28,9 @@ export async function signInThroughProvider(
   const env = context.terminal.io.env;
   const abort = new AbortController();
   const stop = () => abort.abort();
-  process.once('SIGINT', stop);
+  // Ctrl+C while the person is at the provider: the receiver stops and nothing is kept.
+  const signals = context.terminal.io.signals ?? process;
+  signals.once('SIGINT', stop);
   try {
     let last: unknown = null;
     for (const address of addresses) {
@@ -58,7 +60,7 @@ export async function signInThroughProvider(
     }
     throw last;
   } finally {
-    process.removeListener('SIGINT', stop);
+    signals.off('SIGINT', stop);
   }
 }
 
