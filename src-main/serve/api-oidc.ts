@@ -21,19 +21,11 @@ import { SignInRefusal } from './api-sign-in';
 import type { ListenerContext } from './listener';
 import { sendJson } from './listener';
 import { isLoopback, plainAddress } from './network';
-import type { OidcClient, OidcLogins } from './oidc-logins';
-import type { RelyingParty } from './oidc-relying-party';
+import type { OidcClient } from './oidc-logins';
+import type { OidcSignIn } from './oidc-service';
 
 const MAX_BODY = 4096;
 const PREFIX = '/api/v1/oidc/';
-
-/** The service's side of signing in through a provider, when it has one (service.ts makes it). */
-export interface OidcSignIn {
-  party: RelyingParty;
-  logins: OidcLogins;
-  /** The service's address for the provider's callback (--advertise), else the request's own. */
-  advertise: string | null;
-}
 
 /** What `/api/v1/status` says about signing in, before anyone has. */
 export function signInOffer(context: ListenerContext): {

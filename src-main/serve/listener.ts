@@ -32,7 +32,7 @@ import {
 } from './network';
 import type { ListenSpec } from './options';
 import type { Token } from './tokens';
-import type { OidcSignIn } from './api-oidc';
+import type { OidcSignIn } from './oidc-service';
 
 export interface TlsMaterial {
   key: string;

@@ -8,7 +8,7 @@
  */
 import type { Configuration } from 'openid-client';
 import { ROLES, type Role, type Scope } from '../../src-preload/model';
-import type { ProviderIdentity } from '../core/accounts/provider-accounts';
+import type { ProviderIdentity } from '../core/index';
 import { PlugboardError } from '../shared/errors';
 import type { OidcConfig } from './oidc-options';
 

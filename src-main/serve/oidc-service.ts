@@ -4,11 +4,18 @@
  * stopping the start with a sentence; and what the start-up says about it.
  */
 import type { ControllerSummary } from '../../src-preload/model';
-import type { OidcSignIn } from './api-oidc';
 import { grantWords, resolveScope } from './grants';
 import { OidcLogins } from './oidc-logins';
 import type { OidcConfig } from './oidc-options';
 import { RelyingParty, type ResolvedRole } from './oidc-relying-party';
+
+/** The service's side of signing in through a provider, when it has one (api-oidc.ts answers with it). */
+export interface OidcSignIn {
+  party: RelyingParty;
+  logins: OidcLogins;
+  /** The service's address for the provider's callback (--advertise), else the request's own. */
+  advertise: string | null;
+}
 
 export function startOidc(
   config: OidcConfig,

@@ -22,8 +22,7 @@ import { loadTls } from './tls';
 import { resolveTokenScopes, tokenLines, type Token } from './tokens';
 import { pdudaemonLines, resolveAllowScopes } from './allowed-clients';
 import type { ClientNetworks } from './network';
-import type { OidcSignIn } from './api-oidc';
-import { oidcLines, startOidc } from './oidc-service';
+import { oidcLines, startOidc, type OidcSignIn } from './oidc-service';
 
 /** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
 export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openLabRecords, type LabRecords } from '../../src-main/core/index';
-import type { ProviderIdentity } from '../../src-main/core/accounts/provider-accounts';
+import type { ProviderIdentity } from '../../src-main/core/index';
 import { isLoopbackRedirect } from '../../src-main/serve/api-oidc';
 import {
   CODE_MS,
