@@ -2,15 +2,17 @@
  * The parts of signing in through an identity provider that need no provider: the `--oidc-*` flags and
  * their sentences, the pending logins and one-time codes kept bounded in number and time (a flood of
  * starts cannot grow the service's memory), the groups mapped to the highest role, and provider accounts
- * in a real lab store: keyed by issuer and subject, never taking over an account of the same name.
+ * in a SQLite lab store (oidc-accounts-suite.ts).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
-import type { ProviderIdentity } from '../../src-main/core/index';
+import { openLabRecords } from '../../src-main/core/index';
+import { startApiListener } from '../../src-main/serve/api';
 import { isLoopbackRedirect } from '../../src-main/serve/api-oidc';
+import { ServiceMetrics } from '../../src-main/serve/metrics';
+import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import {
   CODE_MS,
   challengeOf,
@@ -24,15 +26,14 @@ import { grantOf } from '../../src-main/serve/oidc-relying-party';
 import { parseServeArgs, UsageError } from '../../src-main/serve/options';
 import { FakeClock } from '../core/fake-clock';
 import { cleanUp, newCore } from '../core/harness';
+import { providerAccountsSuite } from './oidc-accounts-suite';
 
 let dir: string;
-const opened: LabRecords[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'plugboard-oidc-'));
 });
 afterEach(async () => {
   await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -201,63 +202,39 @@ it('the highest role among the groups wins, over the union of its scopes', () =>
   expect(grantOf(['other'], roles)).toBeNull();
 });
 
-describe('provider accounts', () => {
-  const identity = (subject: string, more: Partial<ProviderIdentity> = {}): ProviderIdentity => ({
-    issuer: 'https://sso.example.org',
-    subject,
-    preferredUsername: 'ada',
-    email: null,
-    displayName: 'Ada L.',
-    groups: ['lab'],
-    groupsClaim: 'groups',
-    grant: { role: 'operator', scope: { kind: 'all' } },
-    ...more,
+providerAccountsSuite(
+  async () => ({}),
+  () => dir,
+);
+
+it('the status says how to sign in to a client without a session, and nothing else, when tokens are needed', async () => {
+  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
+  const h = newCore({ records });
+  const listener = await startApiListener({
+    core: h.core,
+    spec: { name: 'api', host: '127.0.0.1', port: 0 },
+    allow: null,
+    tokens: parseTokens('ci[operator]:ci-secret-0123456789abcdef\n', 'tokens') as Token[],
+    hostNames: [],
+    tls: null,
+    metrics: new ServiceMetrics(),
+    log: () => undefined,
   });
-
-  async function accounts() {
-    const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-    opened.push(records);
-    const h = newCore({ records, clock: new FakeClock(Date.UTC(2026, 0, 5, 9)) });
-    return h.core.accounts!;
-  }
-
-  it('never take over an account of the same name: the name is numbered', async () => {
-    const store = await accounts();
-    await store.add({
-      name: 'ada',
-      role: 'admin',
-      scope: { kind: 'all' },
-      password: 'a long enough password',
+  try {
+    const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+    const anonymous = await fetch(`${origin}/api/v1/status`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ signIn: { password: true, provider: null } });
+    const token = await fetch(`${origin}/api/v1/status`, {
+      headers: { Authorization: 'Bearer ci-secret-0123456789abcdef' },
     });
-    const first = await store.providerSignIn(identity('s-1'), '127.0.0.1', 'json-api');
-    expect(first).toMatchObject({ name: 'ada-2', role: 'operator', displayName: 'Ada L.' });
-    const other = await store.providerSignIn(identity('s-2'), '127.0.0.1', 'json-api');
-    expect(other.name).toBe('ada-3');
-    // The same person again, renamed and with a new role: the same account, refreshed.
-    const again = await store.providerSignIn(
-      identity('s-1', { preferredUsername: 'lovelace', grant: { role: 'observer', scope: { kind: 'all' } } }),
-      '127.0.0.1',
-      'json-api',
-    );
-    expect(again).toMatchObject({ name: 'ada-2', role: 'observer' });
-    const listed = await store.list();
-    expect(listed.map((a) => [a.name, a.role, a.hasPassword])).toEqual([
-      ['ada', 'admin', true],
-      ['ada-2', 'observer', false],
-      ['ada-3', 'operator', false],
-    ]);
-  });
-
-  it('a person who lost every mapped group is refused, and their sessions end', async () => {
-    const store = await accounts();
-    await store.providerSignIn(identity('s-1'), '127.0.0.1', 'json-api');
-    const session = await store.openSession('ada', '127.0.0.1', 'json-api');
-    expect(await store.session(session.token)).not.toBeNull();
-    await expect(
-      store.providerSignIn(identity('s-1', { grant: null, groups: ['visitors'] }), '127.0.0.1', 'json-api'),
-    ).rejects.toThrow(
-      'ada may not sign in to this lab: none of their groups ("visitors") is given a role here.',
-    );
-    expect(await store.session(session.token)).toBeNull();
-  });
+    expect(await token.json()).toMatchObject({ role: 'leader', signIn: { password: true, provider: null } });
+    const wrong = await fetch(`${origin}/api/v1/status`, {
+      headers: { Authorization: 'Bearer pbs_nothing' },
+    });
+    expect(wrong.status).toBe(401);
+  } finally {
+    await listener.close(1_000);
+    await records.store.close();
+  }
 });
