@@ -91,14 +91,20 @@ async function start(
 ): Promise<void> {
   const client = clientOf(url.searchParams);
   const origin = oidc.advertise ?? `${context.tls ? 'https' : 'http'}://${request.headers.host ?? ''}`;
-  const { url: provider, checks } = await oidc.party.start(`${origin}/api/v1/oidc/callback`);
   try {
+    const { url: provider, checks } = await oidc.party.start(`${origin}/api/v1/oidc/callback`);
     oidc.logins.add({ client, checks, address });
+    redirect(response, provider.href);
   } catch (error) {
-    if (isPlugboardError(error)) throw new SignInRefusal(429, error, { 'Retry-After': '60' });
-    throw error;
+    // The provider cannot be reached, or too many logins are under way: the client hears it where it
+    // waits (the sign-in page, the desk's receiver) rather than from a page of JSON in the browser.
+    if (!isPlugboardError(error)) throw error;
+    if (error.code === 'UNREACHABLE') context.log(`oidc: ${error.message}`);
+    redirect(
+      response,
+      answerUrl(client, { error: error.action ? `${error.message} ${error.action}` : error.message }),
+    );
   }
-  redirect(response, provider.href);
 }
 
 async function callback(

@@ -102,3 +102,19 @@ it("the caller's abort ends the wait and closes the receiver, which answered onl
   expect(redirect).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/plugboard-sign-in\/[A-Za-z0-9_-]{22}$/);
   await expect(fetch(`${redirect}?code=late`)).rejects.toThrow();
 });
+
+it('a provider that cannot be reached is said to the desk at once, through its receiver', async () => {
+  const url = await service(true);
+  const signing = signInWithProvider({ url }, async (address) => {
+    // The browser follows the service's redirect back to the receiver; opening returns at once.
+    void fetch(address)
+      .then((tab) => tab.text())
+      .catch(() => undefined);
+  });
+  await expect(signing).rejects.toMatchObject({
+    code: 'AUTH_FAILED',
+    message: expect.stringMatching(
+      /^The identity provider at http:\/\/127\.0\.0\.1:9\/never-asked could not be reached or answered oddly \(.+\)\. Try again in a moment;/,
+    ),
+  });
+});
