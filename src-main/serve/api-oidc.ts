@@ -2,7 +2,7 @@
  * Signing in through the lab's identity provider (OpenID Connect) on the `api` listener; the service is
  * the relying party (oidc-relying-party.ts), the browser carries the person there and back:
  *
- *   GET  /api/v1/oidc/start?client=web                   302 to the provider
+ *   GET  /api/v1/oidc/start?client=web[&challenge=…]      302 to the provider
  *   GET  /api/v1/oidc/start?client=desk&redirect=http://127.0.0.1:PORT/…&challenge=<S256 of a verifier>
  *   GET  /api/v1/oidc/callback?code=…&state=…            the provider's answer: the claims are mapped to an
  *        account and role, then 302 to `/sign-in#oidc=<one-time code>` (web) or `<redirect>?code=<code>`
@@ -11,7 +11,8 @@
  *
  * A desk's redirect must be a loopback receiver on the desk's own machine (RFC 8252): http://127.0.0.1
  * or http://[::1] with a port; anything else is refused, so a code can never be sent to another host.
- * A desk's code is bound to its PKCE challenge: only the verifier's holder can exchange it. Codes are good
+ * A desk's code is bound to its PKCE challenge: only the verifier's holder can exchange it; a web page's
+ * too when it gives one (recommended: a code then signs in only the tab that started). Codes are good
  * once, for a minute (oidc-logins.ts). The session crosses the network only inside TLS, as a password does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -202,10 +203,14 @@ function redirect(response: ServerResponse, location: string): void {
   response.end();
 }
 
-/** `client=web`, or `client=desk` with a loopback redirect and a PKCE challenge; else refused. */
+/** `client=web` (a challenge optional), or `client=desk` with a loopback redirect and a challenge; else refused. */
 function clientOf(params: URLSearchParams): OidcClient {
   const kind = params.get('client');
-  if (kind === 'web') return { kind: 'web' };
+  if (kind === 'web') {
+    const challenge = params.get('challenge');
+    if (challenge === null) return { kind: 'web' };
+    return { kind: 'web', challenge: checkedChallenge(challenge) };
+  }
   if (kind !== 'desk')
     throw new SignInRefusal(
       400,
@@ -223,16 +228,18 @@ function clientOf(params: URLSearchParams): OidcClient {
         `Refused the redirect ${JSON.stringify(redirect.slice(0, 100))}: a desk's sign-in comes back only to a receiver on its own machine, http://127.0.0.1:PORT/… or http://[::1]:PORT/….`,
       ),
     );
-  const challenge = params.get('challenge') ?? '';
-  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
-    throw new SignInRefusal(
-      400,
-      new PlugboardError(
-        'BAD_INPUT',
-        "Give the desk's PKCE challenge: challenge=<base64url of the SHA-256 of a verifier>, 43 characters.",
-      ),
-    );
-  return { kind: 'desk', redirect, challenge };
+  return { kind: 'desk', redirect, challenge: checkedChallenge(params.get('challenge') ?? '') };
+}
+
+function checkedChallenge(challenge: string): string {
+  if (/^[A-Za-z0-9_-]{43}$/.test(challenge)) return challenge;
+  throw new SignInRefusal(
+    400,
+    new PlugboardError(
+      'BAD_INPUT',
+      'Give the PKCE challenge: challenge=<base64url of the SHA-256 of a verifier>, 43 characters.',
+    ),
+  );
 }
 
 /** http://127.0.0.1:PORT/… or http://[::1]:PORT/… with nothing else (RFC 8252's loopback redirect). */

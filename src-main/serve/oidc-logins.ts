@@ -6,7 +6,8 @@
  *   flood of starts cannot grow the service's memory; one refused is told to try again shortly;
  * - a one-time code, from the callback to the client's `exchange`: single use (taken out at its first
  *   try, right or wrong), 60 seconds, at most 200 at once; a desk's code is bound to the S256 challenge
- *   of a verifier only the desk knows.
+ *   of a verifier only the desk knows, and a web page's too when it gave one (then a code slipped to
+ *   another browser, to sign it in as someone else, is worthless there).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PlugboardError } from '../shared/errors';
@@ -18,8 +19,12 @@ export const MAX_PENDING = 200;
 export const MAX_PENDING_PER_ADDRESS = 20;
 export const MAX_CODES = 200;
 
-/** Where the client wants the answer: the web window's sign-in page, or a desk's loopback receiver. */
-export type OidcClient = { kind: 'web' } | { kind: 'desk'; redirect: string; challenge: string };
+/**
+ * Where the client wants the answer: the web window's sign-in page (bound to the tab that started it when
+ * the page gives a challenge too), or a desk's loopback receiver (always bound to its challenge).
+ */
+export type OidcClient =
+  { kind: 'web'; challenge?: string } | { kind: 'desk'; redirect: string; challenge: string };
 
 export interface PendingLogin {
   client: OidcClient;
@@ -88,15 +93,17 @@ export class OidcLogins {
         undefined,
         { action: 'Sign in through the identity provider again.' },
       );
-    if (found.client.kind === 'desk') {
-      const expected = Buffer.from(found.client.challenge);
+    const challenge = found.client.challenge;
+    if (challenge !== undefined) {
+      const expected = Buffer.from(challenge);
       const given = Buffer.from(verifier === null ? '' : challengeOf(verifier));
+      const whose = found.client.kind === 'desk' ? 'desk' : 'page';
       if (given.length !== expected.length || !timingSafeEqual(given, expected))
         throw new PlugboardError(
           'AUTH_FAILED',
-          "This sign-in code was given to a desk, and the verifier sent with it is not that desk's: the code is now spent.",
+          `This sign-in code was given to a ${whose}, and the verifier sent with it is not that ${whose}'s: the code is now spent.`,
           undefined,
-          { action: 'Sign in through the identity provider again, from the desk itself.' },
+          { action: `Sign in through the identity provider again, from the ${whose} itself.` },
         );
     }
     return found;

@@ -169,6 +169,12 @@ describe('pending logins and one-time codes', () => {
     expect(() => logins.redeem(code, 'another verifier')).toThrow(/not that desk's/);
     expect(() => logins.redeem(code, 'the verifier')).toThrow(/unknown, used already/);
     expect(logins.redeem(logins.code('ada', desk), 'the verifier').account).toBe('ada');
+    // A web page that gave a challenge binds its code the same way.
+    const page = { kind: 'web' as const, challenge: challengeOf('the page verifier') };
+    expect(() => logins.redeem(logins.code('ada', page), null)).toThrow(
+      "This sign-in code was given to a page, and the verifier sent with it is not that page's: the code is now spent.",
+    );
+    expect(logins.redeem(logins.code('ada', page), 'the page verifier').account).toBe('ada');
   });
 });
 

@@ -303,6 +303,28 @@ describe('signing in through the identity provider', () => {
     expect(controllers.status).toBe(200);
   });
 
+  it('a web page that gave a challenge gets a code only its verifier exchanges', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const page = await freshPage();
+    await throughProvider(
+      page,
+      'ada',
+      `${api}/api/v1/oidc/start?client=web&challenge=${challengeOf(verifier)}`,
+    );
+    const code = /^#oidc=([A-Za-z0-9_-]+)$/.exec(new URL(page.url()).hash)![1]!;
+    const slipped = await post('/api/v1/oidc/exchange', { code });
+    expect(slipped.status).toBe(401);
+    expect(slipped.json.error?.message).toMatch(/^This sign-in code was given to a page, and the verifier/);
+    const second = await freshPage();
+    await throughProvider(
+      second,
+      'ada',
+      `${api}/api/v1/oidc/start?client=web&challenge=${challengeOf(verifier)}`,
+    );
+    const again = /^#oidc=([A-Za-z0-9_-]+)$/.exec(new URL(second.url()).hash)![1]!;
+    expect((await post('/api/v1/oidc/exchange', { code: again, verifier })).status).toBe(200);
+  });
+
   it('a refusal sends the web window back to /sign-in#oidc-error=<sentence>', async () => {
     const page = await freshPage();
     await throughProvider(page, 'eve', `${api}/api/v1/oidc/start?client=web`);
