@@ -139,6 +139,8 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
   const shutdownGraceMs = parseGrace(values['shutdown-grace']);
   const oidc = await parseOidc(values, env);
   if (typeof oidc === 'string') throw new UsageError(oidc);
+  if (oidc && !listeners.some((l) => l.name === 'api'))
+    throw new UsageError('--oidc-issuer signs people in on the api listener: add --listen api.');
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;

@@ -106,6 +106,23 @@ describe('the --oidc-* flags', () => {
     await expect(parseServeArgs(args, {})).rejects.toBeInstanceOf(UsageError);
   });
 
+  it('refuses a provider without the api listener, where people sign in', async () => {
+    const args = [
+      '--oidc-issuer',
+      'https://sso.example.org',
+      '--oidc-client-id',
+      'p',
+      '--oidc-role',
+      'a=admin',
+    ];
+    const env = { CREDENTIALS_DIRECTORY: dir };
+    await writeFile(join(dir, 'plugboard.oidc'), 'secret');
+    await expect(parseServeArgs(['--listen', 'pdudaemon', ...args], env)).rejects.toThrow(
+      '--oidc-issuer signs people in on the api listener: add --listen api.',
+    );
+    expect((await parseServeArgs(['--listen', 'api', ...args], env)).oidc).not.toBeNull();
+  });
+
   it('refuses a secret file others can read', async () => {
     const file = await secretFile(0o644);
     await expect(
