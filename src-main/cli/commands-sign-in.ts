@@ -17,6 +17,10 @@ export function registerSignInCommands(program: Command, run: Runner): void {
       .option(
         '--password-stdin',
         "read the account's password from standard input (typed hidden at a terminal)",
+      )
+      .option(
+        '--provider',
+        "sign in through the lab's identity provider, in the system browser ($BROWSER, else the desktop's); the address is printed too",
       ),
     ['--password-stdin', '--password'],
   ).action(run(async (context) => (await import('./service-sign-in')).signIn(context)));

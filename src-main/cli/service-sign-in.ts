@@ -4,6 +4,7 @@
  * account without a token on the command line:
  *
  *   plugboard --service https://lab:8443 --service-fingerprint AB:… sign-in --account ada [--password-stdin]
+ *   plugboard --service https://lab:8443 --service-fingerprint AB:… sign-in --provider   (service-provider-sign-in.ts)
  *   plugboard --service https://lab:8443 --service-fingerprint AB:… sign-out
  *
  * The password comes from standard input (typed hidden at a terminal), never from the command line. No
@@ -123,6 +124,8 @@ async function password(context: CommandContext, name: string): Promise<string> 
 export async function signIn(context: CommandContext): Promise<void> {
   const addresses = addressesOf(context, 'sign-in');
   const store = await keychain('sign-in');
+  if (context.local.provider === true)
+    return (await import('./service-provider-sign-in')).signInThroughProvider(context, addresses, store);
   const name = await accountName(context);
   const secret = await password(context, name);
   const { answer, address } = await postToLab(context, addresses, '/api/v1/sign-in', {

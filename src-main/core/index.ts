@@ -109,6 +109,7 @@ export {
   type ServiceName,
 } from './database/leadership';
 export type { Accounts, SignedIn, SignInResult } from './accounts/accounts';
+export type { ProviderIdentity } from './accounts/provider-accounts';
 export { SESSION_IDLE_MS, SESSION_MAX_MS } from './accounts/accounts';
 
 export interface CoreOptions {

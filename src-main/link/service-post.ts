@@ -16,6 +16,8 @@ export interface ServicePost {
   body?: unknown;
   /** How long connecting and the answer may take (default 10 s). */
   timeoutMs?: number;
+  /** GET reads (no body is sent); POST by default. */
+  method?: 'GET' | 'POST';
 }
 
 export interface ServiceAnswer {
@@ -26,7 +28,7 @@ export interface ServiceAnswer {
 
 const MAX_ANSWER = 64 * 1024;
 
-/** POST `path` at the service `url`; rejects (UNREACHABLE, TLS_*) only when no answer came. */
+/** POST (or GET) `path` at the service `url`; rejects (UNREACHABLE, TLS_*) only when no answer came. */
 export async function postToService(url: string, path: string, options: ServicePost): Promise<ServiceAnswer> {
   const base = parseServiceUrl(url);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -35,10 +37,11 @@ export async function postToService(url: string, path: string, options: ServiceP
   const socket = secure && pinned !== null ? await pinnedSocket(base, pinned, timeoutMs) : null;
   const payload = options.body === undefined ? '' : JSON.stringify(options.body);
   const request = (secure ? httpsRequest : httpRequest)(new URL(path, base), {
-    method: 'POST',
+    method: options.method ?? 'POST',
     headers: {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(payload),
+      ...(options.method === 'GET'
+        ? {}
+        : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
       ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
     },
     timeout: timeoutMs,

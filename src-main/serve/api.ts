@@ -10,6 +10,7 @@
  *   GET  /api/v1/link  (WebSocket, token required) the link protocol for `plugboard --service URL` (api-link.ts)
  *   POST /api/v1/sign-in, /api/v1/sign-out         an account's session (api-sign-in.ts)
  *   GET  /, /sign-in, /api/v1/window (WebSocket)  with --web-window, the window for signed-in accounts (api-window.ts)
+ *   /api/v1/oidc/start, callback, exchange         signing in through the lab's identity provider (api-oidc.ts)
  *
  * With tokens (--token-file or the credential plugboard.tokens) every request needs
  * `Authorization: Bearer <secret>` and acts with its token's role (or a signed-in session's account); without, reads are open to loopback
@@ -25,6 +26,7 @@ import { attachRemoteLink } from './api-link';
 import { CLOSE, sendJson, startGuardedServer, type ListenerContext, type RunningListener } from './listener';
 import { signIn, SignInRefusal, signOut } from './api-sign-in';
 import { startWebWindow } from './api-window';
+import { isOidcPath, routeOidc, signInOffer } from './api-oidc';
 import { bearerCaller, bearerSecret } from './sessions';
 
 const MAX_BODY = 4096;
@@ -87,6 +89,14 @@ async function route(
     await (url.pathname === '/api/v1/sign-in' ? signIn : signOut)(context, request, response);
     return;
   }
+  if (isOidcPath(url.pathname)) return routeOidc(context, url, request, response);
+  // How to sign in is said to anyone who may connect (a sign-in page has no session yet); the rest of
+  // the status only to whoever may read.
+  if (url.pathname === '/api/v1/status' && !request.headers.authorization && context.tokens.length > 0) {
+    allow(method, ['GET', 'HEAD']);
+    sendJson(response, 200, { signIn: signInOffer(context) });
+    return;
+  }
   // A bearer is a token or a signed-in session; without one, a service given no tokens lets loopback
   // and the allowed networks read as an anonymous observer.
   const caller = await bearerCaller(request, context, 'json-api');
@@ -118,11 +128,10 @@ async function route(
     allow(method, ['GET', 'HEAD']);
     // Who may read the controllers may read this (the role check of an observer's read).
     await handlers['app/info']({});
-    sendJson(
-      response,
-      200,
-      context.role?.() ?? { service: null, role: 'leader', leader: null, leaderAddress: null },
-    );
+    sendJson(response, 200, {
+      ...(context.role?.() ?? { service: null, role: 'leader', leader: null, leaderAddress: null }),
+      signIn: signInOffer(context),
+    });
     return;
   }
   if (url.pathname === '/api/v1/activity') {

@@ -32,6 +32,7 @@ import {
 } from './network';
 import type { ListenSpec } from './options';
 import type { Token } from './tokens';
+import type { OidcSignIn } from './oidc-service';
 
 export interface TlsMaterial {
   key: string;
@@ -55,6 +56,8 @@ export interface ListenerContext {
   webWindow?: boolean;
   /** The built renderer the web window serves (default: out/renderer beside the code). */
   rendererDir?: string;
+  /** Signing in through the lab's identity provider (api-oidc.ts), when the service has one. */
+  oidc?: OidcSignIn | null;
 }
 
 /** What `GET /api/v1/status` says of the lab's services. */

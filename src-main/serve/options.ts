@@ -18,6 +18,7 @@ import {
   type MqttConfig,
   type MqttFlags,
 } from './mqtt/mqtt-options';
+import { OIDC_OPTIONS, OIDC_USAGE, parseOidc, type OidcConfig, type OidcFlags } from './oidc-options';
 
 export const LISTENER_NAMES = ['web', 'api', 'pdudaemon'] as const;
 export type ListenerName = (typeof LISTENER_NAMES)[number];
@@ -54,6 +55,8 @@ export interface ServeConfig {
   webWindow: boolean;
   /** The MQTT broker to publish to and take commands from (--mqtt), or null. */
   mqtt: MqttConfig | null;
+  /** Signing in through the lab's identity provider (oidc-options.ts), or null. */
+  oidc: OidcConfig | null;
   help: boolean;
 }
 
@@ -91,6 +94,7 @@ Without --listen all of them start on loopback; with it, only those named.
   --web-window               also serve the window on the api listener (/, /sign-in): people
                              sign in with their accounts; over HTTPS on a lab network
 ${MQTT_USAGE}
+${OIDC_USAGE}
   --config-dir DIR           Plugboard's config folder (default: as the app, or $PLUGBOARD_CONFIG_DIR)
   --help                     show this text`;
 
@@ -109,7 +113,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
     advertise?: string;
     'web-window'?: boolean;
     help?: boolean;
-  };
+  } & OidcFlags;
   try {
     ({ values } = parseArgs({
       args,
@@ -128,6 +132,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         name: { type: 'string' },
         advertise: { type: 'string' },
         'web-window': { type: 'boolean' },
+        ...OIDC_OPTIONS,
         help: { type: 'boolean', short: 'h' },
         ...MQTT_FLAG_OPTIONS,
       },
@@ -153,6 +158,10 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
   const mqtt = await parseMqttFlags(values, env).catch((error: unknown) => {
     throw error instanceof MqttUsageError ? new UsageError(error.message) : error;
   });
+  const oidc = await parseOidc(values, env);
+  if (typeof oidc === 'string') throw new UsageError(oidc);
+  if (oidc && !listeners.some((l) => l.name === 'api'))
+    throw new UsageError('--oidc-issuer signs people in on the api listener: add --listen api.');
 
   for (const listener of listeners) {
     if (isLoopback(listener.host)) continue;
@@ -199,6 +208,7 @@ export async function parseServeArgs(args: string[], env: NodeJS.ProcessEnv): Pr
         : parseAdvertise(values.advertise),
     webWindow: values['web-window'] ?? false,
     mqtt,
+    oidc,
     help: values.help ?? false,
   };
 }

@@ -22,6 +22,7 @@ import { loadTls } from './tls';
 import { resolveTokenScopes, tokenLines, type Token } from './tokens';
 import { pdudaemonLines, resolveAllowScopes } from './allowed-clients';
 import type { ClientNetworks } from './network';
+import { oidcLines, startOidc, type OidcSignIn } from './oidc-service';
 
 /** How long requests under way may take to finish once a shutdown starts, without --shutdown-grace. */
 export const SHUTDOWN_GRACE_MS = DEFAULT_SHUTDOWN_GRACE_S * 1000;
@@ -52,6 +53,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
   let saved: ControllerSummary[];
   let allow: ClientNetworks | null;
   let bus: { lines: string[]; close(): Promise<void> } | null = null;
+  let oidc: OidcSignIn | null = null;
   const close = async (): Promise<void> => {
     // One grace period for all of them: each destroys what is still open when it ends.
     const grace = config.shutdownGraceMs;
@@ -105,6 +107,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
     const named = config.allow ? resolveAllowScopes(config.allow, saved) : null;
     if (typeof named === 'string') throw new Error(named);
     allow = named;
+    if (config.oidc) oidc = startOidc(config.oidc, saved, config.advertise);
     socket = await listenCoreSocket(core, coreSocketPath(config.configDir), log, {
       holdsLock: () => lock.held,
     });
@@ -129,6 +132,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
           log,
           role: () => roleOf(config.name, config.advertise, leadership),
           webWindow: spec.name === 'api' && config.webWindow,
+          oidc: spec.name === 'api' ? oidc : null,
         }),
       );
     }
@@ -159,6 +163,7 @@ export async function startService(config: ServeConfig, options: ServiceOptions)
       ...(config.tokenSource ? tokenLines(tokens, config.tokenSource, saved) : []),
       ...listeners.flatMap((l) => l.lines),
       ...(bus?.lines ?? []),
+      ...(config.oidc && oidc ? oidcLines(config.oidc, oidc, saved) : []),
       ...whoMayReach(config, allow, saved),
       ...(await firstAdminLines(core, config)),
       ...(leadership ? [leadLine(config.name, leadership)] : []),

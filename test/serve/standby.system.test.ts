@@ -35,12 +35,14 @@ describe('a standby service', () => {
       role: 'leader',
       leader: 'lab-a',
       leaderAddress: 'http://lab-a.test:16422',
+      signIn: { password: true, provider: null },
     });
     expect(await status(b.api)).toEqual({
       service: 'lab-b',
       role: 'standby',
       leader: 'lab-a',
       leaderAddress: 'http://lab-a.test:16422',
+      signIn: { password: true, provider: null },
     });
     const before = Date.now();
     const refused = await switchOutlet(b.api, 'off');

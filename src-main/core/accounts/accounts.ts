@@ -21,6 +21,7 @@ import { accountName, accountRole, checkPassword, parseScope } from './account-r
 import { assertKeepsAnAdmin, updateAccount, type AccountUpdate } from './account-changes';
 import { hashIsWeak, hashPassword, verifyPassword } from './password-hash';
 import { KeyedTurns } from './keyed-turns';
+import { identityName, providerAccount, type ProviderIdentity } from './provider-accounts';
 import { addressKey, nameKey, SignInLimits } from './sign-in-limits';
 import { heldError, wrongError } from './sign-in-words';
 
@@ -237,6 +238,42 @@ export class Accounts {
         },
       );
     await this.#limits.succeeded(name);
+    if (hashIsWeak(stored))
+      await this.#db
+        .updateTable('account')
+        .set({ password_hash: await hashPassword(password) })
+        .where('name', '=', row.name)
+        .execute();
+    return this.#openSession(row, address, door);
+  }
+
+  /**
+   * Sign in someone an identity provider vouched for (provider-accounts.ts finds or makes the account
+   * and refreshes its role from the claims): the account, or AUTH_FAILED saying why, in the log either way.
+   * The session is opened by `openSession` once the client collects it.
+   */
+  async providerSignIn(identity: ProviderIdentity, address: string, door: ActivityDoor): Promise<SignedIn> {
+    try {
+      return signedIn(
+        await providerAccount(this.#db, identity, this.#clock.now(), (name) => this.revoke(name)),
+      );
+    } catch (error) {
+      if (error instanceof PlugboardError)
+        this.#record({ kind: 'sign-in refused', name: identityName(identity), address, door, error });
+      throw error;
+    }
+  }
+
+  /** A new session for the account `name` (it must exist and be enabled), logged as a sign-in. */
+  async openSession(name: string, address: string, door: ActivityDoor): Promise<SignInResult> {
+    const row = await this.#find(name);
+    if (!row || row.disabled_at !== null)
+      throw new PlugboardError('AUTH_FAILED', `The account "${name}" is disabled or was removed meanwhile.`);
+    return this.#openSession(row, address, door);
+  }
+
+  async #openSession(row: AccountTable, address: string, door: ActivityDoor): Promise<SignInResult> {
+    const now = this.#clock.now();
     // The account's sessions that have ended are no use to anyone: the log keeps who signed in when.
     await this.#db
       .deleteFrom('account_session')
@@ -249,12 +286,6 @@ export class Accounts {
         ]),
       )
       .execute();
-    if (hashIsWeak(stored))
-      await this.#db
-        .updateTable('account')
-        .set({ password_hash: await hashPassword(password) })
-        .where('name', '=', row.name)
-        .execute();
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const signedAt = this.#clock.now();
     const expiresAt = signedAt + SESSION_MAX_MS;

@@ -231,6 +231,25 @@ const STEPS: readonly Step[] = [
         .execute();
     },
   },
+  {
+    name: '0008-account-identities',
+    async up(db) {
+      // Who an account is at an identity provider: its issuer and subject, which never change, so a
+      // person renamed at the provider signs in to the same account (the name is kept from the first time).
+      await db.schema
+        .createTable('account_identity')
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('account', 'text', (c) => c.notNull().references('account.name').onDelete('cascade'))
+        .addPrimaryKeyConstraint('account_identity_pk', ['issuer', 'subject'])
+        .execute();
+      await db.schema
+        .createIndex('account_identity_account')
+        .on('account_identity')
+        .column('account')
+        .execute();
+    },
+  },
 ];
 
 /** The newest schema this Plugboard knows. */
