@@ -59,6 +59,7 @@ export const DOOR_TEXT: Record<ActivityDoor, string> = {
   'pdudaemon-http': 'pdudaemon HTTP',
   'pdudaemon-tcp': 'pdudaemon TCP',
   'json-api': 'JSON API',
+  mqtt: 'MQTT',
   group: 'group',
   sequence: 'sequence',
   script: 'script',

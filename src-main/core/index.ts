@@ -52,6 +52,7 @@ import { SessionSecrets } from './saved/credentials-session';
 import { permissionFacts, permittedHandlers } from './handlers/permissions';
 import type { Leadership } from './database/leadership';
 import { followLeadership } from './flows/leadership-wiring';
+import { unitMessages, type UnitMessage } from './flows/unit-messages';
 
 /*
  * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
@@ -100,6 +101,7 @@ export async function openConfigStore(
   return (await import('./flows/lab-config-move')).openConfigStore(...args);
 }
 export type { Interrupted, TakingOver } from './flows/interrupted';
+export type { UnitMessage } from './flows/unit-messages';
 export {
   LeaseLeadership,
   standbyError,
@@ -201,6 +203,20 @@ export interface Core {
    * leadership does the same for this machine's killed processes at start by itself.
    */
   recoverInterrupted(takingOver: TakingOver): Promise<Interrupted>;
+  /**
+   * A unit published under its saved MQTT topic root (`mqttTopic`): a hint, never the state. The Core
+   * reads that controller's outlets at once through its queue (one read running and at most one more
+   * asked for, whatever the number of messages), so a pending switch confirms and an outside change shows
+   * as soon as the read does; while the unit is heard, its outlets are polled only at the safety interval
+   * (`unitSafetyPollMs`). A message for another topic, or an unknown controller, is ignored.
+   */
+  unitSaid(controllerId: string, message: UnitMessage): void;
+  /**
+   * A message on the unit's own `…/set` topic: with its "Allow write" on, the unit obeys anyone on the
+   * broker past Plugboard's rules. Warns, naming the unit, in the activity log and the log, at most once
+   * per unit per hour.
+   */
+  unitSetSeen(controllerId: string, topic: string): void;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -433,6 +449,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...fleetHandlers(ctx, fleet),
     ...labHandlers(),
   });
+  const units = unitMessages(ctx);
   const user = options.user ?? osUserName();
   const facts = permissionFacts(ctx);
   const byCaller = new Map<string, Handlers>();
@@ -513,6 +530,12 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ready,
     hurry: () => ctx.operations.hurry(),
     recoverInterrupted: (takingOver) => recoverInterrupted(ctx, takingOver, notify),
+    unitSaid: (controllerId, message) => {
+      if (!disposed) units.said(controllerId, message);
+    },
+    unitSetSeen: (controllerId, topic) => {
+      if (!disposed) units.setSeen(controllerId, topic);
+    },
     async dispose() {
       if (disposed) return;
       disposed = true;
