@@ -205,10 +205,11 @@ export interface Core {
   recoverInterrupted(takingOver: TakingOver): Promise<Interrupted>;
   /**
    * A unit published under its saved MQTT topic root (`mqttTopic`): a hint, never the state. The Core
-   * reads that controller's outlets at once through its queue (one read running and at most one more
-   * asked for, whatever the number of messages), so a pending switch confirms and an outside change shows
-   * as soon as the read does; while the unit is heard, its outlets are polled only at the safety interval
-   * (`unitSafetyPollMs`). A message for another topic, or an unknown controller, is ignored.
+   * reads the outlet it names (with any outlet waiting for confirmation; the whole list when it names none
+   * or more than half) at once through the controller's queue — one read running and at most one more
+   * asked for, whatever the number of messages — so a pending switch confirms and an outside change shows
+   * as soon as that read does. While the unit is heard, its whole outlet list is polled only at the safety
+   * interval (`unitSafetyPollMs`). A message for another topic, or an unknown controller, is ignored.
    */
   unitSaid(controllerId: string, message: UnitMessage): void;
   /**

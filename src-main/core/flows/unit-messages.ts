@@ -18,7 +18,11 @@ export const SET_WARNING_EVERY_MS = 3_600_000;
 const WARNING_ACTOR: Actor = Object.freeze({ door: 'mqtt', who: 'Plugboard' });
 
 export interface UnitMessage {
-  /** The outlet the topic names (0-based, as the unit numbers them), or null. */
+  /**
+   * The outlet the message is about as Plugboard numbers it (1-based; the unit's default topics count
+   * from 0: `outlets/0` is outlet 1), or null when the door cannot tell. A topic of the unit's default
+   * form (`<root>/outlets/<index>`) names its outlet itself and wins.
+   */
   outlet: number | null;
   topic: string;
   payload: string;
@@ -34,6 +38,14 @@ export function underRoot(topic: string, root: string): boolean {
   return topic === root || topic.startsWith(`${root}/`);
 }
 
+/** The outlet a message is about (1-based), or null: read them all. */
+export function outletOf(message: UnitMessage, root: string): number | null {
+  const own = /^outlets\/(\d{1,3})$/.exec(message.topic.slice(root.length + 1));
+  if (own) return Number(own[1]) + 1;
+  const given = message.outlet;
+  return given !== null && Number.isInteger(given) && given >= 1 ? given : null;
+}
+
 export function unitMessages(
   ctx: Pick<CoreContext, 'registry' | 'sessions' | 'activity' | 'log' | 'clock'>,
 ): UnitMessages {
@@ -43,7 +55,7 @@ export function unitMessages(
       const root = ctx.registry.get(controllerId)?.mqttTopic ?? null;
       // Not from the topic the unit was given: nothing this unit said (a stale subscription, a typo).
       if (root === null || !underRoot(message.topic, root)) return;
-      ctx.sessions.peek(controllerId)?.hint(root);
+      ctx.sessions.peek(controllerId)?.hint(root, outletOf(message, root));
     },
     setSeen(controllerId, topic) {
       const summary = ctx.registry.get(controllerId);

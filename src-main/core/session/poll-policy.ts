@@ -59,7 +59,12 @@ export interface PollSituation {
    * is read at the steady interval (meters someone looks at or watches, an administrator's slow parts).
    * Absent: the outlets are read at the steady interval.
    */
-  publishing?: { safetyMs: number; othersWanted: boolean };
+  publishing?: {
+    safetyMs: number;
+    othersWanted: boolean;
+    /** Milliseconds since the whole outlet list was last read, or null (not yet). */
+    sinceOutletsMs: number | null;
+  };
 }
 
 /** Milliseconds until the next poll, or null for no poll until something changes (paused, stopped). */
@@ -74,7 +79,11 @@ export function nextPollDelay(situation: PollSituation, timing: PollTiming): num
   }
   if (situation.pending) return Math.min(timing.fastMs, intervalMs);
   const publishing = situation.publishing;
-  if (publishing && !publishing.othersWanted) return outletSafetyMs(intervalMs, publishing.safetyMs);
+  if (publishing && !publishing.othersWanted) {
+    // From the last read of the whole list: reads of single outlets a message asked for do not count.
+    const safety = outletSafetyMs(intervalMs, publishing.safetyMs);
+    return Math.max(0, safety - (publishing.sinceOutletsMs ?? 0));
+  }
   return intervalMs;
 }
 

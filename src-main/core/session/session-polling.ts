@@ -62,6 +62,7 @@ export class SessionPolling {
     const { live, options } = this.#c;
     if (description) {
       live.applyDescription(description);
+      this.#steady.listRead(options.clock.now());
       this.#phase = 'steady';
     }
     live.publish();
@@ -100,8 +101,8 @@ export class SessionPolling {
    * The unit published under `root` (its saved topic): read the outlets now, after the poll running (if
    * any) — hints meanwhile share that one read — and from now on read them only at the safety interval.
    */
-  hint(root: string): void {
-    this.#steady.hint(root);
+  hint(root: string, outlet: number | null): void {
+    this.#steady.hint(root, outlet);
     // The poll after it plans with the safety interval (the Poller asks the policy after every poll).
     this.#poller.poke(0);
   }
@@ -192,6 +193,7 @@ export class SessionPolling {
       onLive: (read) => {
         if (stale()) return;
         live.applyDescription({ ...read, identity: live.facts.identity });
+        this.#steady.listRead(options.clock.now());
         online();
         connected?.();
         options.hooks.polled(live.state, 0);

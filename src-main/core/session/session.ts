@@ -139,11 +139,12 @@ export class ControllerSession {
   }
 
   /**
-   * The unit published something under its saved topic root (MQTT): read the outlets now, coalesced with
-   * the poll running; from now on its outlets are read at the safety interval (steady-reads.ts).
+   * The unit published something under its saved topic root (MQTT) about `outlet` (1-based; null: not
+   * known): read it now, coalesced with the poll running; from now on the whole outlet list is read at
+   * the safety interval (steady-reads.ts).
    */
-  hint(root: string): void {
-    this.#polling.hint(root);
+  hint(root: string, outlet: number | null): void {
+    this.#polling.hint(root, outlet);
   }
 
   /** The topic root the unit was heard publishing under, or null. */

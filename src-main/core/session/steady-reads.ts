@@ -6,8 +6,9 @@
  * administrator's slow parts staying on their own schedule.
  */
 import { watchesMeters, type PollSituation } from './poll-policy';
-import { othersWanted, readPlan } from './poll-read';
+import { othersWanted, readPlan, type Hinted } from './poll-read';
 import type { PollingContext } from './session-polling';
+import type { MeterReading, Outlet } from '../../dli/types';
 
 export class SteadyReads {
   readonly #c: PollingContext;
@@ -15,9 +16,9 @@ export class SteadyReads {
   readonly #lastSlowRead: () => number | null;
   /** The next poll is a refresh someone asked for. */
   refreshAsked = false;
-  /** The next poll reads the outlets at once: the unit said something about them (MQTT). */
-  #hinted = false;
-  /** When the outlets were last read (epoch ms), or null. */
+  /** The next poll reads these outlets at once: the unit said something about them (MQTT). */
+  #hinted: Hinted | null = null;
+  /** When the whole outlet list was last read (epoch ms), or null. */
   #lastOutletRead: number | null = null;
   /** The topic root the unit was heard publishing under, or null: it publishes while that is its topic. */
   #heard: string | null;
@@ -38,10 +39,20 @@ export class SteadyReads {
     return this.#heard;
   }
 
-  /** The unit published under `root`: the next poll reads the outlets. */
-  hint(root: string): void {
+  /**
+   * The unit published under `root` about `outlet` (1-based; null: not known): the next poll reads it,
+   * with every other outlet named before that poll starts.
+   */
+  hint(root: string, outlet: number | null): void {
     this.#heard = root;
-    this.#hinted = true;
+    const before = this.#hinted;
+    if (outlet === null || before === 'all') this.#hinted = 'all';
+    else this.#hinted = new Set([...(before ?? []), outlet]);
+  }
+
+  /** The whole outlet list was just read (a connect). */
+  listRead(at: number): void {
+    this.#lastOutletRead = at;
   }
 
   /** The unit publishes its outlet changes: its saved topic was heard since it was set. */
@@ -52,6 +63,7 @@ export class SteadyReads {
     const capabilities = live.facts.capabilities;
     return {
       safetyMs: options.settings().unitSafetyPollMs,
+      sinceOutletsMs: this.#lastOutletRead === null ? null : options.clock.now() - this.#lastOutletRead,
       othersWanted: othersWanted({
         hasMeters: capabilities?.meters ?? false,
         isAdmin: capabilities?.isAdmin ?? false,
@@ -70,15 +82,18 @@ export class SteadyReads {
     const { live, options } = this.#c;
     const client = await this.#c.client();
     const capabilities = live.facts.capabilities;
+    const known = live.outlets?.map((o) => o.number) ?? null;
     const why = {
       asked: this.refreshAsked,
       hinted: this.#hinted,
       lastOutletRead: this.#lastOutletRead,
       intervalMs: options.settings().pollIntervalMs,
       publishing: this.publishing(),
+      pendingOutlets: [...live.pending.byOutlet.keys()],
+      knownOutlets: known,
     };
     this.refreshAsked = false;
-    this.#hinted = false;
+    this.#hinted = null;
     const plan = readPlan(
       why,
       {
@@ -95,15 +110,17 @@ export class SteadyReads {
     );
     // A unit's hint is read ahead of background work queued for it: someone may be watching the change.
     const call = { signal: this.#c.signal, priority: why.hinted ? 'interactive' : 'background' } as const;
-    const read = plan.outlets
-      ? await client.refresh({ meters: plan.meters, ...call })
-      : plan.meters
-        ? { outlets: null, meters: await client.meters(call) }
-        : null;
+    let read: { outlets: Outlet[] | null; meters: MeterReading[] | null } | null = null;
+    if (plan.outlets === 'all') read = await client.refresh({ meters: plan.meters, ...call });
+    else if (plan.outlets !== 'none') {
+      // The outlets a message named, with the others as last read: only these changed as far as is known.
+      const fresh = new Map((await client.outlets.read(plan.outlets, call)).map((o) => [o.number, o]));
+      read = { outlets: live.outlets?.map((o) => fresh.get(o.number) ?? o) ?? null, meters: null };
+    } else if (plan.meters) read = { outlets: null, meters: await client.meters(call) };
     if (!current()) return false;
     if (read) {
       if (read.outlets) {
-        this.#lastOutletRead = startedAt;
+        if (plan.outlets === 'all') this.#lastOutletRead = startedAt;
         live.applyOutlets(read.outlets, startedAt);
       }
       live.set({ status: 'online', problem: null, lastUpdate: options.clock.now(), nextAttemptAt: null });
@@ -111,7 +128,8 @@ export class SteadyReads {
       live.publish();
     }
     if (plan.slow) await this.#readSlow().catch(this.#c.loggedAs('read scripts, users and SSH'));
-    else if (plan.threads) await this.#readSlow(['threads']).catch(this.#c.loggedAs('read the running scripts'));
+    else if (plan.threads)
+      await this.#readSlow(['threads']).catch(this.#c.loggedAs('read the running scripts'));
     return read !== null;
   }
 }

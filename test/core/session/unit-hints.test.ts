@@ -16,9 +16,12 @@ afterEach(cleanUp);
 const LOADED = { timeout: 15_000, interval: 5 };
 const ROOT = 'lab/pdu1';
 
-/** GETs of the whole outlet list (what a poll or a hint reads) since the stats were reset. */
-const outletLists = (emu: RunningEmulator): number =>
-  emu.device.stats.log.filter((e) => e.method === 'GET' && /\/relay\/outlets\/$/.test(e.path)).length;
+/** The outlet reads since the stats were reset: '' for the whole list, '2/' for the outlet at index 2. */
+const outletReads = (emu: RunningEmulator): string[] =>
+  emu.device.stats.log
+    .filter((e) => e.method === 'GET' && /\/relay\/outlets\//.test(e.path))
+    .map((e) => e.path.replace(/^.*\/relay\/outlets\//, ''));
+const outletLists = (emu: RunningEmulator): number => outletReads(emu).filter((p) => p === '').length;
 const meterReads = (emu: RunningEmulator): number =>
   emu.device.stats.log.filter((e) => e.method === 'GET' && /\/meter\//.test(e.path)).length;
 
@@ -39,7 +42,7 @@ const planned = (clock: FakeClock, ms: number) => vi.waitFor(() => expect(clock.
 const message = (outlet: number) => ({ outlet, topic: `${ROOT}/outlets/${outlet}`, payload: '1' });
 
 describe('a unit that publishes its outlet changes', () => {
-  it('reads the outlets at once on a message, and messages during that read share one more read', async () => {
+  it('reads the outlet a message names at once, and messages during that read share one more read', async () => {
     const clock = new FakeClock();
     const emu = await emulator({ initialStates: Array(8).fill(false) });
     const h = newCore({ clock, visible: false });
@@ -49,12 +52,13 @@ describe('a unit that publishes its outlet changes', () => {
     // A change at the unit, then its message: the read is planned now, not at the poll 3 s away.
     emu.device.setOutlet(2, { state: true });
     emu.device.stats.reset();
-    emu.device.slowOutletListMs = 200;
+    emu.device.slowOutletsMs = 200;
     h.core.unitSaid(id, message(2));
     expect(clock.nextIn()).toBe(0);
     await clock.advance(0);
     await vi.waitFor(() => expect(emu.device.stats.inFlight).toBe(1), LOADED);
-    // Five more messages while the read runs: one read follows it, not five.
+    // Five more messages while the read runs: one read follows it, not five (of the whole list: they
+    // name more than half the outlets).
     for (let i = 0; i < 5; i++) h.core.unitSaid(id, message(i));
     await planned(clock, 0);
     expect(h.state(id)?.outlets[2]?.state).toBe(true);
@@ -64,7 +68,33 @@ describe('a unit that publishes its outlet changes', () => {
     await clock.advance(0);
     // Then the unit is heard: the next outlet read is the safety one, a minute away.
     await planned(clock, 60_000);
-    expect(outletLists(emu)).toBe(2);
+    expect(outletReads(emu)).toEqual(['2/', '']);
+  });
+
+  it('reads a named outlet with the outlets waiting for confirmation, and the whole list for an unknown one', async () => {
+    const clock = new FakeClock();
+    const emu = await emulator({ initialStates: Array(8).fill(false) });
+    const h = newCore({ clock, visible: false });
+    await h.ok('settings/set', { pollIntervalMs: 3000 });
+    const { id } = await added(h, emu);
+    await planned(clock, 3000);
+    // Outlet 6 switched on through Plugboard, still pending (its confirming polls are not let run).
+    emu.device.slowOutletsMs = 0;
+    await h.ok('outlets/set', { controllerId: id, outlets: [6], on: true, transient: true });
+    await vi.waitFor(() => expect(h.state(id)?.outlets[5]?.pending).not.toBeNull(), LOADED);
+    emu.device.stats.reset();
+    emu.device.setOutlet(0, { state: true });
+    h.core.unitSaid(id, message(0));
+    await clock.advance(0);
+    await vi.waitFor(() => expect(h.state(id)?.outlets[5]?.pending).toBeNull(), LOADED);
+    expect(h.state(id)?.outlets[0]?.state).toBe(true);
+    expect(outletReads(emu)).toEqual(['0/', '5/']);
+    // A message the Core cannot place (another subtree, no outlet given): the whole list.
+    emu.device.stats.reset();
+    h.core.unitSaid(id, { outlet: null, topic: `${ROOT}/status`, payload: 'x' });
+    await vi.waitFor(() => expect(clock.nextIn()).toBe(0), LOADED);
+    await clock.advance(0);
+    await vi.waitFor(() => expect(outletReads(emu)).toEqual(['']), LOADED);
   });
 
   it('polls the outlets at the safety interval once heard, and steadily again without a topic', async () => {
@@ -81,8 +111,13 @@ describe('a unit that publishes its outlet changes', () => {
     // A message under another root is nothing this unit said.
     h.core.unitSaid(id, { outlet: 0, topic: 'lab/pdu10/outlets/0', payload: '1' });
     expect(clock.nextIn()).toBe(30_000);
+    // A message 20 s on reads its outlet; the whole list stays due 30 s after the last whole read.
+    await clock.advance(20_000);
+    h.core.unitSaid(id, message(4));
+    await clock.advance(0);
+    await planned(clock, 10_000);
     emu.device.stats.reset();
-    await clock.advance(30_000);
+    await clock.advance(10_000);
     await planned(clock, 30_000);
     expect(outletLists(emu)).toBe(1);
     // The unit no longer publishes: back to the steady interval at once.
