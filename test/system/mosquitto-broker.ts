@@ -50,6 +50,9 @@ export async function startBroker(): Promise<Broker> {
     ].join('\n'),
   );
   const child: ChildProcess = spawn('mosquitto', ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A test process that ends (or a hook that timed out) never leaves its broker running.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
@@ -66,6 +69,7 @@ export async function startBroker(): Promise<Broker> {
     port,
     output: () => output,
     async stop() {
+      process.off('exit', killOnExit);
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
