@@ -125,7 +125,8 @@ export function cleanMqttTopic(topic: string): string {
 export function mqttTopicProblem(topic: string): string | null {
   if (topic === '') return 'is empty';
   if (topic.length > MAX_MQTT_TOPIC_LENGTH) return `is longer than ${MAX_MQTT_TOPIC_LENGTH} characters`;
-  if (/[+#]/.test(topic)) return 'may not contain the wildcards + or # (give the root the unit publishes under)';
+  if (/[+#]/.test(topic))
+    return 'may not contain the wildcards + or # (give the root the unit publishes under)';
   if (topic.startsWith('$')) return "may not start with $ (the broker's own topics)";
   if (topic.includes('\u0000')) return 'may not contain a NUL character';
   return null;

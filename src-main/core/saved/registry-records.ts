@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { fingerprint } from '../../../src-preload/contract';
-import { mqttTopicProblem, type ControllerSummary, type Group, type OutletRef } from '../../../src-preload/model';
+import {
+  mqttTopicProblem,
+  type ControllerSummary,
+  type Group,
+  type OutletRef,
+} from '../../../src-preload/model';
 import { normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 import { PlugboardError } from '../../shared/errors';
@@ -114,7 +119,9 @@ export const storedControllerSchema = v.object({
   mqttTopic: v.fallback(
     v.pipe(
       v.optional(v.nullable(v.string()), null),
-      v.check((topic) => topic === null || (mqttTopicProblem(topic) === null && unsafeCharacterIn(topic) === null)),
+      v.check(
+        (topic) => topic === null || (mqttTopicProblem(topic) === null && unsafeCharacterIn(topic) === null),
+      ),
     ),
     null,
   ),

@@ -3,29 +3,18 @@
  * the connect, the steady poll with its plan (meters, slow parts), the probes while it reboots, and
  * what a failed read means for the status. What is read goes to the session's live state (session-live.ts).
  */
-import type { ControllerSummary } from '../../../src-preload/model';
 import type { DliClient } from '../../dli/client';
 import type { ControllerDescription } from '../../dli/types';
 import { PlugboardError, internalError, isPlugboardError } from '../../shared/errors';
 import { nextAttemptAt, nextPollDelay, type PollPhase } from './poll-policy';
-import { SteadyReads } from './steady-reads';
+import { SteadyReads, type PollingContext } from './steady-reads';
+
+export type { PollingContext } from './steady-reads';
 import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
-import type { SessionLive } from './session-live';
-import type { SessionOptions } from './session-ports';
 import { SYSTEM_ACTOR } from '../activity/activity-log';
 import { statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
-
-/** What the polling uses of its session. */
-export interface PollingContext {
-  options: SessionOptions;
-  live: SessionLive;
-  summary(): ControllerSummary;
-  client(): Promise<DliClient>;
-  signal: AbortSignal;
-  loggedAs(what: string): (error: unknown) => void;
-}
 
 export class SessionPolling {
   readonly #c: PollingContext;

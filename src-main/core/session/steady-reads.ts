@@ -7,8 +7,21 @@
  */
 import { watchesMeters, type PollSituation } from './poll-policy';
 import { othersWanted, readPlan, type Hinted } from './poll-read';
-import type { PollingContext } from './session-polling';
+import type { ControllerSummary } from '../../../src-preload/model';
+import type { DliClient } from '../../dli/client';
 import type { MeterReading, Outlet } from '../../dli/types';
+import type { SessionLive } from './session-live';
+import type { SessionOptions } from './session-ports';
+
+/** What the polling uses of its session. */
+export interface PollingContext {
+  options: SessionOptions;
+  live: SessionLive;
+  summary(): ControllerSummary;
+  client(): Promise<DliClient>;
+  signal: AbortSignal;
+  loggedAs(what: string): (error: unknown) => void;
+}
 
 export class SteadyReads {
   readonly #c: PollingContext;
