@@ -101,6 +101,35 @@ export interface ControllerSummary {
   alias?: string;
   /** Tags: "rack 7", "bench", "ci"… in the order given. Absent: none. */
   tags?: string[];
+  /**
+   * The topic root the unit itself publishes its outlet changes under, on the broker the service listens
+   * to (the unit's External APIs page, "Allow read"): its messages are hints that make the Core read the
+   * outlets at once, and its outlets are then polled at `unitSafetyPollMs`. Null: the unit does not publish.
+   */
+  mqttTopic: string | null;
+}
+
+/** The longest MQTT topic root a controller may be given. */
+export const MAX_MQTT_TOPIC_LENGTH = 200;
+
+/** A topic root as typed, trimmed and without trailing "/" (`dli/pdu7/` is `dli/pdu7`). */
+export function cleanMqttTopic(topic: string): string {
+  return topic.trim().replace(/\/+$/, '');
+}
+
+/**
+ * What is wrong with a topic root (cleaned), or null: a unit publishes under one root, so no wildcard
+ * (`+`, `#`: a root with one would take other devices' messages for the unit's), not the broker's own
+ * `$` topics, no empty text, at most MAX_MQTT_TOPIC_LENGTH characters.
+ */
+export function mqttTopicProblem(topic: string): string | null {
+  if (topic === '') return 'is empty';
+  if (topic.length > MAX_MQTT_TOPIC_LENGTH) return `is longer than ${MAX_MQTT_TOPIC_LENGTH} characters`;
+  if (/[+#]/.test(topic))
+    return 'may not contain the wildcards + or # (give the root the unit publishes under)';
+  if (topic.startsWith('$')) return "may not start with $ (the broker's own topics)";
+  if (topic.includes('\u0000')) return 'may not contain a NUL character';
+  return null;
 }
 
 export type ControllerStatus =
@@ -407,6 +436,12 @@ export interface MeterThreshold {
 export interface Settings {
   /** Steady poll interval per controller, ms. */
   pollIntervalMs: number;
+  /**
+   * The outlet poll interval, ms, of a controller whose unit publishes its outlet changes over MQTT (its
+   * `mqttTopic` set, and a message of it heard since the topic was set): the safety read that catches a
+   * missed message. Never shorter than `pollIntervalMs`; meters keep `pollIntervalMs`.
+   */
+  unitSafetyPollMs: number;
   temperatureUnit: 'C' | 'F';
   theme: 'system' | 'light' | 'dark';
   notifications: { offline: boolean; outsideChanges: boolean; meterThresholds: boolean };
@@ -430,9 +465,10 @@ export interface Settings {
   activityRetentionDays: number;
 }
 
-/** What a fresh install starts with: 3 s polling, °C, the system theme, every notification on, meter limits held 15 s, nothing pinned, not started at login. */
+/** What a fresh install starts with: 3 s polling (30 s for the outlets of a unit that publishes them over MQTT), °C, the system theme, every notification on, meter limits held 15 s, nothing pinned, not started at login. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   pollIntervalMs: 3000,
+  unitSafetyPollMs: 30_000,
   temperatureUnit: 'C',
   theme: 'system',
   notifications: { offline: true, outsideChanges: true, meterThresholds: true },

@@ -1,5 +1,5 @@
 /**
- * `controllers list|add|remove`: the saved controllers the app shows too, through the Core — the same
+ * `controllers list|add|update|remove`: the saved controllers the app shows too, through the Core — the same
  * add path as the window (verified first, a duplicate name or address refused, the secret bound to the
  * address and login it was saved for, in the OS keychain only), recorded as the CLI's.
  */
@@ -21,7 +21,28 @@ function summaryJson(c: ControllerSummary): Record<string, unknown> {
     user: c.user,
     fingerprint: c.fingerprint,
     has_secret: c.hasSecret,
+    mqtt_topic: c.mqttTopic,
   };
+}
+
+/** `--mqtt-topic ROOT` (the topic root the unit publishes its outlets under), `--no-mqtt-topic`, or absent. */
+function mqttTopicOption(local: Record<string, unknown>): { mqttTopic?: string | null } {
+  if (local.mqttTopic === false) return { mqttTopic: null };
+  if (typeof local.mqttTopic !== 'string') return {};
+  if (local.mqttTopic.trim() === '')
+    throw new UsageError('--mqtt-topic needs a topic root, such as dli/rack7/pdu1.');
+  return { mqttTopic: local.mqttTopic };
+}
+
+const MQTT_TOPIC_HELP =
+  "the topic root the unit publishes its outlet changes under (MQTT, the unit's External APIs page, Allow read only)";
+
+/** A saved controller by name or id, or NOT_FOUND. */
+function savedNamed(saved: readonly ControllerSummary[], name: string): ControllerSummary {
+  const wanted = name.trim().toLowerCase();
+  const found = saved.find((c) => c.name.toLowerCase() === wanted || c.id === name);
+  if (!found) throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(name)}".`);
+  return found;
 }
 
 /** What "add" learnt about the controller, in words. */
@@ -80,6 +101,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
         '--basic',
         'log in with HTTP Basic (needs "Allow legacy plaintext login methods" on the controller)',
       )
+      .option('--mqtt-topic <root>', MQTT_TOPIC_HELP)
       .description(
         'verify a controller (--url, --user, --password…) and save it; the secret goes to the OS keychain',
       ),
@@ -110,6 +132,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
           url,
           auth,
           ...(fingerprint ? { fingerprint } : {}),
+          ...mqttTopicOption(context.local),
         });
         // Without a keychain that takes it, the Core keeps the secret only while it runs.
         const { where } = await core.call('controllers/secretWhere', { controllerId: saved.id });
@@ -131,6 +154,32 @@ export function registerControllerCommands(program: Command, run: Runner): void 
 
   leaf(
     controllers
+      .command('update')
+      .argument('<name>', 'saved controller name')
+      .option('--mqtt-topic <root>', MQTT_TOPIC_HELP)
+      .option('--no-mqtt-topic', 'the unit does not publish over MQTT (its outlets are polled as usual)')
+      .description("change a saved controller's settings"),
+  ).action(
+    run(async (context, name) => {
+      const change = mqttTopicOption(context.local);
+      if (!('mqttTopic' in change))
+        throw new UsageError('Say what to change: --mqtt-topic ROOT or --no-mqtt-topic.');
+      const { withCore } = await import('./core-access');
+      await withCore(context, async (core) => {
+        const saved = savedNamed(await core.call('controllers/list', {}), String(name));
+        const updated = await core.call('controllers/update', { id: saved.id, ...change });
+        if (context.json) return context.terminal.json(summaryJson(updated));
+        context.terminal.print(
+          updated.mqttTopic
+            ? `"${updated.name}" publishes its outlets under ${updated.mqttTopic}: its messages make Plugboard read them at once.`
+            : `"${updated.name}" does not publish over MQTT: its outlets are polled as usual.`,
+        );
+      });
+    }),
+  );
+
+  leaf(
+    controllers
       .command('remove')
       .argument('<name>', 'saved controller name')
       .description('forget a saved controller and its secret'),
@@ -138,12 +187,7 @@ export function registerControllerCommands(program: Command, run: Runner): void 
     run(async (context, name) => {
       const { withCore } = await import('./core-access');
       await withCore(context, async (core) => {
-        const wanted = String(name).trim().toLowerCase();
-        const saved = (await core.call('controllers/list', {})).find(
-          (c) => c.name.toLowerCase() === wanted || c.id === String(name),
-        );
-        if (!saved)
-          throw new PlugboardError('NOT_FOUND', `No saved controller is called "${excerpt(String(name))}".`);
+        const saved = savedNamed(await core.call('controllers/list', {}), String(name));
         await core.call('controllers/remove', { id: saved.id });
         if (context.json) return context.terminal.json({ removed: saved.name });
         context.terminal.print(`Removed "${saved.name}" and its stored password.`);

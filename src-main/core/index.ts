@@ -53,6 +53,7 @@ import { SessionSecrets } from './saved/credentials-session';
 import { permissionFacts, permittedHandlers } from './handlers/permissions';
 import type { Leadership } from './database/leadership';
 import { followLeadership } from './flows/leadership-wiring';
+import { unitMessages, type UnitMessage } from './flows/unit-messages';
 
 /*
  * The Core's public surface (with saved-core.ts and config.ts: .dependency-cruiser.cjs, core-surface):
@@ -101,6 +102,7 @@ export async function openConfigStore(
   return (await import('./flows/lab-config-move')).openConfigStore(...args);
 }
 export type { Interrupted, TakingOver } from './flows/interrupted';
+export type { UnitMessage } from './flows/unit-messages';
 export {
   LeaseLeadership,
   standbyError,
@@ -203,6 +205,21 @@ export interface Core {
    * leadership does the same for this machine's killed processes at start by itself.
    */
   recoverInterrupted(takingOver: TakingOver): Promise<Interrupted>;
+  /**
+   * A unit published under its saved MQTT topic root (`mqttTopic`): a hint, never the state. The Core
+   * reads the outlet it names (with any outlet waiting for confirmation; the whole list when it names none
+   * or more than half) at once through the controller's queue — one read running and at most one more
+   * asked for, whatever the number of messages — so a pending switch confirms and an outside change shows
+   * as soon as that read does. While the unit is heard, its whole outlet list is polled only at the safety
+   * interval (`unitSafetyPollMs`). A message for another topic, or an unknown controller, is ignored.
+   */
+  unitSaid(controllerId: string, message: UnitMessage): void;
+  /**
+   * A message on the unit's own `…/set` topic: with its "Allow write" on, the unit obeys anyone on the
+   * broker past Plugboard's rules. Warns, naming the unit, in the activity log and the log, at most once
+   * per unit per hour.
+   */
+  unitSetSeen(controllerId: string, topic: string): void;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -435,6 +452,7 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ...fleetHandlers(ctx, fleet),
     ...labHandlers(),
   });
+  const units = unitMessages(ctx);
   const user = options.user ?? osUserName();
   const facts = permissionFacts(ctx);
   // Calls the role or scope refused, in the log as attempts: counted, and bounded per client.
@@ -518,6 +536,12 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
     ready,
     hurry: () => ctx.operations.hurry(),
     recoverInterrupted: (takingOver) => recoverInterrupted(ctx, takingOver, notify),
+    unitSaid: (controllerId, message) => {
+      if (!disposed) units.said(controllerId, message);
+    },
+    unitSetSeen: (controllerId, topic) => {
+      if (!disposed) units.setSeen(controllerId, topic);
+    },
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -7,7 +7,13 @@ import { supports } from './firmware';
 import { errorForStatus, parseAnswer } from './http-errors';
 import { apiIndexOf, outletSegment, transientStatePairs } from './outlet-numbers';
 import { multiStatusFailures, outletRefusal, wholeRefusal } from './outlet-results';
-import { ensureFirmware, outletCountIfReadable, readOutlets, unlessForbidden } from './shared-reads';
+import {
+  ensureFirmware,
+  outletCountIfReadable,
+  readOutlets,
+  readSomeOutlets,
+  unlessForbidden,
+} from './shared-reads';
 import { hasUnsafeCharacters } from '../shared/text';
 import type { HttpResponse } from './transport';
 import type { CallOptions, Outlet, OutletActionResult, OutletSelection, SwitchResult } from './types';
@@ -27,6 +33,11 @@ export class OutletsApi {
   /** Every outlet with its states, name, lock and cycle delay: one request (`GET relay/outlets/`). */
   list(options?: CallOptions): Promise<Outlet[]> {
     return this.#connection.run(options, (scope) => readOutlets(this.#connection, scope));
+  }
+
+  /** Some outlets (1-based numbers), one small request each (`GET relay/outlets/N/`), not the whole list. */
+  read(numbers: readonly number[], options?: CallOptions): Promise<Outlet[]> {
+    return this.#connection.run(options, (scope) => readSomeOutlets(this.#connection, scope, numbers));
   }
 
   /** Switch outlets on or off (persistent `state`, or `transient_state`): one request, matrix URI for several. */

@@ -5,7 +5,7 @@ import { isPlugboardError } from '../shared/errors';
 import { errorForStatus, parseAnswer, type RequestContext } from './http-errors';
 import { meterReadings, type MeterReadOptions } from './meters';
 import { outletNumberOf } from './outlet-numbers';
-import { meterValuesSchema, outletsSchema, textSchema } from './schemas';
+import { meterValuesSchema, outletSchema, outletsSchema, textSchema } from './schemas';
 import type { MeterReading, Outlet } from './types';
 
 /** `GET path`: a 200 answer checked against `schema`; any other status becomes the error for it. */
@@ -35,6 +35,37 @@ export async function readOutlets(connection: Connection, scope: Scope): Promise
   }));
   connection.outletCount = outlets.length;
   connection.outletNames = new Map(outlets.map((o) => [o.number, o.name]));
+  return outlets;
+}
+
+/**
+ * `GET relay/outlets/N/` for each outlet given (1-based), one at a time: a few outlets without the whole
+ * list, which some units take about 5 s to answer.
+ */
+export async function readSomeOutlets(
+  connection: Connection,
+  scope: Scope,
+  numbers: readonly number[],
+): Promise<Outlet[]> {
+  const outlets: Outlet[] = [];
+  for (const number of numbers) {
+    const raw = await getJson(
+      scope,
+      `relay/outlets/${number - 1}/`,
+      outletSchema,
+      connection.context(`read outlet ${number}`),
+    );
+    outlets.push({
+      number,
+      name: raw.name,
+      state: raw.state,
+      transientState: raw.transient_state,
+      physicalState: raw.physical_state,
+      locked: raw.locked,
+      critical: raw.critical,
+      cycleDelay: raw.cycle_delay,
+    });
+  }
   return outlets;
 }
 

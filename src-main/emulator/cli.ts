@@ -119,7 +119,20 @@ export function buildProgram(): Command {
     )
     .option('--tls', 'HTTPS with a self-signed certificate generated at start')
     .option('--qop', 'offer qop="auth" in the digest challenge instead of the RFC 2069 form')
-    .option('--mdns', 'advertise each controller over mDNS');
+    .option('--mdns', 'advertise each controller over mDNS')
+    .option(
+      '--mqtt-broker <url>',
+      "the unit's own MQTT client: publish outlet changes to this broker (mqtt://host:port)",
+    )
+    .option(
+      '--mqtt-topic <root>',
+      'topic root the unit publishes under (<root>/outlets/<index>, 1 or 0); with --count, /1, /2… is added',
+      'dli',
+    )
+    .option(
+      '--mqtt-allow-write',
+      'the unit\'s MQTT "Allow write": obey <root>/outlets/<index>/set from anyone',
+    );
   return addRealUnitOptions(program).allowExcessArguments(false);
 }
 
@@ -158,6 +171,9 @@ interface CliValues {
   tls?: boolean;
   qop?: boolean;
   mdns?: boolean;
+  mqttBroker?: string;
+  mqttTopic: string;
+  mqttAllowWrite?: boolean;
 }
 
 /** Leaves out options not given, so `--real-unit` fills them in. */
@@ -228,6 +244,15 @@ export function parseCli(args: string[]): CliResult {
     tls: values.tls === true,
     qop: values.qop === true,
     mdns: values.mdns === true,
+    ...(values.mqttBroker
+      ? {
+          mqtt: {
+            broker: values.mqttBroker,
+            topic: values.count === 1 ? values.mqttTopic : `${values.mqttTopic.replace(/\/+$/, '')}/${i + 1}`,
+            allowWrite: values.mqttAllowWrite === true,
+          },
+        }
+      : {}),
   }));
   try {
     controllers.forEach((options) => resolveOptions(options));

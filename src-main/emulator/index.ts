@@ -5,6 +5,7 @@ import { Faults } from './faults';
 import { createHandler } from './handler';
 import { Lifecycle } from './lifecycle';
 import { type EmulatorOptions, resolveOptions } from './options';
+import { startUnitMqtt, type UnitMqtt } from './mqtt';
 import { HttpFront } from './server';
 import { StatsRecorder } from './stats';
 import { generateCertificate } from './tls';
@@ -31,11 +32,14 @@ export type { FaultKind, FaultPlan } from './faults';
 export type { MeterEntry, MeterKey } from './meters';
 export { METER_KEYS, ZERO_CURRENT } from './meters';
 export type { RequestLogEntry, RequestStats } from './stats';
+export { outletTopic, type UnitMqtt } from './mqtt';
 
 export interface RunningEmulator {
   /** Base address, e.g. `http://127.0.0.1:PORT` (no `/restapi/`). */
   url: string;
   device: Device;
+  /** The unit's own MQTT client (options.mqtt), or null. */
+  mqtt: UnitMqtt | null;
   close(): Promise<void>;
 }
 
@@ -102,9 +106,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     front: running,
   });
   const closer = lifecycle;
+  const unitMqtt = resolved.mqtt ? startUnitMqtt(controller, resolved.mqtt) : null;
   return {
     url: `${resolved.tls ? 'https' : 'http'}://${urlHost(resolved.host)}:${running.port}`,
     device,
-    close: () => closer.close(),
+    mqtt: unitMqtt,
+    close: async () => {
+      await unitMqtt?.close();
+      await closer.close();
+    },
   };
 }

@@ -99,6 +99,11 @@ export interface EmulatorOptions {
   autoping?: boolean;
   /** Addresses that answer AutoPing's pings from the start (others do not until told so). */
   autopingAnswering?: string[];
+  /**
+   * The unit's own MQTT client (External APIs page): publish each outlet's state under `topic` on the
+   * broker at `broker`, and with `allowWrite` obey `<topic>/outlets/<index>/set` (mqtt.ts). Absent: none.
+   */
+  mqtt?: { broker: string; topic: string; allowWrite?: boolean } | null;
 }
 
 export type ConnectionClose = 'off' | 'close-delimited' | 'chunked';
@@ -132,7 +137,10 @@ export const REAL_UNIT = {
   autoping: true,
 } as const satisfies EmulatorOptions;
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'initialStates'>> & { initialStates: boolean[] };
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'initialStates' | 'mqtt'>> & {
+  initialStates: boolean[];
+  mqtt: { broker: string; topic: string; allowWrite: boolean } | null;
+};
 
 function check(condition: boolean, message: string): void {
   if (!condition) throw new RangeError(message);
@@ -187,6 +195,13 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     autoping: pick('autoping', false) ?? false,
     tlsResumption: options.tlsResumption ?? true,
     autopingAnswering: options.autopingAnswering ?? [],
+    mqtt: options.mqtt
+      ? {
+          broker: options.mqtt.broker,
+          topic: options.mqtt.topic.replace(/\/+$/, ''),
+          allowWrite: options.mqtt.allowWrite === true,
+        }
+      : null,
   };
   const oneOf = <T>(value: T, allowed: readonly T[], name: string): void =>
     check(allowed.includes(value), `${name} must be one of ${allowed.join(', ')}`);
@@ -202,6 +217,16 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       resolved.autopingAnswering.every((address) => typeof address === 'string' && address.length > 0),
     'autopingAnswering must be a list of addresses',
   );
+  if (resolved.mqtt) {
+    check(
+      /^(mqtts?|wss?):\/\/[^\s]+$/.test(resolved.mqtt.broker),
+      'mqtt broker must be an mqtt:// or mqtts:// address',
+    );
+    check(
+      /^[^+#\s$][^+#\s]*$/.test(resolved.mqtt.topic),
+      'mqtt topic must be a root without wildcards or spaces',
+    );
+  }
   check(
     Number.isInteger(resolved.port) && isNumberIn(resolved.port, 0, 65535),
     'port must be a whole number from 0 to 65535',

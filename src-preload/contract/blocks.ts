@@ -4,6 +4,7 @@
  * calls are in a file of their own beside this one; contract.ts assembles them.
  */
 import * as v from 'valibot';
+import { cleanMqttTopic, mqttTopicProblem } from '../model';
 import { neutraliseText, unsafeCharacterIn } from '../words';
 
 /**
@@ -108,6 +109,17 @@ export const controllerAlias = v.pipe(
   v.minLength(1, 'is empty'),
   v.maxLength(64, 'is longer than 64 characters'),
   v.regex(/^[^\s]+$/, 'may not contain spaces (pdudaemon clients split on them)'),
+  printable,
+);
+
+/** The MQTT topic root a unit publishes its outlets under (model.ts, mqttTopicProblem). */
+export const mqttTopicRoot = v.pipe(
+  v.string(),
+  v.transform(cleanMqttTopic),
+  v.check(
+    (topic: string) => mqttTopicProblem(topic) === null,
+    (issue) => mqttTopicProblem(String(issue.input)) ?? 'is not a topic root',
+  ),
   printable,
 );
 

@@ -17,6 +17,7 @@ import {
   colour,
   controllerAlias,
   controllerTags,
+  mqttTopicRoot,
   authInput,
   empty,
   onController,
@@ -35,6 +36,8 @@ export const controllerCalls = {
       colour: v.optional(colour),
       alias: v.optional(controllerAlias),
       tags: v.optional(controllerTags),
+      /** The topic root the unit publishes its outlet changes under (MQTT); absent: it does not. */
+      mqttTopic: v.optional(v.nullable(mqttTopicRoot)),
     }),
   ).returns<ControllerSummary>(),
   /**
@@ -89,6 +92,8 @@ export const controllerCalls = {
       alias: v.optional(v.nullable(controllerAlias)),
       /** Replaces every tag; [] removes them. */
       tags: v.optional(controllerTags),
+      /** The topic root the unit publishes its outlet changes under (MQTT); null: it does not. */
+      mqttTopic: v.optional(v.nullable(mqttTopicRoot)),
       reuseSecret: v.optional(v.literal(true)),
     }),
   ).returns<ControllerSummary>(),

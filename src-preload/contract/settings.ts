@@ -14,6 +14,14 @@ const settingsInput = v.strictObject({
       v.maxValue(600_000, 'must be at most 10 minutes'),
     ),
   ),
+  unitSafetyPollMs: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(5_000, 'must be at least 5 s'),
+      v.maxValue(600_000, 'must be at most 10 minutes (a missed message would stay unseen that long)'),
+    ),
+  ),
   temperatureUnit: v.optional(v.picklist(['C', 'F'])),
   theme: v.optional(v.picklist(['system', 'light', 'dark'])),
   notifications: v.optional(

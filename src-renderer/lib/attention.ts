@@ -126,7 +126,8 @@ export function statusNeed(
 export function statusItems(
   controllers: readonly ControllerSummary[],
   states: Readonly<Record<string, ControllerState>>,
-  pollIntervalMs: number,
+  /** The controller's read interval (status.ts, readIntervalMs), or one for all. */
+  pollIntervalMs: number | ((c: ControllerSummary) => number),
   now: number,
 ): AttentionItem[] {
   const groups = new Map<
@@ -140,7 +141,11 @@ export function statusItems(
     // The password prompt above the page already asks for these.
     if (status === 'password_needed' || status === 'connecting') continue;
     if (status === 'online') {
-      const age = staleFor(live, pollIntervalMs, now);
+      const age = staleFor(
+        live,
+        typeof pollIntervalMs === 'number' ? pollIntervalMs : pollIntervalMs(c),
+        now,
+      );
       if (age !== null) stale.push({ c, age });
       continue;
     }

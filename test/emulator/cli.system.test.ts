@@ -192,6 +192,8 @@ describe('argument parsing', () => {
     [['--bogus'], /unknown option/],
     [['extra'], /too many arguments|excess/i],
     [['--port', '65535', '--count', '2'], /past port 65535/],
+    [['--mqtt-broker', 'http://127.0.0.1:1883'], /mqtt broker must be an mqtt:\/\/ or mqtts:\/\/ address/],
+    [['--mqtt-broker', 'mqtt://127.0.0.1:1883', '--mqtt-topic', 'lab/#'], /mqtt topic must be a root/],
   ])('rejects %j with exit code 2', (args, message) => {
     const result = parseCli(args);
     expect(result.ok).toBe(false);
@@ -229,6 +231,24 @@ describe('argument parsing', () => {
       [8080, 'EPCR5100045', 'Bench 1'],
       [8081, 'EPCR5100046', 'Bench 2'],
     ]);
+  });
+
+  it('gives each unit of --count its own MQTT topic root, and obeys sets only with --mqtt-allow-write', () => {
+    const base = ['--count', '2', '--mqtt-broker', 'mqtt://127.0.0.1:1883', '--mqtt-topic', 'lab/pdu/'];
+    const result = parseCli(base);
+    expect(result.ok && result.controllers.map((c) => c.mqtt)).toEqual([
+      { broker: 'mqtt://127.0.0.1:1883', topic: 'lab/pdu/1', allowWrite: false },
+      { broker: 'mqtt://127.0.0.1:1883', topic: 'lab/pdu/2', allowWrite: false },
+    ]);
+    const writing = parseCli(['--mqtt-broker', 'mqtt://127.0.0.1:1883', '--mqtt-allow-write']);
+    expect(writing.ok && writing.controllers[0]?.mqtt).toEqual({
+      broker: 'mqtt://127.0.0.1:1883',
+      topic: 'dli',
+      allowWrite: true,
+    });
+    expect(parseCli([]).ok && parseCli([])).toMatchObject({
+      controllers: [expect.not.objectContaining({ mqtt: expect.anything() })],
+    });
   });
 
   it('prints help with exit code 0', () => {

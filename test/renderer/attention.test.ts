@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import type { ContractError, ControllerState } from '../../src-preload/model';
 import { reasonOf, statusItems, statusNeed } from '../../src-renderer/lib/attention';
 import { decisiveReading } from '../../src-renderer/lib/meters';
+import { readIntervalMs } from '../../src-renderer/lib/status';
 import { controllerBlockReason } from '../../src-renderer/lib/outlet-text';
 import { outcomeLines } from '../../src-renderer/lib/password-needed';
 import { controllerState, summary } from './fixtures';
@@ -106,4 +107,24 @@ test('the password prompt answers with one line per cause, not one per controlle
     'Unit 001, Unit 002, Unit 003, Unit 004, Unit 005 and 193 more did not accept this password for admin; they still need one.',
     'Unit 199 and Unit 200 could not check the password, so they still need one: Cannot reach them (connection refused).',
   ]);
+});
+
+test("a unit that publishes its changes over MQTT is stale only past its safety interval's reads", () => {
+  const now = 1_800_000_000_000;
+  const settings = { pollIntervalMs: 3000, unitSafetyPollMs: 30_000 };
+  const polled = summary({ id: 'polled', name: 'Polled' });
+  const heard = summary({ id: 'heard', name: 'Heard', mqttTopic: 'lab/pdu1' });
+  const states = Object.fromEntries(
+    [polled, heard].map((c) => [
+      c.id,
+      controllerState({ id: c.id, status: 'online', lastUpdate: now - 40_000 }),
+    ]),
+  );
+  const stale = (at: number) =>
+    statusItems([polled, heard], states, (c) => readIntervalMs(c, settings), at).flatMap((i) =>
+      i.controllers.map((c) => c.name),
+    );
+  // 40 s without a read: late for a 3 s poll, on time for a unit read every 30 s.
+  expect(stale(now)).toEqual(['Polled']);
+  expect(stale(now + 60_000)).toEqual(['Polled', 'Heard']);
 });

@@ -23,6 +23,7 @@ export function summary(overrides: Partial<ControllerSummary> = {}): ControllerS
     colour: '#3b82f6',
     order: 0,
     demo: false,
+    mqttTopic: null,
     ...overrides,
   };
 }

@@ -166,3 +166,20 @@ test("the meter limits' hold time is still typed in whole seconds from 0 to 3600
   await fireEvent.change(field);
   expect(saved).toEqual([{ meterLimitHoldSeconds: 0 }]);
 });
+
+test("a publishing unit's safety read is typed in whole seconds from 5 to 600 and saved in ms", async () => {
+  const user = userEvent.setup();
+  const { saved } = renderSettings();
+  const field = screen.getByRole('spinbutton', { name: /unit that publishes its changes/ });
+  expect(field).toHaveValue(30);
+  await user.clear(field);
+  await user.type(field, '2');
+  await fireEvent.change(field);
+  expect(screen.getByText('Enter whole seconds from 5 to 600.')).toBeVisible();
+  expect(saved).toEqual([]);
+  await user.clear(field);
+  await user.type(field, '60');
+  await fireEvent.change(field);
+  expect(saved).toEqual([{ unitSafetyPollMs: 60_000 }]);
+  expect(parseInput('settings/set', saved[0]).ok).toBe(true);
+});

@@ -215,8 +215,11 @@ function window() {
   return fake.BrowserWindow.all[0]!;
 }
 
-/** A controller saved earlier whose password is not in the (absent) keychain: nothing is sent to it. */
-const seeded = {
+/**
+ * A controller saved earlier whose password is not in the (absent) keychain: nothing is sent to it. Saved
+ * by a Plugboard before MQTT topics: it reads as one without (`seeded`).
+ */
+const seededFile = {
   id: 'c-seeded',
   name: 'Seeded',
   url: 'http://127.0.0.1:9',
@@ -228,10 +231,11 @@ const seeded = {
   order: 0,
   demo: false,
 };
+const seeded = { ...seededFile, mqttTopic: null };
 
 beforeAll(async () => {
   configDir = await mkdtemp(join(tmpdir(), 'plugboard-shell-'));
-  await writeFile(join(configDir, 'config.json'), JSON.stringify({ controllers: [seeded] }));
+  await writeFile(join(configDir, 'config.json'), JSON.stringify({ controllers: [seededFile] }));
   vi.stubEnv('PLUGBOARD_CONFIG_DIR', configDir);
   // No Secret Service here: keytar fails fast and clearly instead of trying to start a bus.
   vi.stubEnv('DBUS_SESSION_BUS_ADDRESS', `unix:path=${join(configDir, 'no-such-bus')}`);

@@ -44,5 +44,6 @@ export function controllerSummary(id: string, name: string, order: number): Cont
     colour: '#3b82f6',
     order,
     demo: false,
+    mqttTopic: null,
   };
 }

@@ -74,6 +74,8 @@ export interface NewController {
   alias?: string | undefined;
   tags?: string[] | undefined;
   fingerprint?: string | undefined;
+  /** The topic root the unit publishes its outlets under (MQTT). */
+  mqttTopic?: string | null | undefined;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function saveVerified(
     ...(input.colour ? { colour: input.colour } : {}),
     ...(input.alias ? { alias: input.alias } : {}),
     ...(input.tags ? { tags: input.tags } : {}),
+    ...(input.mqttTopic ? { mqttTopic: input.mqttTopic } : {}),
   };
   let summary: ControllerSummary;
   try {

@@ -33,6 +33,7 @@ export async function updateController(
   if (input.colour !== undefined) patch.colour = input.colour;
   if (input.alias !== undefined) patch.alias = input.alias;
   if (input.tags !== undefined) patch.tags = input.tags;
+  if (input.mqttTopic !== undefined) patch.mqttTopic = input.mqttTopic;
   if (input.url !== undefined) {
     patch.url = normaliseControllerUrl(input.url);
     const key = hostPortKey(patch.url);

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AuthKind, ControllerSummary } from '../../../src-preload/model';
+import {
+  cleanMqttTopic,
+  mqttTopicProblem,
+  type AuthKind,
+  type ControllerSummary,
+} from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import { neutralise, unsafeCharacterIn } from '../../shared/text';
 import { MAX_NAME_LENGTH, sameName } from './registry-records';
@@ -46,6 +51,21 @@ export function cleanAlias(alias: string): string {
     );
   checkPrintable(trimmed, 'alias');
   return trimmed;
+}
+
+/** The topic root a unit publishes under (MQTT), trimmed; null or empty: none. */
+export function cleanMqttRoot(topic: string | null): string | null {
+  if (topic === null) return null;
+  const cleaned = cleanMqttTopic(typeof topic === 'string' ? topic : '');
+  if (cleaned === '') return null;
+  const problem = mqttTopicProblem(cleaned);
+  if (problem)
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `The MQTT topic "${neutralise(String(topic), 60)}" ${problem}: give the topic root set on the unit's External APIs page, such as dli/rack7/pdu1.`,
+    );
+  checkPrintable(cleaned, 'MQTT topic');
+  return cleaned;
 }
 
 /** Aliases are unique among every other controller's names and aliases (case-insensitive). */

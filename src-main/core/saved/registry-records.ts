@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { fingerprint } from '../../../src-preload/contract';
-import type { ControllerSummary, Group, OutletRef } from '../../../src-preload/model';
+import {
+  mqttTopicProblem,
+  type ControllerSummary,
+  type Group,
+  type OutletRef,
+} from '../../../src-preload/model';
 import { normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
 import { CONTROLLER_PALETTE } from './colour-palette';
 import { PlugboardError } from '../../shared/errors';
@@ -109,6 +114,16 @@ export const storedControllerSchema = v.object({
       ),
     ),
     undefined,
+  ),
+  /** The topic root its unit publishes under (MQTT); absent or unusable reads as none. */
+  mqttTopic: v.fallback(
+    v.pipe(
+      v.optional(v.nullable(v.string()), null),
+      v.check(
+        (topic) => topic === null || (mqttTopicProblem(topic) === null && unsafeCharacterIn(topic) === null),
+      ),
+    ),
+    null,
   ),
   /** Tags; unusable ones are dropped one by one, not the controller. */
   tags: v.fallback(
@@ -283,6 +298,7 @@ export function controllerRecords(list: readonly ControllerSummary[]): Controlle
     demo: c.demo,
     ...(c.alias ? { alias: c.alias } : {}),
     ...(c.tags?.length ? { tags: [...c.tags] } : {}),
+    mqttTopic: c.mqttTopic ?? null,
   }));
 }
 

@@ -11,6 +11,7 @@ import {
   checkNameNotAlias,
   checkUniqueAlias,
   cleanAlias,
+  cleanMqttRoot,
   cleanColour,
   cleanName,
   controllerNotFound,
@@ -51,6 +52,8 @@ export interface ControllerInput {
   /** pdudaemon's hostname besides the name; null or absent: none (update: null removes it). */
   alias?: string | null;
   tags?: readonly string[];
+  /** The topic root its unit publishes under (MQTT); null or absent: none (update: null removes it). */
+  mqttTopic?: string | null;
 }
 
 /** Fields `update` may change; absent fields stay as they are. */
@@ -164,6 +167,7 @@ export class ControllerRegistry {
         demo: input.demo === true,
         ...(alias ? { alias } : {}),
         ...(input.tags?.length ? { tags: cleanTags(input.tags) } : {}),
+        mqttTopic: cleanMqttRoot(input.mqttTopic ?? null),
       };
       const account = controllerAccount(record.id);
       if (secret !== null) {
@@ -214,6 +218,7 @@ export class ControllerRegistry {
         if (tags.length) next.tags = tags;
         else delete next.tags;
       }
+      if (patch.mqttTopic !== undefined) next.mqttTopic = cleanMqttRoot(patch.mqttTopic);
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>

@@ -8,7 +8,10 @@
  * - backoff: after failures, the interval doubles per failure up to `backoffCapMs`, and falls back to
  *   steady on the first success;
  * - paused: no polling while only the person can fix it (wrong password, certificate to accept);
- * - rebooting: quick probes that back off to `rebootCapMs` until the controller answers again.
+ * - rebooting: quick probes that back off to `rebootCapMs` until the controller answers again;
+ * - publishing: the unit publishes its outlet changes over MQTT (each message a hint that reads the
+ *   outlets at once, unit-hints.ts): the outlets are read only every `unitSafetyPollMs` (never more often
+ *   than the steady interval), the meters and an administrator's slow parts keep their own schedule.
  */
 import type { Settings } from '../../../src-preload/model';
 
@@ -51,6 +54,17 @@ export interface PollSituation {
   pending: boolean;
   /** The steady interval from the settings. */
   intervalMs: number;
+  /**
+   * The unit publishes its outlet changes (MQTT): the outlets' safety interval, and whether anything else
+   * is read at the steady interval (meters someone looks at or watches, an administrator's slow parts).
+   * Absent: the outlets are read at the steady interval.
+   */
+  publishing?: {
+    safetyMs: number;
+    othersWanted: boolean;
+    /** Milliseconds since the whole outlet list was last read, or null (not yet). */
+    sinceOutletsMs: number | null;
+  };
 }
 
 /** Milliseconds until the next poll, or null for no poll until something changes (paused, stopped). */
@@ -64,7 +78,33 @@ export function nextPollDelay(situation: PollSituation, timing: PollTiming): num
     return Math.min(Math.max(timing.backoffCapMs, intervalMs), intervalMs * 2 ** Math.min(failures - 1, 16));
   }
   if (situation.pending) return Math.min(timing.fastMs, intervalMs);
+  const publishing = situation.publishing;
+  if (publishing && !publishing.othersWanted) {
+    // From the last read of the whole list: reads of single outlets a message asked for do not count.
+    const safety = outletSafetyMs(intervalMs, publishing.safetyMs);
+    return Math.max(0, safety - (publishing.sinceOutletsMs ?? 0));
+  }
   return intervalMs;
+}
+
+/** The outlets' interval while the unit publishes: the safety interval, never below the steady one. */
+export function outletSafetyMs(intervalMs: number, safetyMs: number): number {
+  return Math.max(intervalMs, safetyMs);
+}
+
+/**
+ * Whether a steady poll reads the outlets: always, unless the unit publishes its changes and the last
+ * read of them is younger than the safety interval (a poll then reads only what else is due). A poll
+ * comes at most one steady interval late, so the read is due from one steady interval before.
+ */
+export function outletsDue(
+  now: number,
+  lastOutletRead: number | null,
+  intervalMs: number,
+  publishing: PollSituation['publishing'],
+): boolean {
+  if (!publishing || lastOutletRead === null) return true;
+  return now - lastOutletRead >= outletSafetyMs(intervalMs, publishing.safetyMs) - intervalMs / 2;
 }
 
 /**

@@ -3,28 +3,18 @@
  * the connect, the steady poll with its plan (meters, slow parts), the probes while it reboots, and
  * what a failed read means for the status. What is read goes to the session's live state (session-live.ts).
  */
-import type { ControllerSummary } from '../../../src-preload/model';
 import type { DliClient } from '../../dli/client';
 import type { ControllerDescription } from '../../dli/types';
 import { PlugboardError, internalError, isPlugboardError } from '../../shared/errors';
-import { nextAttemptAt, nextPollDelay, pollPlan, watchesMeters, type PollPhase } from './poll-policy';
+import { nextAttemptAt, nextPollDelay, type PollPhase } from './poll-policy';
+import { SteadyReads, type PollingContext } from './steady-reads';
+
+export type { PollingContext } from './steady-reads';
 import { Poller } from './poller';
 import { RebootWatch } from './reboot-watch';
-import type { SessionLive } from './session-live';
-import type { SessionOptions } from './session-ports';
 import { SYSTEM_ACTOR } from '../activity/activity-log';
 import { statusForError } from './session-state';
 import { SLOW_PARTS, readSlowParts, type SlowPart } from './slow-reads';
-
-/** What the polling uses of its session. */
-export interface PollingContext {
-  options: SessionOptions;
-  live: SessionLive;
-  summary(): ControllerSummary;
-  client(): Promise<DliClient>;
-  signal: AbortSignal;
-  loggedAs(what: string): (error: unknown) => void;
-}
 
 export class SessionPolling {
   readonly #c: PollingContext;
@@ -38,12 +28,16 @@ export class SessionPolling {
   #failures = 0;
   #reboot: RebootWatch | null = null;
   #lastSlowRead: number | null = null;
-  /** The next poll is a refresh someone asked for. */
-  #refreshAsked = false;
+  readonly #steady: SteadyReads;
 
   constructor(context: PollingContext) {
     this.#c = context;
     const { options } = context;
+    this.#steady = new SteadyReads(
+      context,
+      (parts) => this.readSlow(parts),
+      () => this.#lastSlowRead,
+    );
     this.#poller = new Poller(
       options.clock,
       () => this.#tick(),
@@ -57,6 +51,7 @@ export class SessionPolling {
     const { live, options } = this.#c;
     if (description) {
       live.applyDescription(description);
+      this.#steady.listRead(options.clock.now());
       this.#phase = 'steady';
     }
     live.publish();
@@ -78,12 +73,27 @@ export class SessionPolling {
   /** Poll now, as a refresh someone asked for (a paused controller tries to connect again). */
   refresh(): Promise<void> {
     if (this.#phase === 'paused') this.#phase = 'connect';
-    this.#refreshAsked = true;
+    this.#steady.refreshAsked = true;
     return this.#poller.pollNow();
   }
 
   replan(): void {
     this.#poller.replan();
+  }
+
+  /** The topic root the unit was last heard publishing under (carried to a session that replaces this one). */
+  get heard(): string | null {
+    return this.#steady.heard;
+  }
+
+  /**
+   * The unit published under `root` (its saved topic): read the outlets now, after the poll running (if
+   * any) — hints meanwhile share that one read — and from now on read them only at the safety interval.
+   */
+  hint(root: string, outlet: number | null): void {
+    this.#steady.hint(root, outlet);
+    // The poll after it plans with the safety interval (the Poller asks the policy after every poll).
+    this.#poller.poke(0);
   }
 
   poke(delayMs: number): void {
@@ -114,12 +124,14 @@ export class SessionPolling {
 
   #nextDelay(): number | null {
     const { live, options } = this.#c;
+    const publishing = this.#steady.publishing();
     return nextPollDelay(
       {
         phase: this.#phase,
         failures: this.#failures,
         pending: live.pending.size > 0,
         intervalMs: options.settings().pollIntervalMs,
+        ...(publishing ? { publishing } : {}),
       },
       options.timing,
     );
@@ -170,6 +182,7 @@ export class SessionPolling {
       onLive: (read) => {
         if (stale()) return;
         live.applyDescription({ ...read, identity: live.facts.identity });
+        this.#steady.listRead(options.clock.now());
         online();
         connected?.();
         options.hooks.polled(live.state, 0);
@@ -196,42 +209,8 @@ export class SessionPolling {
   }
 
   async #poll(startedAt: number, epoch: number): Promise<void> {
-    const { live, options } = this.#c;
-    const client = await this.#c.client();
-    const capabilities = live.facts.capabilities;
-    const now = options.clock.now();
-    const asked = this.#refreshAsked;
-    this.#refreshAsked = false;
-    const plan = asked
-      ? { meters: capabilities?.meters ?? false, slow: false, threads: false }
-      : pollPlan(
-          {
-            hasMeters: capabilities?.meters ?? false,
-            isAdmin: capabilities?.isAdmin ?? false,
-            visible: options.visible(),
-            watchedMeters: watchesMeters(options.settings(), this.#c.summary().id),
-            confirming: live.pending.size > 0,
-            lastSlowRead: this.#lastSlowRead,
-            threadsRunning: (live.facts.scripts?.threads.length ?? 0) > 0,
-            now,
-          },
-          options.timing,
-        );
-    const read = await client.refresh({
-      meters: plan.meters,
-      signal: this.#c.signal,
-      priority: 'background',
-    });
-    // Read before a reboot started: the controller may already be down.
-    if (epoch !== this.#epoch) return;
-    this.#failures = 0;
-    live.applyOutlets(read.outlets, startedAt);
-    live.set({ status: 'online', problem: null, lastUpdate: options.clock.now(), nextAttemptAt: null });
-    if (plan.meters) live.applyMeters(read.meters);
-    live.publish();
-    if (plan.slow) await this.readSlow().catch(this.#c.loggedAs('read scripts, users and SSH'));
-    else if (plan.threads)
-      await this.readSlow(['threads']).catch(this.#c.loggedAs('read the running scripts'));
+    const read = await this.#steady.poll(startedAt, () => epoch === this.#epoch);
+    if (read) this.#failures = 0;
   }
 
   async #probeReboot(): Promise<void> {

@@ -39,4 +39,6 @@ export interface SessionOptions {
    * (a reconnect: new password, trusted certificate): the charts go on instead of starting again.
    */
   history?: MeterSeries;
+  /** The topic root the unit was heard publishing under by the session this one replaces (MQTT). */
+  heard?: string | null;
 }

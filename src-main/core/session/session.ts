@@ -48,9 +48,14 @@ export class ControllerSession {
     return this.#summary;
   }
 
-  /** The saved controller's name or colour changed: nothing to reconnect. */
+  /**
+   * The saved controller's name, colour or MQTT topic changed: nothing to reconnect (a topic changes how
+   * often the outlets are read: re-planned).
+   */
   rename(summary: ControllerSummary): void {
+    const topicChanged = summary.mqttTopic !== this.#summary.mqttTopic;
     this.#summary = summary;
+    if (topicChanged) this.#polling.replan();
   }
 
   /** Refuse (RESERVED) unless `actor` may switch these outlets: someone else's reservation covers none. */
@@ -131,6 +136,20 @@ export class ControllerSession {
   /** The interval, visibility or a threshold changed: re-plan, and catch up on what became due. */
   replan(): void {
     this.#polling.replan();
+  }
+
+  /**
+   * The unit published something under its saved topic root (MQTT) about `outlet` (1-based; null: not
+   * known): read it now, coalesced with the poll running; from now on the whole outlet list is read at
+   * the safety interval (steady-reads.ts).
+   */
+  hint(root: string, outlet: number | null): void {
+    this.#polling.hint(root, outlet);
+  }
+
+  /** The topic root the unit was heard publishing under, or null. */
+  get heard(): string | null {
+    return this.#polling.heard;
   }
 
   /** Poll soon (the window just became visible: meters and the slow parts are due). */

@@ -144,6 +144,8 @@ export class SessionManager {
       summary,
       // Reconnecting to the same address: the same meters, so their history goes on.
       ...(previous && previous.summary.url === summary.url ? { history: previous.history } : {}),
+      // The unit goes on publishing when its session restarts (a new password): still heard.
+      ...(previous ? { heard: previous.heard } : {}),
       clock: o.clock,
       timing: o.timing,
       log: o.log,

@@ -25,6 +25,8 @@ export interface ConnectionPatch {
   reuseSecret?: true;
   /** Tags, replaced whole; [] removes them all. */
   tags?: string[];
+  /** The topic root the unit publishes its outlet changes under (MQTT); null: it does not. */
+  mqttTopic?: string | null;
 }
 
 /** How the person lets a new certificate have the secret: typed again, or the stored one confirmed. */

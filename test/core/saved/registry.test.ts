@@ -661,7 +661,8 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
               order: 'first',
               fingerprint: 'zz',
             },
-            { ...good, id: 'c7', name: 'First', order: 0 },
+            // A wildcard is no topic a unit publishes to: read as none, the controller kept.
+            { ...good, id: 'c7', name: 'First', order: 0, mqttTopic: 'dli/#' },
           ],
           groups: [
             {
@@ -679,8 +680,8 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
         }),
       );
       expect(registry.list()).toEqual([
-        { ...good, id: 'c7', name: 'First', url: 'http://10.0.0.1', order: 0 },
-        { ...good, url: 'http://10.0.0.1' },
+        { ...good, id: 'c7', name: 'First', url: 'http://10.0.0.1', order: 0, mqttTopic: null },
+        { ...good, url: 'http://10.0.0.1', mqttTopic: null },
         {
           id: 'c6',
           name: 'Sparse',
@@ -692,6 +693,7 @@ describe.each(kinds)('ControllerRegistry over $name', (kind) => {
           colour: CONTROLLER_PALETTE[0],
           order: Number.MAX_SAFE_INTEGER,
           demo: false,
+          mqttTopic: null,
         },
       ]);
       expect(registry.listGroups()).toEqual([

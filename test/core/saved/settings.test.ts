@@ -54,6 +54,7 @@ describe('SettingsStore', () => {
   it('starts from the defaults', () => {
     expect(make().settings.get()).toEqual({
       pollIntervalMs: 3000,
+      unitSafetyPollMs: 30_000,
       temperatureUnit: 'C',
       theme: 'system',
       notifications: { offline: true, outsideChanges: true, meterThresholds: true },

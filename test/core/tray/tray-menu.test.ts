@@ -25,6 +25,7 @@ function summary(id: string, name: string, extra: Partial<ControllerSummary> = {
     colour: '#3b82f6',
     order: 0,
     demo: false,
+    mqttTopic: null,
     ...extra,
   };
 }
