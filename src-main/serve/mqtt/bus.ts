@@ -26,14 +26,11 @@ import { HA_PREFIX, type MqttConfig } from './mqtt-options';
 import type { CommandAnswer } from './commands';
 import { controllerTopics, serviceTopic, topicId, type Retained } from './topics';
 
-/** What the bus needs of the Core (the unit hints are optional: offered by Cores that take them). */
+/** What the bus needs of the Core: its events, its calls as the door's client, and the unit hints. */
 export interface BusCore extends UnitHints {
   subscribe(sink: EventSink): () => void;
   handlersAs(caller: Caller | ActivityDoor): Handlers;
 }
-
-/** A saved controller, with the topic root its unit publishes under (when it does). */
-type Saved = ControllerSummary & { mqttTopic?: string | null };
 
 export interface BusOptions {
   core: BusCore;
@@ -54,7 +51,7 @@ export interface RunningBus {
 export async function startBus(o: BusOptions): Promise<RunningBus> {
   const { config, log } = o;
   const handlers = (): Handlers => o.core.handlersAs(o.caller);
-  const saved = new Map<string, Saved>();
+  const saved = new Map<string, ControllerSummary>();
   const states = new Map<string, ControllerState>();
   const serials = new Map<string, string>();
   let reservations: Reservation[] = [];
@@ -133,7 +130,7 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
       reservations = payload as Reservation[];
       for (const id of saved.keys()) recompute(id);
     } else if (name === 'controllers/changed') {
-      const list = payload as Saved[];
+      const list = payload as ControllerSummary[];
       saved.clear();
       for (const summary of list) saved.set(summary.id, summary);
       for (const id of [...states.keys()]) if (!saved.has(id)) states.delete(id);

@@ -8,6 +8,7 @@
  */
 import type { IPublishPacket } from 'mqtt';
 import type { Handlers } from '../../../src-preload/contract';
+import type { Core } from '../../core/index';
 import type { Logger } from '../../shared/logging';
 import { parseCommand, refused, runCommand, type CommandAnswer } from './commands';
 import { outletId, parseCommandTopic } from './topics';
@@ -15,11 +16,8 @@ import { outletId, parseCommandTopic } from './topics';
 /** How many recent commands are remembered to answer a repeat without acting again. */
 const REMEMBERED = 1000;
 
-/** The Core's hints about a unit's own MQTT messages (present once the Core offers them). */
-export interface UnitHints {
-  unitSaid?(controllerId: string, message: { outlet: number | null; topic: string; payload: string }): void;
-  unitSetSeen?(controllerId: string, topic: string): void;
-}
+/** The Core's hints about a unit's own MQTT messages: read that controller now; warn of its own `/set`. */
+export type UnitHints = Pick<Core, 'unitSaid' | 'unitSetSeen'>;
 
 export interface InboundOptions {
   prefix: string;
@@ -52,13 +50,13 @@ export class Inbound {
     const unit = this.o.unitOf(topic);
     if (!unit) return;
     if (topic.endsWith('/set')) {
-      this.o.hints.unitSetSeen?.(unit.controllerId, topic);
+      this.o.hints.unitSetSeen(unit.controllerId, topic);
       return;
     }
     const relative = topic.slice(unit.root.length + 1);
     // The unit's default subtree is outlets/0 … outlets/7, counted from 0.
     const match = /^outlets\/(\d{1,3})$/.exec(relative);
-    this.o.hints.unitSaid?.(unit.controllerId, {
+    this.o.hints.unitSaid(unit.controllerId, {
       outlet: match ? Number(match[1]) + 1 : null,
       topic,
       payload: payload.toString('utf8').slice(0, 200),
