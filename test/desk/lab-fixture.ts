@@ -45,6 +45,11 @@ export interface Lab {
   stop(): Promise<void>;
   /** Start it again on the same port with the same certificate. */
   start(): Promise<void>;
+  /**
+   * Another service of the same lab (a listener on the same Core and store, so the same sessions),
+   * whose status says it is a standby and names this one as the leader: its origin.
+   */
+  standby(name: string): Promise<string>;
 }
 
 export type Cleanup = () => Promise<void>;
@@ -73,6 +78,26 @@ export async function startLab(
   const metrics = new CountingMetrics();
   let port = 0;
   let listener: RunningListener | null = null;
+  const standby = async (name: string): Promise<string> => {
+    const other = await startApiListener({
+      core: h.core,
+      spec: { name: 'api', host: '127.0.0.1', port: 0 },
+      allow: null,
+      tokens: [],
+      hostNames: [],
+      tls,
+      metrics: new ServiceMetrics(),
+      log: () => undefined,
+      role: () => ({
+        service: name,
+        role: 'standby',
+        leader: 'leader',
+        leaderAddress: `https://127.0.0.1:${port}`,
+      }),
+    });
+    cleanups.push(() => other.close(1_000));
+    return /api: (https:\/\/[^/]+)\//.exec(other.lines[0]!)![1]!;
+  };
   const start = async (): Promise<void> => {
     listener = await startApiListener({
       core: h.core,
@@ -83,6 +108,7 @@ export async function startLab(
       tls,
       metrics,
       log: () => undefined,
+      role: () => ({ service: 'leader', role: 'leader', leader: 'leader', leaderAddress: null }),
     });
     port = Number(new URL(/api: (https:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!).port);
   };
@@ -101,6 +127,7 @@ export async function startLab(
     metrics,
     stop,
     start,
+    standby,
   };
 }
 
@@ -114,9 +141,13 @@ export interface DeskHarness {
   call<T = unknown>(name: string, input: unknown, door?: 'window' | 'tray'): Promise<Result<T>>;
   ok<T = unknown>(name: string, input: unknown, door?: 'window' | 'tray'): Promise<T>;
   /** Resolves with the first pushed event of `name` (from now on or already recorded) that `match`es. */
-  next<K extends EventName>(name: K, match: (payload: EventPayload<K>) => boolean): Promise<EventPayload<K>>;
-  /** Resolves once the lab's pushed summary matches. */
-  lab(id: string, match: (summary: LabSummary) => boolean): Promise<LabSummary>;
+  next<K extends EventName>(
+    name: K,
+    match: (payload: EventPayload<K>) => boolean,
+    from?: number,
+  ): Promise<EventPayload<K>>;
+  /** Resolves once the lab's pushed summary matches (among the events from index `from` on). */
+  lab(id: string, match: (summary: LabSummary) => boolean, from?: number): Promise<LabSummary>;
 }
 
 export function startDesk(
@@ -148,9 +179,9 @@ export function startDesk(
       input,
       () => undefined,
     ) as Promise<Result<T>>;
-  const next = <K extends EventName>(name: K, match: (payload: EventPayload<K>) => boolean) =>
+  const next = <K extends EventName>(name: K, match: (payload: EventPayload<K>) => boolean, from = 0) =>
     new Promise<EventPayload<K>>((resolve) => {
-      let seen = 0;
+      let seen = from;
       const look = (): void => {
         for (; seen < events.length; seen++) {
           const event = events[seen]!;
@@ -177,8 +208,8 @@ export function startDesk(
       return result.value;
     },
     next,
-    lab: (id, match) =>
-      next('labs/changed', (labs) => labs.some((lab) => lab.id === id && match(lab))).then((labs) =>
+    lab: (id, match, from = 0) =>
+      next('labs/changed', (labs) => labs.some((lab) => lab.id === id && match(lab)), from).then((labs) =>
         labs.find((lab) => lab.id === id)!,
       ),
   };
