@@ -16,6 +16,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ActivityDoor, ActivityEntry } from '../../src-preload/model';
+import type { WebSocket } from 'ws';
 import { REMOTE_LINK_PATH, type LinkCall } from '../link/wire';
 import type { ListenerContext } from './listener';
 import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
@@ -34,7 +35,7 @@ function doorOf(call: LinkCall): ActivityDoor {
 export function attachRemoteLink(server: Server, context: ListenerContext): LinkBridge {
   const bridge = createLinkBridge(context.core, context.log, { maxPayload: MAX_REMOTE_CALL });
   const name = context.spec.name;
-  const sessions = watchSessions(context);
+  const sessions = watchSessions(context, (ws) => bridge.endSession(ws));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
     const refuse = (status: number, reason: string, code: string, message: string, headers = {}): void => {
@@ -99,7 +100,6 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
         // A token is the token for the link's life; a session is read again at each call, so one
         // signed out, revoked or expired, or an account disabled, ends the link at its next call.
         const session = caller.credential === undefined && secret !== null;
-        if (session) sessions.track(socket, secret);
         bridge.accept(
           request,
           socket,
@@ -107,6 +107,7 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
           session
             ? (call) => sessionCaller(context, secret, doorOf(call))
             : (call) => ({ ...frozen, door: doorOf(call) }),
+          session ? (ws) => sessions.track(ws, secret) : undefined,
         );
       },
       (error: unknown) => {
@@ -128,21 +129,24 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
  * The links opened with a session, closed when it ends: after each change of the accounts (an entry of
  * the lab service in the activity log) every such link's session is read again.
  */
-function watchSessions(context: ListenerContext): {
-  track(socket: Duplex, secret: string): void;
+function watchSessions(
+  context: ListenerContext,
+  end: (ws: WebSocket) => void,
+): {
+  track(ws: WebSocket, secret: string): void;
   stop(): void;
 } {
-  const open = new Map<Duplex, string>();
+  const open = new Map<WebSocket, string>();
   let checking: Promise<void> | null = null;
   let again = false;
   const check = async (): Promise<void> => {
     do {
       again = false;
-      for (const [socket, secret] of [...open]) {
+      for (const [ws, secret] of [...open]) {
         const caller = await sessionCaller(context, secret, 'cli').catch(() => undefined);
         if (caller === null) {
-          open.delete(socket);
-          socket.destroy();
+          open.delete(ws);
+          end(ws);
         }
       }
     } while (again);
@@ -157,9 +161,9 @@ function watchSessions(context: ListenerContext): {
     checking = check().finally(() => (checking = null));
   });
   return {
-    track(socket, secret) {
-      open.set(socket, secret);
-      socket.once('close', () => open.delete(socket));
+    track(ws, secret) {
+      open.set(ws, secret);
+      ws.once('close', () => open.delete(ws));
     },
     stop,
   };
