@@ -192,3 +192,51 @@ it('a session revoked on the service ends the desk’s link: signed out, saying 
   expect(out.problem?.message).toContain('no longer accepts this computer');
   expect(await desk.secrets.accounts()).toEqual([]);
 });
+
+it('signing in through a provider: refused with a sentence without the port, or when the lab offers none', async () => {
+  const lab = await startLab(cleanups, [{ name: 'ada', role: 'operator' }]);
+  const bare = startDesk(cleanups);
+  const added = await bare.ok<LabSummary>('labs/add', {
+    addresses: [lab.origin],
+    fingerprints: [lab.fingerprint],
+  });
+  const none = await bare.call('labs/signInWithProvider', { lab: added.id });
+  expect(!none.ok && none.error.message).toBe(
+    'This Plugboard cannot sign in through an identity provider: it has no way to open the system browser.',
+  );
+  let asked = 0;
+  const withPort = startDesk(cleanups, {
+    signInWithProvider: async () => {
+      asked++;
+      throw new Error('not reached');
+    },
+  });
+  const other = await withPort.ok<LabSummary>('labs/add', {
+    addresses: [lab.origin],
+    fingerprints: [lab.fingerprint],
+  });
+  const offered = await withPort.call('labs/signInWithProvider', { lab: other.id });
+  expect(!offered.ok && offered.error.message).toBe(
+    `The lab ${other.name} offers no sign-in through an identity provider.`,
+  );
+  expect(asked).toBe(0);
+});
+
+it('removing a lab signs out, forgets it, and drops its tray favourites on this desk only', async () => {
+  const lab = await startLab(cleanups, [{ name: 'ada', role: 'operator' }]);
+  const desk = startDesk(cleanups);
+  const summary = await attached(desk, lab, 'ada');
+  await desk.ok('settings/set', {
+    trayFavourites: [
+      { lab: summary.id, controllerId: lab.controllerId, outlet: 1 },
+      { controllerId: 'local-one', outlet: 2 },
+    ],
+  });
+  await desk.ok('labs/remove', { lab: summary.id });
+  expect(await desk.ok('labs/list', {})).toEqual([]);
+  expect(desk.store.get('labs', null)).toEqual([]);
+  expect(await desk.secrets.accounts()).toEqual([]);
+  expect((await lab.h.core.accounts!.list())[0]!.sessions).toBe(0);
+  const settings = await desk.ok<{ trayFavourites: unknown[] }>('settings/get', {});
+  expect(settings.trayFavourites).toEqual([{ controllerId: 'local-one', outlet: 2 }]);
+});
