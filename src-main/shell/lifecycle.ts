@@ -10,7 +10,6 @@ import {
   nativeImage,
   nativeTheme,
   session,
-  shell,
 } from 'electron';
 import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
@@ -23,6 +22,7 @@ import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { syncStartAtLogin } from './autostart';
 import { forwardEvents } from './events';
+import { openExternalSafely } from './external-links';
 import { bindIpc } from './ipc-binding';
 import { coreOverLink, type ShellCore } from './linked-core';
 import { electronNotifier } from './notifications';
@@ -145,7 +145,10 @@ export function startElectronShell(options: ElectronShellOptions): void {
       secrets: new KeytarSecretStore(),
       log,
       user: osUserName(),
-      openBrowser: (url) => shell.openExternal(url),
+      openBrowser: async (url) => {
+        if (!(await openExternalSafely(url, log)))
+          throw new Error('the system browser could not be opened for the sign-in page');
+      },
     });
 
   void app.whenReady().then(async () => {
