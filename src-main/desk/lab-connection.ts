@@ -9,13 +9,13 @@ import { callNames, type CallName } from '../../src-preload/contract';
 import type { CallerInfo, ContractError, LabStatus, LabSummary } from '../../src-preload/model';
 import type { Clock, TimerHandle } from '../core/index';
 import { connectRemoteCore, type CoreLink, type LinkActor } from '../link';
-import { originOf, type ServiceAddress } from '../link/service-address';
+import type { ServiceAddress } from '../link/service-address';
 import { forgetSession, keptSession, type SessionKeychain } from '../link/service-session';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
 import { applyLabEvent, type LastKnown } from './last-known';
 import { labAddresses, type LabRecord } from './lab-records';
-import { didNotAnswer, postToLab, serviceStatus } from './lab-service';
+import { leadingService, offline, postToLab, unreachable } from './lab-service';
 
 export const FIRST_RETRY_MS = 1_000;
 export const LAST_RETRY_MS = 30_000;
@@ -115,7 +115,8 @@ export class LabConnection {
     this.ports.changed();
     let link: CoreLink | null = null;
     try {
-      const address = await this.#pickService(token);
+      const { address, provider } = await leadingService(this.record.name, this.addresses, token);
+      this.#provider = provider ?? this.#provider;
       link = await connectRemoteCore(address.url, { token, fingerprint: address.fingerprint });
       const opened = link;
       opened.subscribe((name, payload) => {
@@ -151,39 +152,6 @@ export class LabConnection {
     }
   }
 
-  /** The leader among the lab's services (a standby names it), else the first that answers. */
-  async #pickService(token: string): Promise<ServiceAddress> {
-    const addresses = this.addresses;
-    const failures: string[] = [];
-    let fallback: ServiceAddress | null = null;
-    for (const address of addresses) {
-      let status;
-      try {
-        status = await serviceStatus(address, token);
-      } catch (error) {
-        if (!didNotAnswer(error)) throw error;
-        failures.push(`${address.url}: ${(error as Error).message}`);
-        continue;
-      }
-      this.#provider = status.provider ?? this.#provider;
-      if (status.role !== 'standby') return address;
-      fallback ??= address;
-      const named = status.leaderAddress;
-      const leader = named ? addresses.find((a) => originOf(a.url) === originOf(named)) : undefined;
-      if (!leader || leader === address) continue;
-      const led = await serviceStatus(leader, token).catch((error: unknown) => {
-        if (!didNotAnswer(error)) throw error;
-        return null;
-      });
-      if (led && led.role !== 'standby') return leader;
-    }
-    if (fallback) return fallback;
-    throw new PlugboardError(
-      'UNREACHABLE',
-      `No service of the lab ${this.record.name} answered (${failures.join('; ')}).`,
-    );
-  }
-
   #failed(error: unknown): void {
     const refused = isPlugboardError(error) ? error : null;
     if (refused?.code === 'AUTH_FAILED') {
@@ -214,9 +182,10 @@ export class LabConnection {
       this.record.name,
       new Error(`the service at ${this.#service ?? 'its address'} closed the link`),
     ).toContractError();
+    // A link the service ended with the session (revoked, signed out elsewhere) is refused at the
+    // next attempt, which makes the lab signed out.
     this.#schedule();
     this.ports.changed();
-    // A link that ended because the session did (revoked, signed out elsewhere) is refused at once.
   }
 
   #schedule(): void {
@@ -326,26 +295,4 @@ export class LabConnection {
     this.#link = null;
     await link?.close().catch(() => undefined);
   }
-}
-
-function offline(lab: string, error: unknown): PlugboardError {
-  const why = error instanceof Error ? error.message : String(error);
-  return new PlugboardError(
-    isPlugboardError(error) ? error.code : 'UNREACHABLE',
-    `The lab ${lab} cannot be reached: ${why} What it shows is what was last known.`.replace(
-      /([^.!?]) What/,
-      '$1. What',
-    ),
-    undefined,
-    { action: 'Plugboard connects again by itself; check that the lab service runs.' },
-  );
-}
-
-function unreachable(lab: string): PlugboardError {
-  return new PlugboardError(
-    'UNREACHABLE',
-    `The lab ${lab} cannot be reached now, so nothing was sent to it.`,
-    undefined,
-    { action: 'Plugboard connects again by itself; try again once the lab shows online.' },
-  );
 }

@@ -5,7 +5,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../../src-preload/model';
 import { answerError, getFromService, postToService, type ServiceAnswer } from '../link/service-post';
-import type { ServiceAddress } from '../link/service-address';
+import { originOf, type ServiceAddress } from '../link/service-address';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 
 /** `GET /api/v1/status` as a desk reads it. */
@@ -92,4 +92,62 @@ export function didNotAnswer(error: unknown): boolean {
 export function isLoopbackUrl(url: string): boolean {
   const host = URL.canParse(url) ? new URL(url).hostname.replace(/^\[|\]$/g, '') : '';
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/**
+ * The leader among a lab's services (a standby's status names it, when the lab has its address), else
+ * the first that answers; UNREACHABLE naming each when none does. A refused session throws AUTH_FAILED.
+ */
+export async function leadingService(
+  lab: string,
+  addresses: readonly ServiceAddress[],
+  token: string,
+): Promise<{ address: ServiceAddress; provider: { label: string } | null }> {
+  const failures: string[] = [];
+  let fallback: ServiceAddress | null = null;
+  let provider: { label: string } | null = null;
+  for (const address of addresses) {
+    let status: ServiceStatus;
+    try {
+      status = await serviceStatus(address, token);
+    } catch (error) {
+      if (!didNotAnswer(error)) throw error;
+      failures.push(`${address.url}: ${(error as Error).message}`);
+      continue;
+    }
+    provider = status.provider ?? provider;
+    if (status.role !== 'standby') return { address, provider };
+    fallback ??= address;
+    const named = status.leaderAddress;
+    const leader = named ? addresses.find((a) => originOf(a.url) === originOf(named)) : undefined;
+    if (!leader || leader === address) continue;
+    const led = await serviceStatus(leader, token).catch((error: unknown) => {
+      if (!didNotAnswer(error)) throw error;
+      return null;
+    });
+    if (led && led.role !== 'standby') return { address: leader, provider };
+  }
+  if (fallback) return { address: fallback, provider };
+  throw new PlugboardError('UNREACHABLE', `No service of the lab ${lab} answered (${failures.join('; ')}).`);
+}
+
+/** Why a lab is offline: the status's problem. */
+export function offline(lab: string, error: unknown): PlugboardError {
+  const why = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
+  return new PlugboardError(
+    isPlugboardError(error) ? error.code : 'UNREACHABLE',
+    `The lab ${lab} cannot be reached (${why}); what it shows is what was last known.`,
+    undefined,
+    { action: 'Plugboard connects again by itself; check that the lab service runs.' },
+  );
+}
+
+/** A call refused while the lab cannot be reached. */
+export function unreachable(lab: string): PlugboardError {
+  return new PlugboardError(
+    'UNREACHABLE',
+    `The lab ${lab} cannot be reached now, so nothing was sent to it.`,
+    undefined,
+    { action: 'Plugboard connects again by itself; try again once the lab shows online.' },
+  );
 }
