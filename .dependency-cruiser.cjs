@@ -10,8 +10,10 @@
  *   src-main/emulator   shared                    the software controller (knows nothing of Plugboard)
  *   src-main/link       shared                    a running Core's socket (client) and the Core lock
  *   src-main/core       all of the above but link the app: rooms in a strict order behind a public surface
+ *   src-main/desk       core, link and below      a person's desk: this computer's Core and the labs it attaches to
  *   src-main/shell, web, cli   core, link and below, never each other: the doors into the Core (shell and
- *                      web also serve the Core's socket, src-main/serve/core-socket.ts, when they run the Core)
+ *                      web also serve the Core's socket, src-main/serve/core-socket.ts, when they run the Core;
+ *                      shell and web serve a desk)
  *   src-main/serve      core, link, web and below `plugboard serve`: a door that mounts the web window
  *   src-main/bin        cli, serve                the `plugboard` command: picks the door to load
  *   src-main/web/page   the web shell's page script, bundled for the browser: socket terms and window-api only
@@ -147,14 +149,19 @@ module.exports = {
       to: { path: '^src-main/core/', pathNot: `^src-main/core/(${coreSurface.join('|')})\\.ts$` },
     },
     layer(
+      'desk',
+      ['shared', 'secrets', 'core', 'link'],
+      "A desk wraps this computer's Core and reaches labs through the remote link: core, link, the keychain and shared things, never a door.",
+    ),
+    layer(
       'shell',
-      doors,
+      [...doors, 'desk'],
       "The Electron shell uses the Core and below, never the other shells (it serves the Core's socket).",
       [coreSocket],
     ),
     layer(
       'web',
-      doors,
+      [...doors, 'desk'],
       "The web shell uses the Core and below, never the other shells (it serves the Core's socket).",
       [coreSocket],
     ),

@@ -530,6 +530,8 @@ export interface DiscoveryProgress {
 
 /** The tray asks the window to confirm switching critical outlets off. */
 export interface ConfirmRequest {
+  /** The lab whose outlets these are (a desk's tray favourite of a lab); absent: this computer's. */
+  lab?: string;
   controllerId: string;
   outlets: number[];
   action: 'off' | 'cycle';

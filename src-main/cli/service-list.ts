@@ -4,14 +4,10 @@
  * `plugboard serve` on one lab store: one leads, the others are standbys that answer reads and refuse
  * every change with STANDBY, naming the leader (service-follow.ts follows it).
  */
+import { type ServiceAddress } from '../link/service-address';
 import { UsageError } from './io';
 
-/** One service's address, and its certificate's SHA-256 fingerprint when the person gave one. */
-export interface ServiceAddress {
-  /** As typed, trimmed (http[s]://host:port). */
-  url: string;
-  fingerprint: string | undefined;
-}
+export { originOf, type ServiceAddress } from '../link/service-address';
 
 /**
  * The addresses in `urls` (a comma list: repeated options arrive joined) with their fingerprints:
@@ -33,13 +29,4 @@ export function serviceAddresses(urls: string, fingerprints: string | undefined)
     const pin = (pins.length === 1 ? pins[0] : pins[index])?.trim();
     return { url, fingerprint: pin ? pin : undefined };
   });
-}
-
-/** The origin of an address (scheme, host, port), or null when it is not a URL: how two addresses compare. */
-export function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
 }

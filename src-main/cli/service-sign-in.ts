@@ -18,7 +18,7 @@ import { KeytarSecretStore, type SecretStore } from '../secrets';
 import type { CommandContext } from './command-context';
 import { serviceLookup } from './core-access';
 import { UsageError } from './io';
-import { forgetSession, keepSession, keptSession, serviceError } from './service-session';
+import { forgetSession, keepSession, keptSession, serviceError } from '../link/service-session';
 import { serviceAddresses, type ServiceAddress } from './service-list';
 import { loopback } from './service-warnings';
 

@@ -78,6 +78,7 @@ export {
   type TrayIconState,
   type TrayMenuItem,
   type TrayState,
+  type TrayLab,
 } from './tray/tray-menu';
 
 export { ACTIVITY_FILE } from './activity/activity-import';

@@ -22,6 +22,7 @@ import {
   LINK_PROTOCOL,
   linkReply,
   MAX_LINK_MESSAGE,
+  SESSION_ENDED_CLOSE,
   type LinkActor,
 } from './wire';
 
@@ -48,6 +49,13 @@ const LOST: ContractError = {
   code: 'UNREACHABLE',
   message: 'The Plugboard service stopped before it answered, so whether this took effect is not known.',
   action: 'Check the state once the service runs again (systemctl status plugboard).',
+};
+
+/** What a call made after the service ended the link's session learns: nothing was sent. */
+const ENDED: ContractError = {
+  code: 'AUTH_FAILED',
+  message: 'The session ended (signed out, revoked, expired, or its account disabled); nothing was done.',
+  action: 'Sign in again and use the new token.',
 };
 
 /** Open the socket at `socketPath` (see coreSocketPath). Rejects when nothing answers there. */
@@ -97,7 +105,13 @@ export function linkOver(socket: WebSocket): CoreLink {
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const sinks = new Set<EventSink>();
   const byActor = new Map<string, Handlers>();
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let endedSession = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', (code: number) => {
+      endedSession = code === SESSION_ENDED_CLOSE;
+      resolve();
+    }),
+  );
   socket.on('error', () => undefined); // a broken link ends in 'close', which settles every call
 
   socket.on('message', (data, isBinary) => {
@@ -121,12 +135,13 @@ export function linkOver(socket: WebSocket): CoreLink {
     else call.reject(toError(reply.result.error as ContractError));
   });
   void closed.then(() => {
-    for (const call of waiting.values()) call.reject(toError(LOST));
+    // The service closes a link whose session ended only with none of its calls under way there.
+    for (const call of waiting.values()) call.reject(toError(endedSession ? ENDED : LOST));
     waiting.clear();
   });
 
   const send = (name: CallName, input: unknown, actor: LinkActor): Promise<unknown> => {
-    if (socket.readyState !== socket.OPEN) return Promise.reject(toError(LOST));
+    if (socket.readyState !== socket.OPEN) return Promise.reject(toError(endedSession ? ENDED : LOST));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });

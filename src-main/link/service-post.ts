@@ -1,5 +1,5 @@
 /**
- * One JSON POST to a `plugboard serve` api listener (sign-in and sign-out), with the same trust as the
+ * One JSON POST (sign-in and sign-out) or GET (`/api/v1/status`) to a `plugboard serve` api listener, with the same trust as the
  * remote link (remote.ts): over HTTPS the certificate is pinned by its fingerprint when one is given,
  * checked before a byte of the request (and so a password or token) is sent; without one, the usual CA
  * check. The body and the token appear in no error text.
@@ -28,8 +28,26 @@ export interface ServiceAnswer {
 
 const MAX_ANSWER = 64 * 1024;
 
-/** POST (or GET) `path` at the service `url`; rejects (UNREACHABLE, TLS_*) only when no answer came. */
-export async function postToService(url: string, path: string, options: ServicePost): Promise<ServiceAnswer> {
+/** POST `path` at the service `url`; rejects (UNREACHABLE, TLS_*) only when no answer came. */
+export function postToService(url: string, path: string, options: ServicePost): Promise<ServiceAnswer> {
+  return askService(options.method ?? 'POST', url, path, options);
+}
+
+/** GET `path` at the service `url` (its `/api/v1/status`), with the same trust as a POST. */
+export function getFromService(
+  url: string,
+  path: string,
+  options: Omit<ServicePost, 'body'>,
+): Promise<ServiceAnswer> {
+  return askService('GET', url, path, options);
+}
+
+async function askService(
+  method: 'GET' | 'POST',
+  url: string,
+  path: string,
+  options: ServicePost,
+): Promise<ServiceAnswer> {
   const base = parseServiceUrl(url);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const pinned = pinnedFingerprint(options.fingerprint);
@@ -37,11 +55,11 @@ export async function postToService(url: string, path: string, options: ServiceP
   const socket = secure && pinned !== null ? await pinnedSocket(base, pinned, timeoutMs) : null;
   const payload = options.body === undefined ? '' : JSON.stringify(options.body);
   const request = (secure ? httpsRequest : httpRequest)(new URL(path, base), {
-    method: options.method ?? 'POST',
+    method,
     headers: {
-      ...(options.method === 'GET'
-        ? {}
-        : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+      ...(method === 'POST'
+        ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
+        : {}),
       ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
     },
     timeout: timeoutMs,

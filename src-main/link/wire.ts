@@ -35,6 +35,12 @@ export const LINK_PROTOCOL = 'plugboard.core.v1';
 /** The largest message either end sends (a snapshot with meter history fits easily). */
 export const MAX_LINK_MESSAGE = 16 * 1024 * 1024;
 
+/**
+ * The close code of a remote link whose session ended (signed out, revoked, expired, its account
+ * disabled): the client refuses what is called on it afterwards with AUTH_FAILED, not "stopped".
+ */
+export const SESSION_ENDED_CLOSE = 1008;
+
 export const linkActor = v.strictObject({
   door: v.picklist(LINK_DOORS),
   who: v.pipe(v.string(), v.minLength(1), v.maxLength(128)),

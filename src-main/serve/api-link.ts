@@ -1,15 +1,23 @@
 /**
  * The remote link on the `api` listener: `GET /api/v1/link` upgraded to a WebSocket speaking the link
- * protocol (src-main/link/wire.ts), so a CLI on another machine (`plugboard --service URL`) acts through
- * this service's Core. It always needs a bearer token or a signed-in session, even from loopback, and
- * every call acts as `{door: 'cli', who: <the token's or account's name>}` with its role (and an
- * account's scope), whatever `actor` the client names: it is open to every role, and the Core checks
- * each call (an observer reads, an operator also switches).
+ * protocol (src-main/link/wire.ts), so a CLI on another machine (`plugboard --service URL`) or a desk
+ * (src-main/desk) acts through this service's Core. It always needs a bearer token or a signed-in
+ * session, even from loopback, and every call acts as the token's or account's name with its role (and
+ * an account's scope), whatever `who` the client names; the door is the call's `actor.door` when it is
+ * `window` or `tray` (a desk's window and tray), else `cli`. It is open to every role, and the Core
+ * checks each call (an observer reads, an operator also switches).
+ *
+ * A session ends its links: each call reads it again (signed out, revoked, expired or its account
+ * disabled: answered AUTH_FAILED and closed), and a link that only listens is closed as soon as the
+ * accounts change (every sign-out and every administrator's change is an entry of the lab service in
+ * the activity log), so a revoked desk stops hearing the lab's events too.
  * The listener's guards (allowlist, Host check, connection cap) apply to the upgrade as to every request.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { REMOTE_LINK_PATH } from '../link/wire';
+import type { ActivityDoor, ActivityEntry } from '../../src-preload/model';
+import type { WebSocket } from 'ws';
+import { REMOTE_LINK_PATH, type LinkCall } from '../link/wire';
 import { WINDOW_SOCKET_PATH } from '../web/socket-protocol';
 import type { ListenerContext } from './listener';
 import { createLinkBridge, offersLinkProtocol, refuseUpgrade, type LinkBridge } from './link-bridge';
@@ -19,9 +27,16 @@ import { bearerCaller, bearerSecret, sessionCaller } from './sessions';
 /** A remote caller sends calls, not snapshots: 1 MiB is far above any call's input. */
 const MAX_REMOTE_CALL = 1024 * 1024;
 
+/** A desk's window and tray keep their door; anything else on the remote link is the command line. */
+function doorOf(call: LinkCall): ActivityDoor {
+  const door = call.actor?.door;
+  return door === 'window' || door === 'tray' ? door : 'cli';
+}
+
 export function attachRemoteLink(server: Server, context: ListenerContext): LinkBridge {
   const bridge = createLinkBridge(context.core, context.log, { maxPayload: MAX_REMOTE_CALL });
   const name = context.spec.name;
+  const sessions = watchSessions(context, (ws) => bridge.endSession(ws));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
     const refuse = (status: number, reason: string, code: string, message: string, headers = {}): void => {
@@ -92,7 +107,10 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
           request,
           socket,
           head,
-          session ? () => sessionCaller(context, secret, 'cli') : () => frozen,
+          session
+            ? (call) => sessionCaller(context, secret, doorOf(call))
+            : (call) => ({ ...frozen, door: doorOf(call) }),
+          session ? (ws) => sessions.track(ws, secret) : undefined,
         );
       },
       (error: unknown) => {
@@ -101,5 +119,55 @@ export function attachRemoteLink(server: Server, context: ListenerContext): Link
       },
     );
   });
-  return bridge;
+  return {
+    ...bridge,
+    close: async (graceMs) => {
+      sessions.stop();
+      await bridge.close(graceMs);
+    },
+  };
+}
+
+/**
+ * The links opened with a session, closed when it ends: after each change of the accounts (an entry of
+ * the lab service in the activity log) every such link's session is read again.
+ */
+function watchSessions(
+  context: ListenerContext,
+  end: (ws: WebSocket) => void,
+): {
+  track(ws: WebSocket, secret: string): void;
+  stop(): void;
+} {
+  const open = new Map<WebSocket, string>();
+  let checking: Promise<void> | null = null;
+  let again = false;
+  const check = async (): Promise<void> => {
+    do {
+      again = false;
+      for (const [ws, secret] of [...open]) {
+        const caller = await sessionCaller(context, secret, 'cli').catch(() => undefined);
+        if (caller === null) {
+          open.delete(ws);
+          end(ws);
+        }
+      }
+    } while (again);
+  };
+  const stop = context.core.subscribe((event, payload) => {
+    if (event !== 'activity/added' || (payload as ActivityEntry).controllerId !== '' || open.size === 0)
+      return;
+    if (checking) {
+      again = true;
+      return;
+    }
+    checking = check().finally(() => (checking = null));
+  });
+  return {
+    track(ws, secret) {
+      open.set(ws, secret);
+      ws.once('close', () => open.delete(ws));
+    },
+    stop,
+  };
 }

@@ -17,10 +17,12 @@ import { createCore, openConfigStore, openLabRecords, osUserName } from '../core
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
+import { createDesk, type Desk } from '../desk';
 import { KeytarSecretStore } from '../secrets';
 import { resolveAppPage } from './app-page';
 import { syncStartAtLogin } from './autostart';
 import { forwardEvents } from './events';
+import { openExternalSafely } from './external-links';
 import { bindIpc } from './ipc-binding';
 import { coreOverLink, type ShellCore } from './linked-core';
 import { electronNotifier } from './notifications';
@@ -60,7 +62,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
   const page = resolveAppPage(options.mainDir, devUrl);
   const resources = options.resourcesDir ?? join(options.mainDir, '..', '..', 'resources');
   const appIcon = join(resources, 'icon.png');
-  let core: ShellCore | undefined;
+  let core: (ShellCore & Pick<Desk, 'labs' | 'lab'>) | undefined;
   let coreLock: CoreLock | null = null;
   let coreSocket: CoreSocket | null = null;
   let window: BrowserWindow | undefined;
@@ -132,6 +134,23 @@ export function startElectronShell(options: ElectronShellOptions): void {
       .finally(() => app.quit());
   });
 
+  /**
+   * The desk over this computer's Core (its own, or the running Plugboard's): the labs it attaches to,
+   * kept in this config folder's config.json, their sessions in the OS keychain.
+   */
+  const deskOver = (base: ShellCore): ShellCore & Pick<Desk, 'labs' | 'lab'> =>
+    createDesk({
+      core: base,
+      store: openElectronStore(),
+      secrets: new KeytarSecretStore(),
+      log,
+      user: osUserName(),
+      openBrowser: async (url) => {
+        if (!(await openExternalSafely(url, log)))
+          throw new Error('the system browser could not be opened for the sign-in page');
+      },
+    });
+
   void app.whenReady().then(async () => {
     secureSession(session.defaultSession, { page, log, ...(devUrl ? { devServerUrl: devUrl } : {}) });
     const notify = electronNotifier(Notification, log, appIcon);
@@ -155,7 +174,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
     if (slot.link) {
       const { link } = slot;
       log('Using the Core of the Plugboard that runs for this config folder');
-      core = coreOverLink(link, osUserName());
+      core = deskOver(coreOverLink(link, osUserName()));
       // That Plugboard stopped under us: start again, which runs our own Core (or finds one back).
       void link.closed.then(() => {
         if (disposed || quitting) return;
@@ -200,7 +219,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
         visible: false,
         log,
       });
-      core = own;
+      core = deskOver(own);
       const lock = slot.lock;
       coreSocket = await listenCoreSocket(own, coreSocketPath(plugboardConfigDir()), log, {
         holdsLock: () => lock.held,
@@ -229,6 +248,7 @@ export function startElectronShell(options: ElectronShellOptions): void {
         quit: () => app.quit(),
         log,
         notify,
+        desk: core,
       });
     } catch (error) {
       // Some desktops have no tray; the window alone still does everything.

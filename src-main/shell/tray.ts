@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions, NativeImage } from 'electron';
 import type { CallName, EventName } from '../../src-preload/contract';
+import type { LabEvent } from '../../src-preload/model';
 import {
   osUserName,
   type Core,
@@ -16,8 +17,10 @@ import {
   trayToolTip,
   type TrayAction,
   type TrayIconState,
+  type TrayLab,
   type TrayMenuItem,
 } from '../core/index';
+import type { Desk } from '../desk';
 import type { Logger } from '../shared/logging';
 import { errorSentence } from '../shared/errors';
 
@@ -52,6 +55,8 @@ export interface PlugboardTrayOptions {
   log: Logger;
   /** Tells the person when a tray action failed (the window may be hidden). */
   notify?: (notice: Notice) => void;
+  /** The labs the desk attaches to: their favourites are shown from what it last knew. */
+  desk?: Pick<Desk, 'labs' | 'lab'>;
   /** Rebuilds within this long of the first change, ms (default 150). */
   coalesceMs?: number;
 }
@@ -111,8 +116,12 @@ export class PlugboardTray {
       electron.nativeImage.createFromPath(trayIconPath(options.iconDir, 'off', this.#dark())),
     );
     this.#tray.setToolTip('Plugboard');
-    this.#unsubscribe = options.core.subscribe((name) => {
-      if (RELEVANT.has(name)) this.schedule();
+    this.#unsubscribe = options.core.subscribe((name, payload) => {
+      if (RELEVANT.has(name) || name === 'labs/changed') this.schedule();
+      else if (name === 'labs/event') {
+        const inner = (payload as LabEvent).name as EventName;
+        if (RELEVANT.has(inner)) this.schedule();
+      }
     });
     electron.nativeTheme.on('updated', () => {
       this.#icon = '';
@@ -139,6 +148,7 @@ export class PlugboardTray {
       states: snapshot.states,
       groups: snapshot.groups,
       favourites: snapshot.settings.trayFavourites,
+      labs: this.#labs(snapshot.settings.trayFavourites),
       windowVisible: this.#options.window.isVisible(),
       reservations: await this.#options.core.handlers['reservations/list']({}),
       user: osUserName(),
@@ -168,11 +178,42 @@ export class PlugboardTray {
     }
   }
 
+  /** The labs some favourite names, as the desk last knew them. */
+  #labs(favourites: readonly { lab?: string }[]): TrayLab[] {
+    const desk = this.#options.desk;
+    if (!desk) return [];
+    const named = new Set(favourites.map((f) => f.lab).filter((lab) => lab !== undefined));
+    const labs: TrayLab[] = [];
+    for (const id of named) {
+      const found = desk.lab(id);
+      if (!found) continue;
+      const { summary, known } = found;
+      labs.push({
+        id,
+        name: summary.name,
+        online: summary.status === 'online',
+        controllers: known?.snapshot.controllers ?? [],
+        states: known?.snapshot.states ?? [],
+        reservations: known?.reservations ?? [],
+        user: summary.account?.who ?? null,
+      });
+    }
+    return labs;
+  }
+
   /** What a click on a menu item does. */
   run(action: TrayAction): void {
     const { core, window } = this.#options;
     switch (action.kind) {
       case 'set':
+        if (action.lab !== undefined) {
+          void this.#call('labs/call', {
+            lab: action.lab,
+            name: 'outlets/set',
+            input: { controllerId: action.controllerId, outlets: [action.outlet], on: action.on },
+          });
+          return;
+        }
         void this.#call('outlets/set', {
           controllerId: action.controllerId,
           outlets: [action.outlet],
@@ -225,14 +266,16 @@ export class PlugboardTray {
     const result = await dispatch(this.#options.core.handlersAs('tray'), name, input, this.#options.log);
     if (result.ok) return;
     // The tray cannot confirm by itself: the window asks the person, then sends the confirmed call.
-    if (result.error.code === 'CRITICAL_UNCONFIRMED' && name === 'outlets/set') {
-      const { controllerId } = input as { controllerId: string };
+    const labCall = name === 'labs/call' ? (input as { lab: string; input: unknown }) : null;
+    if (result.error.code === 'CRITICAL_UNCONFIRMED' && (name === 'outlets/set' || labCall)) {
+      const { controllerId } = (labCall ? labCall.input : input) as { controllerId: string };
       const outlets = (Array.isArray(result.error.detail?.outlets) ? result.error.detail.outlets : [])
         .map(String)
         .filter((cell) => cell.startsWith(`${controllerId}:`))
         .map((cell) => Number(cell.slice(controllerId.length + 1)));
       this.#options.window.show();
       this.#options.core.requestConfirmation({
+        ...(labCall ? { lab: labCall.lab } : {}),
         controllerId,
         outlets,
         action: 'off',

@@ -6,15 +6,36 @@
  * (and a throwaway run) touches no config folder, so it takes no lock.
  */
 import { type Core, createCore, osUserName, MemoryStore } from '../core/index';
-import { openSavedCore } from '../core/saved-core';
+import { keychainOrMemory, openSavedCore } from '../core/saved-core';
 import { plugboardConfigDir } from '../core/config';
+import { openConfStore } from '../core/store';
+import { createDesk, type DeskBase } from '../desk';
 import { attachOrLock, coreSocketPath } from '../link';
-import { MemorySecretStore } from '../secrets';
+import { MemorySecretStore, type SecretStore } from '../secrets';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
 import type { Logger } from '../shared/logging';
 
 /** What the web shell uses of a Core. */
 export type WebCore = Pick<Core, 'handlersAs' | 'subscribe' | 'setVisible'>;
+
+/**
+ * A desk over the shell's Core, so a browser window on this computer also sees the labs it attaches to
+ * (kept in the folder's config.json, their sessions in the keychain); a throwaway run keeps them in memory.
+ */
+function deskOver(
+  core: DeskBase,
+  dir: string | null,
+  secrets: SecretStore,
+  log: Logger,
+): WebCore & { dispose(): Promise<void> } {
+  return createDesk({
+    core,
+    store: dir ? openConfStore(dir) : new MemoryStore(),
+    secrets,
+    log,
+    user: osUserName(),
+  });
+}
 
 export interface OpenedWebCore {
   core: WebCore;
@@ -57,34 +78,44 @@ export async function openWebCore(options: WebCoreOptions, log: Logger): Promise
     void link.closed.then(() =>
       stop('The Plugboard that runs the Core for this config folder stopped, so the web shell stops too.'),
     );
-    return {
-      core: {
+    const desk = deskOver(
+      {
         handlersAs: () => link.handlersAs({ door: 'web', who }),
         subscribe: (sink) => link.subscribe(sink),
         // The Core's own process decides what it polls.
         setVisible: () => undefined,
+        dispose: () => link.close(),
       },
+      dir,
+      await keychainOrMemory(log),
+      log,
+    );
+    return {
+      core: desk,
       note: `Another Plugboard runs the Core for ${dir}: this window uses it (through ${coreSocketPath(dir)}).`,
       gone,
-      close: () => link.close(),
+      close: () => desk.dispose(),
     };
   }
   const { lock } = slot;
   let core: Core | null = null;
+  let desk: ReturnType<typeof deskOver> | null = null;
   let socket: CoreSocket | null = null;
   const close = async () => {
     await socket?.close(SOCKET_GRACE_MS);
-    await core?.dispose();
+    await (desk ?? core)?.dispose();
     await lock.release();
   };
   try {
-    core = await openSavedCore({ shell: 'web', version: options.version, log, configDir: dir });
+    const secrets = await keychainOrMemory(log);
+    core = await openSavedCore({ shell: 'web', version: options.version, log, configDir: dir, secrets });
     socket = await listenCoreSocket(core, coreSocketPath(dir), log, { holdsLock: () => lock.held });
+    desk = deskOver(core, dir, secrets, log);
   } catch (error) {
     await close();
     throw error;
   }
-  return { core, note: null, gone, close };
+  return { core: desk, note: null, gone, close };
 }
 
 async function throwawayCore(options: WebCoreOptions, log: Logger): Promise<OpenedWebCore> {
@@ -104,5 +135,6 @@ async function throwawayCore(options: WebCoreOptions, log: Logger): Promise<Open
       log('The demo controllers did not start', error);
     }
   }
-  return { core, note: null, gone: new Promise(() => undefined), close: () => core.dispose() };
+  const desk = deskOver(core, null, new MemorySecretStore(), log);
+  return { core: desk, note: null, gone: new Promise(() => undefined), close: () => desk.dispose() };
 }

@@ -147,12 +147,12 @@ describe('--service URL: the CLI through a remote plugboard serve', () => {
     expect(entries.filter((e) => e.outlet === 3)).toEqual([]);
   });
 
-  it('a remote caller cannot claim another door or name: the call acts as the token', async () => {
+  it('a remote caller cannot claim another name or door: the call acts as the token, a window or tray keeps its door', async () => {
     const { emu, origin, entries } = await service();
     const link = await connectRemoteCore(origin, { token: SECRET });
     cleanups.push(() => link.close());
-    const [saved] = await link.handlersAs({ door: 'window', who: 'alice' })['controllers/list']({});
-    await link.handlersAs({ door: 'window', who: 'alice' })['outlets/set']({
+    const [saved] = await link.handlersAs({ door: 'web', who: 'alice' })['controllers/list']({});
+    await link.handlersAs({ door: 'web', who: 'alice' })['outlets/set']({
       controllerId: saved!.id,
       outlets: [5],
       on: true,
@@ -160,6 +160,17 @@ describe('--service URL: the CLI through a remote plugboard serve', () => {
     await vi.waitFor(() => expect(emu.device.outlet(4).physicalState).toBe(true), { timeout: 20_000 });
     const entry = entries.find((e) => e.outlet === 5 && e.action === 'on');
     expect(entry).toMatchObject({ source: 'cli', who: 'ci-runner' });
+    // A desk's window and tray keep their door; the who is still the token's.
+    await link.handlersAs({ door: 'tray', who: 'alice' })['outlets/set']({
+      controllerId: saved!.id,
+      outlets: [6],
+      on: true,
+    });
+    await vi.waitFor(() => expect(emu.device.outlet(5).physicalState).toBe(true), { timeout: 20_000 });
+    expect(entries.find((e) => e.outlet === 6 && e.action === 'on')).toMatchObject({
+      source: 'tray',
+      who: 'ci-runner',
+    });
   });
 
   it('refuses what is not a Plugboard remote link: an emulated unit answers, but not the protocol', async () => {

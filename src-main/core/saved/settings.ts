@@ -4,13 +4,14 @@ import {
   calls,
   parseInput,
   type CallParsed,
+  type FavouriteRef,
   type MeterThreshold,
   type Settings,
 } from '../../../src-preload/contract';
 import { PlugboardError } from '../../shared/errors';
 import { consoleLogger, type Logger } from '../../shared/logging';
 import type { KeyValueStore } from '../kernel/ports';
-import { uniqueOutletRefs } from './registry-records';
+
 import { sameJson } from '../kernel/same-json';
 
 export const SETTINGS_KEY = 'settings';
@@ -127,7 +128,7 @@ export class SettingsStore {
       for (const key of settingsKeys) {
         if (change[key] !== undefined) Object.assign(next, { [key]: change[key] });
       }
-      next.trayFavourites = uniqueOutletRefs(next.trayFavourites);
+      next.trayFavourites = uniqueFavourites(next.trayFavourites);
       return this.#write(next);
     });
   }
@@ -152,7 +153,10 @@ export class SettingsStore {
       const current = this.#reload();
       const next: Settings = {
         ...current,
-        trayFavourites: current.trayFavourites.filter((f) => f.controllerId !== controllerId),
+        // A lab's favourites name the lab's controllers, not this computer's.
+        trayFavourites: current.trayFavourites.filter(
+          (f) => f.lab !== undefined || f.controllerId !== controllerId,
+        ),
         meterThresholds: current.meterThresholds.filter((t) => t.controllerId !== controllerId),
       };
       if (
@@ -184,4 +188,17 @@ export class SettingsStore {
     this.#reported.add(reason);
     this.#log(`settings file: ${reason}`);
   }
+}
+
+/** Each favourite once, in order: this computer's outlets, and a desk's lab outlets with their lab. */
+function uniqueFavourites(refs: readonly FavouriteRef[]): FavouriteRef[] {
+  const seen = new Set<string>();
+  const result: FavouriteRef[] = [];
+  for (const { controllerId, outlet, lab } of refs) {
+    const key = `${lab ?? ''}\u0000${controllerId}\u0000${outlet}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push(lab === undefined ? { controllerId, outlet } : { controllerId, outlet, lab });
+  }
+  return result;
 }

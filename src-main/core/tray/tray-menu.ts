@@ -3,6 +3,7 @@ import type {
   ControllerState,
   ControllerStatus,
   ControllerSummary,
+  FavouriteRef,
   Group,
   LimitBreach,
   OutletRef,
@@ -21,7 +22,8 @@ import { breachWords } from '../meters/meter-limits';
 
 /** What clicking an item asks for. */
 export type TrayAction =
-  | { kind: 'set'; controllerId: string; outlet: number; on: boolean }
+  /** `lab`: an outlet of a lab this desk attaches to, switched through the desk (`labs/call`). */
+  | { kind: 'set'; controllerId: string; outlet: number; on: boolean; lab?: string }
   /** Switching a critical outlet off: the window must confirm first (push `ui/confirm` with `request`). */
   | { kind: 'confirm'; request: ConfirmRequest }
   | { kind: 'group'; id: string; action: 'on' | 'off' | 'cycle' }
@@ -50,8 +52,10 @@ export interface TrayState {
   /** Live state per controller (missing = not known yet). */
   states: readonly ControllerState[];
   groups: readonly Group[];
-  /** Outlets pinned to the top of the menu (settings `trayFavourites`). */
-  favourites: readonly OutletRef[];
+  /** Outlets pinned to the top of the menu (settings `trayFavourites`), this computer's or a lab's. */
+  favourites: readonly (OutletRef | FavouriteRef)[];
+  /** The labs this desk attaches to, as last known (their favourites are shown from these). */
+  labs?: readonly TrayLab[];
   /** The main window is showing: offer "Hide" instead of "Open". */
   windowVisible: boolean;
   /** Current reservations, who the tray acts for, and the time (for "until 14:30"). */
@@ -61,6 +65,19 @@ export interface TrayState {
   /** Meters outside their limits (the Core's `meters/breaches`), and the °C/°F setting to word them. */
   breaches?: readonly LimitBreach[];
   temperatureUnit?: 'C' | 'F';
+}
+
+/** A lab's section as the tray shows its favourites: what the desk last knew of it. */
+export interface TrayLab {
+  id: string;
+  name: string;
+  /** Live: its outlets may be switched; otherwise they show as last known, disabled. */
+  online: boolean;
+  controllers: readonly ControllerSummary[];
+  states: readonly ControllerState[];
+  reservations: readonly Reservation[];
+  /** Who this desk is signed in as there (its reservations are "yours"). */
+  user: string | null;
 }
 
 /** One line per controller with meters outside their limits: "⚠ Bench A: Sensor 1 temperature above …". */
@@ -189,9 +206,49 @@ function outletItem(
   };
 }
 
+/** A lab's favourite: its outlet as last known; switched through the desk only while the lab is online. */
+function labFavourite(state: TrayState, ref: FavouriteRef): TrayMenuItem | null {
+  const lab = state.labs?.find((l) => l.id === ref.lab);
+  const controller = lab?.controllers.find((c) => c.id === ref.controllerId);
+  if (!lab || !controller) return null;
+  const inLab: TrayState = {
+    ...state,
+    controllers: lab.controllers,
+    states: lab.states,
+    reservations: lab.reservations,
+    ...(lab.user !== null ? { user: lab.user } : {}),
+  };
+  const live = stateOf(inLab, controller.id);
+  const outlet = live?.outlets.find((o) => o.number === ref.outlet);
+  const label = `${lab.name} › ${controller.name} › ${outlet ? menuLabel(outlet) : `Outlet ${ref.outlet}`}`;
+  const id = `fav:${lab.id}:${controller.id}:${ref.outlet}`;
+  if (!lab.online)
+    return {
+      type: 'checkbox',
+      id,
+      label,
+      checked: outlet?.physicalState ?? false,
+      enabled: false,
+      sublabel: `${lab.name} cannot be reached: last known`,
+      action: null,
+    };
+  const item = outletItem(id, label, controller, live, ref.outlet, inLab);
+  if (item.type !== 'checkbox' || !item.action) return item;
+  const action = item.action;
+  if (action.kind === 'set') return { ...item, action: { ...action, lab: lab.id } };
+  if (action.kind === 'confirm')
+    return { ...item, action: { ...action, request: { ...action.request, lab: lab.id } } };
+  return item;
+}
+
 function favouriteItems(state: TrayState): TrayMenuItem[] {
   const items: TrayMenuItem[] = [];
   for (const ref of state.favourites) {
+    if ('lab' in ref && ref.lab !== undefined) {
+      const item = labFavourite(state, ref);
+      if (item) items.push(item);
+      continue;
+    }
     const controller = state.controllers.find((c) => c.id === ref.controllerId);
     if (!controller) continue;
     const live = stateOf(state, controller.id);

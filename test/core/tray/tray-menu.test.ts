@@ -496,3 +496,79 @@ describe('reserved outlets in the tray', () => {
     });
   });
 });
+
+describe('a desk’s lab favourites', () => {
+  const lab = (extra: Partial<NonNullable<TrayState['labs']>[number]> = {}) => ({
+    id: 'lab-0a1b2c3d',
+    name: 'Rack lab',
+    online: true,
+    controllers: [summary('c1', 'Bench A')],
+    states: [live('c1', [outlet(1, true, { name: 'Scope' }), outlet(2, true, { critical: true })])],
+    reservations: [],
+    user: 'ada',
+    ...extra,
+  });
+  const fav = (outletNumber: number) => ({ lab: 'lab-0a1b2c3d', controllerId: 'c1', outlet: outletNumber });
+
+  it('online: named with the lab, switched through the lab', () => {
+    const item = find(buildTrayMenu(tray({ favourites: [fav(1)], labs: [lab()] })), 'fav:lab-0a1b2c3d:c1:1');
+    expect(item).toMatchObject({
+      label: 'Rack lab › Bench A › 1 · Scope',
+      enabled: true,
+      checked: true,
+      action: { kind: 'set', lab: 'lab-0a1b2c3d', controllerId: 'c1', outlet: 1, on: false },
+    });
+  });
+
+  it('offline: the last-known state, disabled, saying so', () => {
+    const item = find(
+      buildTrayMenu(tray({ favourites: [fav(1)], labs: [lab({ online: false })] })),
+      'fav:lab-0a1b2c3d:c1:1',
+    );
+    expect(item).toMatchObject({
+      enabled: false,
+      checked: true,
+      sublabel: 'Rack lab cannot be reached: last known',
+      action: null,
+    });
+  });
+
+  it('a critical outlet is confirmed in the window, the request naming its lab', () => {
+    const item = find(buildTrayMenu(tray({ favourites: [fav(2)], labs: [lab()] })), 'fav:lab-0a1b2c3d:c1:2');
+    expect(item).toMatchObject({
+      action: { kind: 'confirm', request: { lab: 'lab-0a1b2c3d', controllerId: 'c1' } },
+    });
+  });
+
+  it('another person’s reservation in the lab disables it, naming them; the account’s own does not', () => {
+    const held = (holder: string): Reservation =>
+      ({
+        id: 'r1',
+        holder,
+        reason: 'flashing',
+        covers: [{ controllerId: 'c1', outlet: 1 }],
+        expiresAt: 2_000_000_000_000,
+      }) as unknown as Reservation;
+    const theirs = find(
+      buildTrayMenu(
+        tray({ favourites: [fav(1)], labs: [lab({ reservations: [held('bob')] })], user: 'ada' }),
+      ),
+      'fav:lab-0a1b2c3d:c1:1',
+    );
+    expect(theirs).toMatchObject({ enabled: false });
+    expect((theirs as { sublabel: string }).sublabel).toContain('Reserved by bob');
+    // On the desk the OS user is someone else: the lab knows the person as the account.
+    const mine = find(
+      buildTrayMenu(
+        tray({ favourites: [fav(1)], labs: [lab({ reservations: [held('ada')] })], user: 'osuser' }),
+      ),
+      'fav:lab-0a1b2c3d:c1:1',
+    );
+    expect(mine).toMatchObject({ enabled: true });
+  });
+
+  it('a favourite of a lab the desk no longer has is left out', () => {
+    const menu = buildTrayMenu(tray({ favourites: [fav(1)], labs: [] }));
+    expect(() => find(menu, 'fav:lab-0a1b2c3d:c1:1')).toThrow();
+  });
+});
