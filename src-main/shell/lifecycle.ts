@@ -15,6 +15,7 @@ import { plugboardConfigDir } from '../core/config';
 import { consoleLogger, type Logger } from '../shared/logging';
 import { createCore, openConfigStore, openLabRecords, osUserName } from '../core/index';
 import { attachOrLock, coreSocketPath, type CoreLock } from '../link';
+import { signInWithProvider } from '../link/provider-sign-in';
 import { errorSentence, isPlugboardError } from '../shared/errors';
 import { listenCoreSocket, type CoreSocket } from '../serve/core-socket';
 import { createDesk, type Desk } from '../desk';
@@ -145,6 +146,8 @@ export function startElectronShell(options: ElectronShellOptions): void {
       secrets: new KeytarSecretStore(),
       log,
       user: osUserName(),
+      // A lab's identity provider: its page in the system browser, the answer on a loopback receiver.
+      signInWithProvider: (service, openBrowser) => signInWithProvider(service, openBrowser),
       openBrowser: async (url) => {
         if (!(await openExternalSafely(url, log)))
           throw new Error('the system browser could not be opened for the sign-in page');
