@@ -1,16 +1,18 @@
 /**
  * The lab window's sign-in page script (page/sign-in.ts, as the build bundles it), run on its own with a
  * stand-in page: a password sign-in keeps the session in the tab and returns to the window's place; the
- * identity provider's button appears only when `/api/v1/status` names one; a `#oidc=<code>` the
- * service's callback left is taken out of the address before anything is sent, and exchanged for a
- * session kept the same way; /sign-out forgets the session before it asks the service to end it. The
- * e2e test (lab-window.test.ts) runs the password path in Chromium against a real service; the provider
- * path against a real OpenID provider belongs with the service's OpenID endpoints.
+ * identity provider's button appears only when `/api/v1/status` names one, and starts with the S256
+ * challenge of a verifier kept in the tab; a `#oidc=<code>` the service's callback left is taken out of
+ * the address before anything is sent, and exchanged with that verifier for a session kept the same
+ * way; a `#oidc-error=<sentence>` is shown; /sign-out forgets the session before it asks the service to
+ * end it. The e2e tests run both paths in Chromium against a real service (lab-window.test.ts) and a
+ * real OpenID provider (lab-oidc.test.ts).
  */
+import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSignInScript } from '../../electron.vite.config';
-import { RETURN_KEY, SESSION_KEY } from '../../src-main/web/page/page-terms';
+import { RETURN_KEY, SESSION_KEY, VERIFIER_KEY } from '../../src-main/web/page/page-terms';
 
 let script: string;
 beforeAll(async () => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
 
 interface Element {
   hidden: boolean;
+  href?: string;
   textContent: string;
   value: string;
   listeners: Map<string, (event: { preventDefault(): void }) => void>;
@@ -56,11 +59,14 @@ function signInPage(options: {
   };
   const storage = new Map(Object.entries(options.stored ?? {}));
   const sent: { path: string; method: string; body?: unknown; authorization?: string; hash: string }[] = [];
+  elements.provider!.href = 'https://lab.example:8443/api/v1/oidc/start?client=web';
   const replaced: string[] = [];
+  const assigned: string[] = [];
   const location = {
     pathname: options.pathname ?? '/sign-in',
     hash: options.hash ?? '',
     replace: (url: string) => replaced.push(url),
+    assign: (url: string) => assigned.push(url),
   };
   const sandbox: Record<string, unknown> = {
     location,
@@ -96,10 +102,13 @@ function signInPage(options: {
       });
     },
     console,
+    crypto: globalThis.crypto,
+    TextEncoder,
+    btoa,
   };
   sandbox.window = sandbox;
   runInNewContext(script, sandbox);
-  return { elements, storage, sent, replaced };
+  return { elements, storage, sent, replaced, assigned };
 }
 
 const settle = () => new Promise((done) => setTimeout(done, 0));
@@ -157,9 +166,28 @@ describe("the lab window's sign-in page script", () => {
     expect(page.elements['password-form']!.hidden).toBe(true);
   });
 
-  it("takes the provider's one-time code out of the address first, then exchanges it", async () => {
+  it("starts the provider's sign-in with the S256 challenge of a verifier kept in the tab", async () => {
+    const page = signInPage({ answers: {} });
+    let prevented = false;
+    page.elements.provider!.listeners.get('click')!({ preventDefault: () => (prevented = true) });
+    await expect.poll(() => page.assigned.length).toBe(1);
+    expect(prevented).toBe(true);
+    const verifier = page.storage.get(VERIFIER_KEY)!;
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    expect(page.assigned[0]).toBe(
+      `https://lab.example:8443/api/v1/oidc/start?client=web&challenge=${challenge}`,
+    );
+    // Each start has its own verifier.
+    page.elements.provider!.listeners.get('click')!({ preventDefault: () => undefined });
+    await expect.poll(() => page.assigned.length).toBe(2);
+    expect(page.storage.get(VERIFIER_KEY)).not.toBe(verifier);
+  });
+
+  it("takes the provider's one-time code out of the address first, then exchanges it with the tab's verifier", async () => {
     const page = signInPage({
       hash: '#oidc=one-time%2Dcode',
+      stored: { [VERIFIER_KEY]: 'the-tab-verifier' },
       answers: { '/api/v1/oidc/exchange': { status: 200, body: { session: 'pbs_bob', account: {} } } },
     });
     await settle();
@@ -168,11 +196,38 @@ describe("the lab window's sign-in page script", () => {
     expect(exchange).toEqual({
       path: '/api/v1/oidc/exchange',
       method: 'POST',
-      body: { code: 'one-time-code' },
+      body: { code: 'one-time-code', verifier: 'the-tab-verifier' },
       hash: '',
     });
+    expect(page.storage.has(VERIFIER_KEY)).toBe(false);
     expect(page.storage.get(SESSION_KEY)).toBe('pbs_bob');
     expect(page.replaced.at(-1)).toBe('/');
+  });
+
+  it('exchanges a code without a verifier when the tab kept none, and takes the sign-in answer shape', async () => {
+    const page = signInPage({
+      hash: '#oidc=abc',
+      answers: { '/api/v1/oidc/exchange': SIGNED },
+    });
+    await settle();
+    expect(page.sent.find((s) => s.path === '/api/v1/oidc/exchange')?.body).toEqual({ code: 'abc' });
+    expect(page.storage.get(SESSION_KEY)).toBe('pbs_alice');
+  });
+
+  it("shows the refusal the provider's sign-in came back with, and forgets the verifier", async () => {
+    const sentence =
+      'eve may not sign in to this lab: none of their groups ("visitors") is given a role here.';
+    const page = signInPage({
+      hash: `#oidc-error=${encodeURIComponent(sentence)}`,
+      stored: { [VERIFIER_KEY]: 'the-tab-verifier' },
+      answers: {},
+    });
+    await settle();
+    expect(page.replaced).toEqual(['history:/sign-in']);
+    expect(page.elements.problem!.hidden).toBe(false);
+    expect(page.elements.problem!.textContent).toBe(sentence);
+    expect(page.storage.has(VERIFIER_KEY)).toBe(false);
+    expect(page.sent.filter((s) => s.method === 'POST')).toEqual([]);
   });
 
   it('signs out: forgets the session, then asks the service to end it', async () => {

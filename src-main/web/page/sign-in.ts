@@ -6,14 +6,17 @@
  * - /sign-in: a name and password → `POST /api/v1/sign-in`; the session it answers is kept in the tab's
  *   sessionStorage (never a cookie, never a URL) and the tab goes to the window, at the place it left.
  *   When `GET /api/v1/status` names the lab's identity provider (`signIn.provider`), "Sign in with
- *   <label>" goes to `/api/v1/oidc/start?client=web`; the service comes back to
- *   `/sign-in#oidc=<one-time code>`, which this page takes out of the address at once and exchanges
- *   (`POST /api/v1/oidc/exchange {code}`) for a session kept the same way. A service that says nothing of
- *   `signIn` (or does not answer) offers the password form alone.
+ *   <label>" goes to `/api/v1/oidc/start?client=web&challenge=<S256 of a verifier>`, the verifier kept
+ *   in this tab's sessionStorage; the service comes back to `/sign-in#oidc=<one-time code>`, which this
+ *   page takes out of the address at once and exchanges with the tab's verifier
+ *   (`POST /api/v1/oidc/exchange {code, verifier}`) for a session kept the same way. The challenge binds
+ *   the code to the tab that started: a code slipped into another tab or browser signs nobody in there.
+ *   A refusal comes back as `#oidc-error=<sentence>`, shown as the problem. A service that says nothing
+ *   of `signIn` (or does not answer) offers the password form alone.
  * - /sign-out: the tab forgets its session first, then asks the service to end it
  *   (`POST /api/v1/sign-out`), and says so.
  */
-import { RETURN_KEY, SESSION_KEY } from './page-terms';
+import { RETURN_KEY, SESSION_KEY, VERIFIER_KEY } from './page-terms';
 
 interface ServiceError {
   code?: string;
@@ -80,12 +83,45 @@ const post = (path: string, body: unknown, session?: string): Promise<Response> 
     cache: 'no-store',
   });
 
-/** `#oidc=<code>` as the service's callback left it, taken out of the address before anything else. */
-function takeProviderCode(): string | null {
-  const match = /^#oidc=([^&]+)$/.exec(location.hash);
+/**
+ * What the service's callback left in the address (`#oidc=<code>` or `#oidc-error=<sentence>`), taken
+ * out of it before anything else, with the verifier this tab kept for it (forgotten: it is good once).
+ */
+function takeProviderAnswer(): { code: string; verifier: string | null } | { error: string } | null {
+  const match = /^#(oidc|oidc-error)=([^&]*)$/.exec(location.hash);
   if (!match) return null;
   history.replaceState(history.state, '', location.pathname);
-  return decodeURIComponent(match[1]!);
+  const verifier = forget(VERIFIER_KEY);
+  let text = match[2]!;
+  try {
+    text = decodeURIComponent(text);
+  } catch {
+    // Left as it came: the service encodes both, so only a hand-made address gets here.
+  }
+  return match[1] === 'oidc' ? { code: text, verifier } : { error: text };
+}
+
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+/**
+ * Go to the provider with a fresh verifier's challenge (PKCE S256), the verifier kept in this tab. A
+ * page without Web Crypto (not a secure context) follows the link as it is, unbound.
+ */
+async function goToProvider(link: HTMLAnchorElement): Promise<void> {
+  let target = link.href;
+  try {
+    const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+    sessionStorage.setItem(VERIFIER_KEY, verifier);
+    target = `${link.href}&challenge=${base64url(new Uint8Array(digest))}`;
+  } catch {
+    forget(VERIFIER_KEY);
+  }
+  location.assign(target);
 }
 
 async function offerProvider(): Promise<void> {
@@ -121,9 +157,17 @@ function start(): void {
     void signOut();
     return;
   }
-  const code = takeProviderCode();
-  if (code) void finish(post('/api/v1/oidc/exchange', { code }));
+  const answer = takeProviderAnswer();
+  if (answer && 'error' in answer) problem(answer.error);
+  else if (answer)
+    void finish(post('/api/v1/oidc/exchange', answer.verifier ? answer : { code: answer.code }));
   void offerProvider();
+  const provider = byId<HTMLAnchorElement>('provider');
+  provider.addEventListener('click', (event) => {
+    event.preventDefault();
+    problem(null);
+    void goToProvider(provider);
+  });
   const form = byId<HTMLFormElement>('password-form');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
