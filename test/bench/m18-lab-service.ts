@@ -71,6 +71,7 @@ async function ownCoreRounds(options: M18Options): Promise<RoundResult[]> {
 }
 
 async function attachedRounds(options: M18Options): Promise<RoundResult[]> {
+  if (options.desks.length === 0) return [];
   const unit = await slowUnit();
   const lab = await savedLab([{ name: UNIT_NAME, url: unit.url, user: 'admin', password: '1234' }]);
   const serve = await startServe(lab, false);
@@ -200,9 +201,11 @@ export async function measureLabService(quick: boolean): Promise<Row[]> {
     RoundResult[],
     RoundResult[],
   ];
-  console.log(`\n[18] the issue's table, measured:\n${ROUND_HEADER}`);
-  for (const r of own) console.log(roundLine('each with its own Core', r));
-  for (const r of attached) console.log(roundLine('attached to one service', r));
+  if (options.desks.length) {
+    console.log(`\n[18] the issue's table, measured:\n${ROUND_HEADER}`);
+    for (const r of own) console.log(roundLine('each with its own Core', r));
+    for (const r of attached) console.log(roundLine('attached to one service', r));
+  }
   const scale = options.clients > 0 ? await measureScale(options) : [];
   return [...rows(own, attached), ...scale];
 }
