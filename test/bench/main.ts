@@ -23,13 +23,14 @@ import { measureRestart } from './m14-restart';
 import { measureShutdownFlood } from './m15-shutdown-flood';
 import { measureLabStore } from './m16-lab-store';
 import { measureTakeover } from './m17-takeover';
+import { measureLabService } from './m18-lab-service';
 import { measureUnitMqtt } from './m19-unit-mqtt';
 import { now } from './numbers';
 import { formatMachine, formatNotes, formatTable, type BenchReport, type Row } from './results';
 
 const USAGE = `Usage: npm run bench [-- --quick] [--json FILE] [--only 1,2,…]
-  --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s, the quiet minutes of 19 to
-               30 s; the rest is unchanged
+  --quick      shorten the memory run (7) and the slow-unit run (11) to 60 s, 18's rounds, and the quiet
+               minutes of 19 to 30 s; the rest is unchanged
   --json FILE  also write the results as JSON
   --only LIST  run only these measurements (numbers as listed in README.md, comma-separated)`;
 
@@ -57,6 +58,11 @@ const MEASUREMENTS: Measurement[] = [
   { number: 15, title: 'shutdown under a flood', run: () => measureShutdownFlood() },
   { number: 16, title: 'the lab store: appends and a query over a million', run: () => measureLabStore() },
   { number: 17, title: 'a standby taking over after kill -9', run: () => measureTakeover() },
+  {
+    number: 18,
+    title: 'K desks attached to one lab service',
+    run: ({ quick }) => measureLabService(quick),
+  },
   {
     number: 19,
     title: 'a unit publishing its changes over MQTT',
