@@ -176,26 +176,30 @@ describe('The desktop app signing in to a lab through its OpenID provider', () =
     expect(listed).toMatchObject({ ok: true, value: [{ status: 'online', account: { who: 'carol' } }] });
     labId = (listed as { value: LabSummary[] }).value[0]!.id;
 
-    // Inside the mapped tag the switch goes through; outside it the lab's Core refuses in its sentence.
+    // Inside the mapped tag the window's switch goes through; outside it the lab's Core refuses, and the
+    // window shows its sentence on the outlet's row.
     const device = lab.units.rack7.device;
     expect(device.outlet(0).physicalState).toBe(true);
-    const inside = await labCall('outlets/set', {
-      controllerId: lab.controllers.rack7.id,
-      outlets: [1],
-      on: false,
-    });
-    expect(inside).toMatchObject({ ok: true, value: { failed: [] } });
+    await nav.getByRole('tab', { name: /^bench-a online/ }).click();
+    await page.getByRole('switch', { name: /^Power of outlet 1\b/ }).click({ timeout: APP_TIMEOUT });
     await eventually(() => device.outlet(0).physicalState).toBe(false);
-    const outside = (await labCall('outlets/set', {
-      controllerId: lab.controllers.other.id,
-      outlets: [2],
-      on: false,
-    })) as { ok: boolean; value?: { failed: { error: unknown }[] }; error?: unknown };
-    const refusal = outside.ok ? outside.value?.failed[0]?.error : outside.error;
-    expect(refusal).toMatchObject({
-      code: 'FORBIDDEN',
-      message:
+    await nav.getByRole('tab', { name: /^bench-b online/ }).click();
+    await page.getByRole('switch', { name: /^Power of outlet 2\b/ }).click({ timeout: APP_TIMEOUT });
+    await page
+      .getByText(
         'carol (operator of tag rack-7) may not switch outlets: outlet 2 on bench-b is outside its scope.',
+      )
+      .waitFor({ timeout: APP_TIMEOUT });
+    // The lab's log: carol switched bench-a's outlet through the window.
+    const entries = (await labCall('activity/list', {
+      controllerId: lab.controllers.rack7.id,
+      outlet: 1,
+    })) as {
+      value?: { action: string; source: string; who: string | null }[];
+    };
+    expect(entries.value?.find((e) => e.action.startsWith('off'))).toMatchObject({
+      source: 'window',
+      who: 'carol',
     });
     expect(lab.units.other.device.outlet(1).physicalState).toBe(true);
     await recordWindow();
