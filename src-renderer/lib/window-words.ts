@@ -28,16 +28,22 @@ export function describeRef(
   return `${where}${outlet === undefined ? name : `${name}, ${outletText(core, controllerId, outlet)}`}`;
 }
 
-/** The tray's oldest request to confirm switching critical outlets, as the window asks it. */
-export function trayQuestion(app: AppState | null): ConfirmQuestion | null {
+/**
+ * The tray's oldest request to confirm switching critical outlets, as the window asks it; a lab's
+ * outlets are named in the lab's words and the question names the lab.
+ */
+export function trayQuestion(app: AppState | null, labs: LabsState | null = null): ConfirmQuestion | null {
   const request = app?.confirmQueue[0];
   if (!app || !request) return null;
-  const controller = app.summary(request.controllerId)?.name ?? 'a controller';
+  const core = request.lab === undefined ? app : (labs?.cores[request.lab] ?? null);
+  const controller = core?.summary(request.controllerId)?.name ?? 'a controller';
+  const where =
+    request.lab === undefined ? '' : ` in ${labs?.lab(request.lab)?.name ?? 'a lab this computer left'}`;
   return {
-    title: `The tray asks to ${request.action === 'off' ? 'switch off' : 'cycle'} critical outlets on ${controller}`,
+    title: `The tray asks to ${request.action === 'off' ? 'switch off' : 'cycle'} critical outlets on ${controller}${where}`,
     body: request.reason,
     confirmLabel: request.action === 'off' ? 'Switch off' : 'Cycle',
     danger: true,
-    critical: request.outlets.map((n) => outletText(app, request.controllerId, n)),
+    critical: request.outlets.map((n) => outletText(core, request.controllerId, n)),
   };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
+import type { RunningEmulator } from '../../src-main/emulator';
 import type { ControllerSummary } from '../../src-preload/model';
 import { emulator } from '../core/harness';
 import { scratchDir, serveBuilt, type ServeProcess } from '../serve/built-serve';
@@ -21,17 +22,28 @@ import { UI_TIMEOUT } from './ui';
 
 export const LABEL = 'Lab SSO';
 
-export interface OidcWindowLab {
+/** The service and its provider, without a browser (a desk's test brings its own). */
+export interface OidcLabService {
   provider: TestProvider;
   service: ServeProcess;
   /** The service's origin, `https://127.0.0.1:PORT`. */
   origin: string;
+  /** Its certificate's SHA-256 fingerprint, as it printed it for clients to pin. */
+  fingerprint: string;
   controllers: { rack7: ControllerSummary; other: ControllerSummary };
+  /** Their units (an emulator each). */
+  units: { rack7: RunningEmulator; other: RunningEmulator };
+}
+
+export interface OidcWindowLab extends OidcLabService {
   browser: Browser;
 }
 
-/** Two controllers saved as the app saves them, their passwords as systemd credentials. */
-async function savedControllers(configDir: string, credentials: string) {
+/**
+ * Two controllers saved as the app saves them, their passwords as systemd credentials; `critical`
+ * outlets of bench-a marked critical.
+ */
+async function savedControllers(configDir: string, credentials: string, critical: number[]) {
   const secrets = new MemorySecretStore();
   const core = await openSavedCore({
     shell: 'test',
@@ -40,15 +52,18 @@ async function savedControllers(configDir: string, credentials: string) {
     configDir,
     secrets,
   });
+  const units: RunningEmulator[] = [];
   const add = async (name: string, tags: string[]) =>
     core.handlers['controllers/add']({
-      url: (await emulator()).url,
+      url: units[units.push(await emulator()) - 1]!.url,
       name,
       tags,
       auth: { kind: 'digest', user: 'admin', password: '1234' },
     });
   const rack7 = await add('bench-a', ['rack-7']);
   const other = await add('bench-b', []);
+  for (const outlet of critical)
+    await core.handlers['outlets/configure']({ controllerId: rack7.id, outlet, critical: true });
   await core.dispose();
   for (const { id } of [rack7, other]) {
     const account = controllerAccount(id);
@@ -56,16 +71,20 @@ async function savedControllers(configDir: string, credentials: string) {
       mode: 0o600,
     });
   }
-  return { rack7, other };
+  return { controllers: { rack7, other }, units: { rack7: units[0]!, other: units[1]! } };
 }
 
 export async function startOidcWindowLab(): Promise<OidcWindowLab> {
+  return { ...(await startOidcLabService()), browser: await openChromium() };
+}
+
+export async function startOidcLabService(options: { critical?: number[] } = {}): Promise<OidcLabService> {
   assertRendererBuilt();
   const scratch = scratchDir();
   const configDir = path.join(scratch, 'config');
   const credentials = path.join(scratch, 'credentials');
   mkdirSync(credentials, { mode: 0o700 });
-  const controllers = await savedControllers(configDir, credentials);
+  const { controllers, units } = await savedControllers(configDir, credentials, options.critical ?? []);
   writeFileSync(path.join(credentials, 'plugboard.oidc'), `${CLIENT_SECRET}\n`, { mode: 0o600 });
   const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
@@ -91,9 +110,10 @@ export async function startOidcWindowLab(): Promise<OidcWindowLab> {
     { CREDENTIALS_DIRECTORY: credentials },
   );
   const origin = (await service.line(/^web window: (https:\/\/127\.0\.0\.1:\d+)\/ /))[1]!;
+  const fingerprint = (await service.line(/^api: .* \(TLS certificate SHA-256 ([0-9A-F:]+)\)$/))[1]!;
   await service.line(/^Ready\.$/);
   provider.register(`${origin}/api/v1/oidc/callback`);
-  return { provider, service, origin, controllers, browser: await openChromium() };
+  return { provider, service, origin, fingerprint, controllers, units };
 }
 
 export interface Person {

@@ -15,6 +15,7 @@ import type {
 } from '../../../src-preload/contract';
 import { DEFAULT_SETTINGS } from '../../../src-preload/model';
 import { settle, type Backend } from '../backend';
+import { labBackend } from '../lab-backend';
 import { controllerActions, type ControllerActions } from './controller-actions';
 import { ReservationsState } from './reservations.svelte';
 
@@ -243,19 +244,26 @@ export class AppState {
     return settle(this.api.groups.run({ id, action, confirmCritical }));
   }
 
-  /** Answer the oldest tray request: when confirmed, the window does what the tray asked. */
-  async answerConfirm(confirmed: boolean): Promise<void> {
+  /**
+   * Answer the oldest tray request: when confirmed, the window does what the tray asked, on the Core
+   * whose outlets they are: this computer's, or a lab's (its state from `labCore`, else straight through
+   * `labs/call`), so the lab's Core checks and switches them as this window's call.
+   */
+  async answerConfirm(confirmed: boolean, labCore?: (lab: string) => AppState | undefined): Promise<void> {
     const [request, ...rest] = this.confirmQueue;
     this.confirmQueue = rest;
     if (!request || !confirmed) return;
-    const actions = this.actionsFor(request.controllerId);
+    const core = request.lab === undefined ? this : labCore?.(request.lab);
+    const actions =
+      core?.actionsFor(request.controllerId) ??
+      controllerActions(labBackend(this.api, request.lab!), request.controllerId);
     const results =
       request.action === 'off'
         ? [await actions.set(request.outlets, false, false, true)]
         : await Promise.all(request.outlets.map((outlet) => actions.cycle(outlet, true)));
     const failed = results.find((r) => !r.ok);
     if (failed && !failed.ok)
-      this.banner = { context: 'What the tray asked for did not happen.', error: failed.error };
+      (core ?? this).banner = { context: 'What the tray asked for did not happen.', error: failed.error };
   }
 
   #upsert(summary: ControllerSummary): void {
