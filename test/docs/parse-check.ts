@@ -65,14 +65,17 @@ function aTokenFile(): string {
   return tokenFile;
 }
 
-/** The files `--mqtt-credentials-file` and `--mqtt-ca` want (private, valid): the doc's paths stand for them. */
-function aMqttFile(flag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plugboard-doc-mqtt-'));
+/** What the secret files the docs name hold (private, valid): the doc's paths stand for such files. */
+const SECRET_FILES: Record<string, string> = {
+  '--mqtt-ca': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+  '--mqtt-credentials-file': 'plugboard:a-broker-password\n',
+  '--oidc-client-secret-file': 'a-client-secret-of-the-provider\n',
+};
+
+function aSecretFile(flag: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'plugboard-doc-secret-'));
   const file = join(dir, flag);
-  const text =
-    flag === '--mqtt-ca'
-      ? '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
-      : 'plugboard:a-broker-password\n';
+  const text = SECRET_FILES[flag]!;
   writeFileSync(file, text, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
@@ -83,8 +86,8 @@ export async function serveProblem(args: readonly string[]): Promise<string | nu
   const words = args.map((word, i) =>
     args[i - 1] === '--token-file'
       ? aTokenFile()
-      : args[i - 1] === '--mqtt-credentials-file' || args[i - 1] === '--mqtt-ca'
-        ? aMqttFile(args[i - 1]!)
+      : (args[i - 1] ?? '') in SECRET_FILES
+        ? aSecretFile(args[i - 1]!)
         : word,
   );
   const env = { PLUGBOARD_CONFIG_DIR: join(tmpdir(), 'plugboard-doc-config') };
