@@ -14,7 +14,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ControllerState } from '../../src-preload/contract';
 import type { RunningEmulator } from '../../src-main/emulator/index';
-import { startBroker } from '../system/mosquitto-broker';
+import { startBroker } from '../system/mosquitto';
 import { onCleanup } from './cleanup';
 import { startCore, type CoreRun } from './core-harness';
 import { startLocal } from './emulators';
@@ -162,7 +162,7 @@ async function runMode(
 
 export async function measureUnitMqtt(quick: boolean): Promise<Row[]> {
   const broker = await startBroker();
-  const stopBroker = onCleanup(() => broker.stop());
+  const stopBroker = onCleanup(() => broker.close());
   const quietMs = quick ? 30_000 : 60_000;
   const rows: Row[] = [];
   try {
