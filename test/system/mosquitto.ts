@@ -257,15 +257,7 @@ function login(broker: Broker, user: string | null): string[] {
 
 /** `mosquitto_sub` on the plain listener as `user` (null: anonymous), MQTT 5, printing retain flag, topic, correlation, payload. */
 export function subscribe(broker: Broker, user: string | null, topics: string[]): Promise<Subscriber> {
-  const args = [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(broker.port),
-    ...login(broker, user),
-    '-V',
-    '5',
-  ];
+  const args = ['-h', '127.0.0.1', '-p', String(broker.port), ...login(broker, user), '-V', '5'];
   args.push('-F', '%r\u0001%t\u0001%D\u0001%p', '-d');
   for (const topic of topics) args.push('-t', topic);
   // Line-buffered: through a pipe its output would wait for a full buffer.
@@ -344,15 +336,7 @@ export function publish(
   message: string,
   extra: string[] = [],
 ): Promise<void> {
-  const args = [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(broker.port),
-    ...login(broker, user),
-    '-q',
-    '1',
-  ];
+  const args = ['-h', '127.0.0.1', '-p', String(broker.port), ...login(broker, user), '-q', '1'];
   // An empty message is sent as a null one (-n): how a retained message is cleared.
   args.push('-t', topic, ...(message === '' ? ['-n'] : ['-m', message]), ...extra);
   const child = spawn('mosquitto_pub', args);
