@@ -79,7 +79,7 @@ it(
         wakers.add(wake);
         wake();
       });
-    const snapshot = await link.handlersAs({ door: 'window', who: 'tester' })['app/snapshot']();
+    const snapshot = await link.handlersAs({ door: 'window', who: 'tester' })['app/snapshot']({});
     expect(snapshot.states.find((s) => s.id === bench.controller.id)?.status).toBe('online');
 
     // The outside change, through the unit's own REST API. The poll that connected read the list just
