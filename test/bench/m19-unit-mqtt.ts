@@ -11,7 +11,6 @@
  * Core hear it. Then a quiet minute: the outlet reads per minute per unit at the emulator, both modes.
  */
 import mqtt, { type MqttClient } from 'mqtt';
-import type { ControllerState } from '../../src-preload/contract';
 import type { RunningEmulator } from '../../src-main/emulator/index';
 import { startBus } from '../../src-main/serve/mqtt/bus';
 import { outletRoot, serviceTopic } from '../../src-main/serve/mqtt/topics';

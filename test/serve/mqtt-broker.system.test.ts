@@ -13,7 +13,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findRunningCore } from '../../src-main/link';
 import { storedActivity } from '../core/stored-activity';
 import { cleanUpServe, savedBench, scratchDir, serveBuilt as serve, type SavedBench } from './built-serve';
-import { cleanUpBrokers, publish, startBroker, subscribe, type Broker, type Message } from '../system/mosquitto';
+import {
+  cleanUpBrokers,
+  publish,
+  startBroker,
+  subscribe,
+  type Broker,
+  type Message,
+} from '../system/mosquitto';
 
 afterEach(async () => {
   // The broker's folder is a scratch folder of the service's: stop it before the folders go.
