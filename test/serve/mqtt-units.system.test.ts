@@ -3,7 +3,7 @@
  * publishes its own outlet changes to the same real Mosquitto (test/system/mosquitto.ts, a login each,
  * the access list docs/mqtt.md shows), the controller saved with the emulator's topic root and polled
  * every 30 s. An outside change made at the unit through its own REST API (curl, not Plugboard) reaches
- * a window attached to the service (its link's state events) and a `mosquitto_sub` on the service's state
+ * a window attached to the service over its api listener (a remote link with an observer's token) and a `mosquitto_sub` on the service's state
  * topic, with no outlet-list read at the unit in between: the unit's message, handed by the bus to the
  * Core, brought it, not the next poll. A message on the unit's own `…/set` is warned about, naming the
  * unit, in the activity log. Every wait is for an event, a message or a line.
@@ -12,11 +12,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { ControllerState } from '../../src-preload/model';
-import { findRunningCore } from '../../src-main/link';
+import { connectRemoteCore } from '../../src-main/link';
 import { storedActivity } from '../core/stored-activity';
 import { curl } from '../emulator/clients';
 import { cleanUpBrokers, publish, startBroker, subscribe } from '../system/mosquitto';
-import { cleanUpServe, savedBench, scratchDir, serveBuilt } from './built-serve';
+import { cleanUpServe, savedBench, scratchDir, serveBuilt, writeTokens } from './built-serve';
 
 afterEach(async () => {
   await cleanUpBrokers();
@@ -26,6 +26,8 @@ afterEach(async () => {
 const USERS = { plugboard: 'pb-secret-one', viewer: 'viewer-secret', 'unit-a': 'unit-secret' };
 /** The unit's topic root; the access list lets `unit-a` publish under it and the service read it. */
 const ROOT = 'lab/units/bench-a';
+/** The window's token: an observer, as a person watching the lab. */
+const WINDOW_TOKEN = 'window-secret-0123456789abcdef';
 
 /** A GET of the whole outlet list: what a poll reads (a hint reads only the outlets it names). */
 const listRead = (path: string): boolean => /\/restapi\/relay\/outlets\/$/.test(path);
@@ -49,10 +51,19 @@ it(
     writeFileSync(path.join(bench.credentials, 'plugboard.mqtt'), `plugboard:${USERS.plugboard}\n`, {
       mode: 0o600,
     });
+    writeTokens(bench.credentials, [`desk[observer]:${WINDOW_TOKEN}`]);
     const service = serveBuilt(
-      ['--config-dir', bench.configDir, '--mqtt', `mqtt://127.0.0.1:${broker.port}`],
+      [
+        '--listen',
+        'api=127.0.0.1:0',
+        '--config-dir',
+        bench.configDir,
+        '--mqtt',
+        `mqtt://127.0.0.1:${broker.port}`,
+      ],
       { CREDENTIALS_DIRECTORY: bench.credentials },
     );
+    const api = (await service.line(/^api: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
     await service.line(/^Ready\.$/);
     // The service follows the unit's root (the broker's log names the subscription).
     await broker.logLine(/plugboard-\S+ \d lab\/units\/bench-a\/#/);
@@ -60,8 +71,8 @@ it(
     const watch = await subscribe(broker, 'viewer', [state]);
     await watch.next((m) => m.payload === 'OFF');
 
-    // The window: the service's events through its link, as an attached window receives them.
-    const link = (await findRunningCore(bench.configDir))!;
+    // The window: the service's events through its remote link, as an attached window receives them.
+    const link = await connectRemoteCore(api, { token: WINDOW_TOKEN });
     const states: ControllerState[] = [];
     const wakers = new Set<() => void>();
     link.subscribe((name, payload) => {
@@ -79,7 +90,7 @@ it(
         wakers.add(wake);
         wake();
       });
-    const snapshot = await link.handlersAs({ door: 'window', who: 'tester' })['app/snapshot']({});
+    const snapshot = await link.handlersAs({ door: 'window', who: 'desk' })['app/snapshot']({});
     expect(snapshot.states.find((s) => s.id === bench.controller.id)?.status).toBe('online');
 
     // The outside change, through the unit's own REST API. The poll that connected read the list just
