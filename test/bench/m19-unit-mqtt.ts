@@ -2,19 +2,19 @@
  * 19. A unit that publishes its own outlet changes over MQTT (a real Mosquitto of the bench's own on
  * 127.0.0.1; the emulator's MQTT client as the unit), against the same unit polled. An outside change at
  * the unit (its keypad: `device.setOutlet`, at a random moment of the poll cycle) until it is (a) in the
- * Core's state events — what the window shows — and (b) visible to an MQTT subscriber of Plugboard's
- * state: the bench republishes each outlet the Core's events change, retained, on `bench/plugboard/…`, as
- * the service's MQTT door does, and a separate client times its arrival; with the unit publishing, also
- * (c) the unit's own message at a subscriber. The Core is fed the unit's messages by a small subscriber
- * standing in for the service's door (`core.unitSaid`). Both with the default 3 s poll, the window
- * hidden (only the outlets polled); the real-unit profile (5 s `GET relay/outlets/`) and the fast one.
- * With the unit publishing, one untimed change first makes the Core hear it. Then a quiet minute: the
- * outlet reads per minute per unit at the emulator, both modes.
+ * Core's state events — what the window shows — and (b) at an MQTT subscriber of Plugboard's state: the
+ * service's own MQTT bus (serve/mqtt, in process on the bench's Core) publishes the outlet's state topic,
+ * and a separate client times its arrival; with the unit publishing, also (c) the unit's own message at
+ * a subscriber. The same bus follows the unit's topic root and hands its messages to the Core. Both with
+ * the default 3 s poll, the window hidden (only the outlets polled); the real-unit profile (5 s
+ * `GET relay/outlets/`) and the fast one. With the unit publishing, one untimed change first makes the
+ * Core hear it. Then a quiet minute: the outlet reads per minute per unit at the emulator, both modes.
  */
 import mqtt, { type MqttClient } from 'mqtt';
-import type { ControllerState } from '../../src-preload/contract';
 import type { RunningEmulator } from '../../src-main/emulator/index';
-import { startBroker } from '../system/mosquitto-broker';
+import { startBus } from '../../src-main/serve/mqtt/bus';
+import { outletRoot, serviceTopic } from '../../src-main/serve/mqtt/topics';
+import { startBroker } from '../system/mosquitto';
 import { onCleanup } from './cleanup';
 import { startCore, type CoreRun } from './core-harness';
 import { startLocal } from './emulators';
@@ -22,7 +22,7 @@ import { median, now, percentile, sleep } from './numbers';
 import { row, type Row } from './results';
 
 const ROOT = 'bench/unit1';
-const MIRROR = 'bench/plugboard';
+const PREFIX = 'plugboard';
 const POLL_MS = 3000;
 
 interface Sample {
@@ -77,31 +77,38 @@ async function runMode(
   await emu.mqtt?.ready;
   const run: CoreRun = await startCore([emu.url], { pollIntervalMs: POLL_MS, visible: false });
   const id = run.ids[0]!;
-  const door = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
   const watcher = await mqtt.connectAsync(brokerUrl, { reconnectPeriod: 0 });
-  const closeClients = onCleanup(async () => {
-    await Promise.all([door.endAsync(true), watcher.endAsync(true)]);
-  });
+  const closeWatcher = onCleanup(() => watcher.endAsync(true));
   try {
     await run.online(60_000);
     if (publishing) await run.call('controllers/update', { id, mqttTopic: ROOT });
-    // The stand-in door: the unit's messages to the Core, the Core's outlet states to the broker.
-    door.on('message', (topic, payload) => {
-      run.core.unitSaid(id, { outlet: null, topic, payload: payload.toString() });
+    // The bus names topics by the unit's serial: read just after the outlets.
+    await run.when((states) => Boolean(states.get(id)?.identity?.serial), 'the identity', 60_000);
+    const serial = run.states.get(id)!.identity!.serial;
+    // The service's bus on the bench's Core: it publishes the lab's state and follows the unit's root.
+    const busOnline = arrival(watcher, serviceTopic(PREFIX), 'online');
+    await watcher.subscribeAsync([`${PREFIX}/#`, `${ROOT}/#`]);
+    const bus = await startBus({
+      core: run.core,
+      config: {
+        url: brokerUrl,
+        credentials: null,
+        credentialSource: null,
+        ca: null,
+        fingerprint: null,
+        client: { name: 'bench', role: 'observer', written: null },
+        prefix: PREFIX,
+        haDiscovery: false,
+      },
+      caller: { door: 'mqtt', who: 'bench', role: 'observer' },
+      serviceName: 'bench',
+      version: '0.0.0-bench',
+      leadership: null,
+      log: () => undefined,
     });
-    await door.subscribeAsync(`${ROOT}/#`);
-    const mirrored = new Map<number, boolean>();
-    const unsubscribe = run.core.subscribe((name, payload) => {
-      if (name !== 'state/changed') return;
-      for (const outlet of (payload as ControllerState).outlets) {
-        if (mirrored.get(outlet.number) === outlet.state) continue;
-        mirrored.set(outlet.number, outlet.state);
-        door.publish(`${MIRROR}/${id}/outlets/${outlet.number}/state`, outlet.state ? 'ON' : 'OFF', {
-          retain: true,
-        });
-      }
-    });
-    await watcher.subscribeAsync([`${MIRROR}/#`, `${ROOT}/#`]);
+    const closeBus = onCleanup(() => bus.close());
+    // Online is published once everything is, the unit's root followed first.
+    await busOnline;
     if (publishing) {
       // One change first, not timed: the Core hears the unit (its outlets then read at the safety interval).
       const heard = run.when(
@@ -126,7 +133,7 @@ async function runMode(
         );
         const atSubscriber = arrival(
           watcher,
-          `${MIRROR}/${id}/outlets/${index + 1}/state`,
+          `${outletRoot(PREFIX, serial, index + 1)}/state`,
           on ? 'ON' : 'OFF',
         );
         const fromUnit = publishing ? arrival(watcher, `${ROOT}/outlets/${index}`, on ? '1' : '0') : null;
@@ -151,10 +158,10 @@ async function runMode(
         listsPerMinute: reads.lists * perMinute,
       };
     } finally {
-      unsubscribe();
+      await closeBus();
     }
   } finally {
-    await closeClients();
+    await closeWatcher();
     await run.dispose();
     await close();
   }
@@ -162,7 +169,7 @@ async function runMode(
 
 export async function measureUnitMqtt(quick: boolean): Promise<Row[]> {
   const broker = await startBroker();
-  const stopBroker = onCleanup(() => broker.stop());
+  const stopBroker = onCleanup(() => broker.close());
   const quietMs = quick ? 30_000 : 60_000;
   const rows: Row[] = [];
   try {

@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ControllerSummary } from '../../src-preload/model';
+import type { ControllerSummary, Settings } from '../../src-preload/model';
+import type { EmulatorOptions } from '../../src-main/emulator/index';
 import { openSavedCore } from '../../src-main/core/saved-core';
 import { controllerAccount, credentialName, MemorySecretStore } from '../../src-main/secrets';
 import { builtNode } from '../built-node';
@@ -160,6 +161,13 @@ export interface SavedBench {
   emu: Awaited<ReturnType<typeof emulator>>;
 }
 
+/** More of a saved bench: the emulator's options, the controller's MQTT topic root, settings saved. */
+export interface BenchExtras {
+  emulator?: EmulatorOptions;
+  mqttTopic?: string;
+  settings?: Partial<Settings>;
+}
+
 /**
  * A config folder with `bench-a` saved (as the app saves it), its password as a systemd credential.
  * With `through`, it is saved at the address `through` gives for the emulator's (a proxy in between).
@@ -167,12 +175,13 @@ export interface SavedBench {
 export async function savedBench(
   name = 'bench-a',
   through?: (url: string) => Promise<string>,
+  extras: BenchExtras = {},
 ): Promise<SavedBench> {
   const scratch = scratchDir();
   const configDir = path.join(scratch, 'config');
   const credentials = path.join(scratch, 'credentials');
   mkdirSync(credentials, { mode: 0o700 });
-  const emu = await emulator();
+  const emu = await emulator(extras.emulator);
   const secrets = new MemorySecretStore();
   const core = await openSavedCore({
     shell: 'test',
@@ -185,7 +194,9 @@ export async function savedBench(
     url: through ? await through(emu.url) : emu.url,
     name,
     auth: { kind: 'digest', user: 'admin', password: '1234' },
+    ...(extras.mqttTopic === undefined ? {} : { mqttTopic: extras.mqttTopic }),
   });
+  if (extras.settings) await core.handlers['settings/set'](extras.settings);
   await core.dispose();
   const account = controllerAccount(controller.id);
   writeFileSync(path.join(credentials, credentialName(account)), (await secrets.get(account))!, {

@@ -1,5 +1,5 @@
 /**
- * The built `plugboard serve --mqtt` against a real Mosquitto (test/serve/mosquitto.ts: TLS with a test
+ * The built `plugboard serve --mqtt` against a real Mosquitto (test/system/mosquitto.ts: TLS with a test
  * CA, a password file, the access list docs/mqtt.md shows), watched and driven by Mosquitto's own
  * clients: the retained state and Home Assistant discovery of every outlet and meter, commands answered
  * on the MQTT 5 response topic and the 3.1.1 result topic, refusals with the Core's sentence, a retained
@@ -13,7 +13,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findRunningCore } from '../../src-main/link';
 import { storedActivity } from '../core/stored-activity';
 import { cleanUpServe, savedBench, scratchDir, serveBuilt as serve, type SavedBench } from './built-serve';
-import { cleanUpBrokers, publish, startBroker, subscribe, type Broker, type Message } from './mosquitto';
+import {
+  cleanUpBrokers,
+  publish,
+  startBroker,
+  subscribe,
+  type Broker,
+  type Message,
+} from '../system/mosquitto';
 
 afterEach(async () => {
   // The broker's folder is a scratch folder of the service's: stop it before the folders go.
@@ -25,7 +32,7 @@ const USERS = { plugboard: 'pb-secret-one', ha: 'ha-secret-one', viewer: 'viewer
 
 async function mqttBench(): Promise<SavedBench & { broker: Broker; serial: string; meters: number }> {
   const bench = await savedBench();
-  const broker = await startBroker(scratchDir('plugboard-mqtt-'), USERS);
+  const broker = await startBroker({ dir: scratchDir('plugboard-mqtt-'), users: USERS });
   // As the systemd credential plugboard.mqtt: never on the command line.
   writeFileSync(path.join(bench.credentials, 'plugboard.mqtt'), `plugboard:${USERS.plugboard}\n`, {
     mode: 0o600,

@@ -12,7 +12,7 @@ import type { Leadership } from '../../src-main/core/index';
 import { startBus, type RunningBus } from '../../src-main/serve/mqtt/bus';
 import type { MqttConfig } from '../../src-main/serve/mqtt/mqtt-options';
 import { scratchDir, cleanUpServe } from './built-serve';
-import { cleanUpBrokers, publish, startBroker, subscribe } from './mosquitto';
+import { cleanUpBrokers, publish, startBroker, subscribe } from '../system/mosquitto';
 
 const running: RunningBus[] = [];
 afterEach(async () => {
@@ -150,7 +150,7 @@ describe('the MQTT bus under a leadership', () => {
     'is on the broker only while it leads, and follows the units’ own topics as hints',
     { timeout: 120_000 },
     async () => {
-      const broker = await startBroker(scratchDir('plugboard-mqtt-bus-'), USERS);
+      const broker = await startBroker({ dir: scratchDir('plugboard-mqtt-bus-'), users: USERS });
       const config: MqttConfig = {
         url: `mqtt://127.0.0.1:${broker.port}`,
         credentials: { user: 'plugboard', password: USERS.plugboard },

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerState, ControllerSummary, Reservation } from '../../src-preload/model';
 import { discoveryTopics } from '../../src-main/serve/mqtt/discovery';
-import { controllerTopics, parseCommandTopic } from '../../src-main/serve/mqtt/topics';
+import { controllerTopics, parseCommandTopic, unitUnder } from '../../src-main/serve/mqtt/topics';
 import { refused } from '../../src-main/serve/mqtt/commands';
 
 const summary = { id: 'c1', name: 'bench-a', url: 'http://192.0.2.7' } as ControllerSummary;
@@ -111,5 +111,21 @@ describe('a refusal over MQTT', () => {
     expect(
       refused(base, { code: 'FORBIDDEN', message: 'mqtt may only read.', action: 'Ask.' }).message,
     ).toMatch(/^mqtt may only read\. Commands over MQTT act as the one client --mqtt-client names/);
+  });
+});
+
+describe("a unit's message and the controller it belongs to", () => {
+  it('goes to the deepest root it is under, whatever order the roots were saved in', () => {
+    const roots = new Map([
+      ['lab/a', 'outer'],
+      ['lab/a/b', 'inner'],
+      ['lab/ab', 'sibling'],
+    ]);
+    expect(unitUnder(roots, 'lab/a/b/outlets/0')).toEqual({ controllerId: 'inner', root: 'lab/a/b' });
+    expect(unitUnder(new Map([...roots].reverse()), 'lab/a/b/outlets/0')?.controllerId).toBe('inner');
+    expect(unitUnder(roots, 'lab/a/outlets/3')).toEqual({ controllerId: 'outer', root: 'lab/a' });
+    expect(unitUnder(roots, 'lab/ab/outlets/1')?.controllerId).toBe('sibling');
+    expect(unitUnder(roots, 'lab/a')).toBeNull();
+    expect(unitUnder(roots, 'lab/c/outlets/0')).toBeNull();
   });
 });

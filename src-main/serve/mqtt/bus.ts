@@ -24,7 +24,7 @@ import { discoveryNode, discoveryTopics } from './discovery';
 import { Inbound, type UnitHints } from './inbound';
 import { HA_PREFIX, type MqttConfig } from './mqtt-options';
 import type { CommandAnswer } from './commands';
-import { controllerTopics, serviceTopic, topicId, type Retained } from './topics';
+import { controllerTopics, serviceTopic, topicId, unitUnder, type Retained } from './topics';
 
 /** What the bus needs of the Core: its events, its calls as the door's client, and the unit hints. */
 export interface BusCore extends UnitHints {
@@ -178,10 +178,7 @@ export async function startBus(o: BusOptions): Promise<RunningBus> {
         if (saved.has(id) && topicId(serial) === level) return { controllerId: id, serial };
       return null;
     },
-    unitOf(topic) {
-      for (const [root, id] of unitRoots) if (topic.startsWith(`${root}/`)) return { controllerId: id, root };
-      return null;
-    },
+    unitOf: (topic) => unitUnder(unitRoots, topic),
     answer: (topic, answer, packet) => answerCommand(connection.client, topic, answer, packet),
   });
 

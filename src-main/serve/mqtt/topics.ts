@@ -126,3 +126,18 @@ export function parseCommandTopic(
   const match = /^([A-Za-z0-9_-]+)\/outlet\/(\d{1,3})\/set$/.exec(topic.slice(prefix.length + 1));
   return match ? { serialLevel: match[1]!, outlet: Number(match[2]) } : null;
 }
+
+/**
+ * The controller whose own topic root (`roots`: root → controller id) `topic` is under, or null. With
+ * one root inside another (`lab/a` and `lab/a/b`), the deepest one owns the message.
+ */
+export function unitUnder(
+  roots: ReadonlyMap<string, string>,
+  topic: string,
+): { controllerId: string; root: string } | null {
+  let found: { controllerId: string; root: string } | null = null;
+  for (const [root, id] of roots)
+    if (topic.startsWith(`${root}/`) && root.length > (found?.root.length ?? -1))
+      found = { controllerId: id, root };
+  return found;
+}

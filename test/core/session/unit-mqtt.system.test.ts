@@ -13,7 +13,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { TimerHandle } from '../../../src-main/core';
 import type { ControllerSummary } from '../../../src-preload/model';
-import { startBroker, type Broker } from '../../system/mosquitto-broker';
+import { startBroker, type Broker } from '../../system/mosquitto';
 import { FakeClock } from '../fake-clock';
 import { cleanUp, emulator, newCore, until, type CoreHarness } from '../harness';
 
@@ -43,7 +43,7 @@ afterEach(async () => {
   await Promise.all(subscribers.splice(0).map((client) => client.endAsync(true)));
   await cleanUp();
 });
-afterAll(() => broker?.stop());
+afterAll(() => broker?.close());
 
 /** The unit, a Core polling it every 30 s that knows its topic, and the test's subscriber feeding the Core. */
 async function publishingUnit(): Promise<

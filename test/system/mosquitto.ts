@@ -1,19 +1,27 @@
 /**
  * A real Mosquitto broker for a test, on 127.0.0.1 with its own config in a scratch folder: a plain
- * listener and a TLS one (a test CA made with openssl, a server certificate for 127.0.0.1), a password
- * file, an access list, no persistence (a restart forgets every retained message, as a broker that lost
- * its disk would). Run as root, Mosquitto switches to its own user unless told `user root`, and then
- * cannot read the test's files. Its own clients (mosquitto_sub, mosquitto_pub) are the independent ones.
- * Everything waits on output or exits, never on elapsed time.
+ * listener and a TLS one (a test CA made with openssl, a server certificate for 127.0.0.1), no persistence
+ * (a restart forgets every retained message, as a broker that lost its disk would). Given users, it asks
+ * for a login (a password file) and applies an access list; without, anyone may connect and publish.
+ * Mosquitto cannot be given port 0, so free ports are picked first. Run as root, Mosquitto switches to its
+ * own user unless told `user root`, and then cannot read the test's files. A test process that ends (or a
+ * hook that timed out) never leaves its broker running. Its own clients (mosquitto_sub, mosquitto_pub) are
+ * the independent ones. Everything waits on output or exits, never on elapsed time.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { endClients } from './mosquitto-clients';
+
+export { publish, subscribe, type Message, type Subscriber } from './mosquitto-clients';
 
 export interface Broker {
   dir: string;
   port: number;
+  /** `mqtt://127.0.0.1:PORT`, the plain listener. */
+  url: string;
   tlsPort: number;
   /** The test CA's certificate (PEM file). */
   caFile: string;
@@ -21,8 +29,10 @@ export interface Broker {
   users: Record<string, string>;
   /** Start (again) with the current config; resolves once it listens. */
   start(): Promise<void>;
-  /** SIGTERM and wait for the exit. */
+  /** SIGTERM and wait for the exit (start() starts it again). */
   stop(): Promise<void>;
+  /** Stop it for good, and remove its folder when it made one. */
+  close(): Promise<void>;
   /** Rewrite the password file (SIGHUP makes a running broker read it again). */
   setUsers(users: Record<string, string>): void;
   reload(): void;
@@ -32,14 +42,15 @@ export interface Broker {
 }
 
 const brokers: Broker[] = [];
-const clients: ChildProcessWithoutNullStreams[] = [];
 
+/** End every client and broker a test started (call from afterEach). */
 export async function cleanUpBrokers(): Promise<void> {
-  for (const child of clients.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await Promise.all(brokers.splice(0).map((b) => b.stop()));
+  endClients();
+  await Promise.all([...brokers].map((b) => b.close()));
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel's pick for port 0, released again). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -115,7 +126,17 @@ user unit-a
 topic write lab/units/bench-a/#
 `;
 
-export async function startBroker(dir: string, users: Record<string, string>): Promise<Broker> {
+export interface BrokerOptions {
+  /** Its folder (config, certificates, password file); absent: a temporary one, removed by close(). */
+  dir?: string;
+  /** Users and their passwords: a login is asked for and the access list applies. Absent: anonymous. */
+  users?: Record<string, string>;
+}
+
+export async function startBroker(options: BrokerOptions = {}): Promise<Broker> {
+  const own = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'plugboard-mosquitto-'));
+  const users = options.users ?? null;
   const port = await freePort();
   const tlsPort = await freePort();
   makeCertificates(dir);
@@ -130,13 +151,14 @@ export async function startBroker(dir: string, users: Record<string, string>): P
       'log_type error',
       'log_type warning',
       'log_type notice',
+      // "information" carries the line saying the broker runs.
       'log_type information',
       'log_type subscribe',
       'log_type unsubscribe',
       'per_listener_settings false',
-      'allow_anonymous false',
-      `password_file ${passwd}`,
-      `acl_file ${path.join(dir, 'acl')}`,
+      ...(users
+        ? ['allow_anonymous false', `password_file ${passwd}`, `acl_file ${path.join(dir, 'acl')}`]
+        : ['allow_anonymous true']),
       `listener ${port} 127.0.0.1`,
       `listener ${tlsPort} 127.0.0.1`,
       `cafile ${path.join(dir, 'ca.crt')}`,
@@ -148,9 +170,12 @@ export async function startBroker(dir: string, users: Record<string, string>): P
   let child: ChildProcessWithoutNullStreams | null = null;
   let output = '';
   const waiters = new Set<() => void>();
+  const killOnExit = (): void => void child?.kill('SIGKILL');
+  process.on('exit', killOnExit);
   const broker: Broker = {
     dir,
     port,
+    url: `mqtt://127.0.0.1:${port}`,
     tlsPort,
     caFile: path.join(dir, 'ca.crt'),
     users: { ...users },
@@ -198,142 +223,16 @@ export async function startBroker(dir: string, users: Record<string, string>): P
       running.kill('SIGTERM');
       await exited;
     },
+    async close() {
+      const at = brokers.indexOf(broker);
+      if (at >= 0) brokers.splice(at, 1);
+      await broker.stop();
+      process.off('exit', killOnExit);
+      if (own) rmSync(dir, { recursive: true, force: true });
+    },
   };
-  broker.setUsers(users);
+  if (users) broker.setUsers(users);
   brokers.push(broker);
   await broker.start();
   return broker;
-}
-
-export interface Message {
-  retained: boolean;
-  topic: string;
-  correlation: string;
-  payload: string;
-}
-
-export interface Subscriber {
-  messages: Message[];
-  /** Resolves with the first message (from the start) that matches, or rejects if the client ends first. */
-  next(match: (m: Message) => boolean, from?: number): Promise<Message>;
-  /** Resolves once `check` holds for the messages so far. */
-  until(check: (messages: Message[]) => boolean): Promise<void>;
-  stop(): void;
-}
-
-/** `mosquitto_sub` on the plain listener as `user`, MQTT 5, printing retain flag, topic, correlation, payload. */
-export function subscribe(broker: Broker, user: string, topics: string[]): Promise<Subscriber> {
-  const args = [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(broker.port),
-    '-u',
-    user,
-    '-P',
-    broker.users[user]!,
-    '-V',
-    '5',
-  ];
-  args.push('-F', '%r\u0001%t\u0001%D\u0001%p', '-d');
-  for (const topic of topics) args.push('-t', topic);
-  // Line-buffered: through a pipe its output would wait for a full buffer.
-  const child = spawn('stdbuf', ['-oL', 'mosquitto_sub', ...args]);
-  clients.push(child);
-  const messages: Message[] = [];
-  const waiters = new Set<() => void>();
-  let buffer = '';
-  let debug = '';
-  let ended = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      const parts = line.split('\u0001');
-      if (parts.length < 4) {
-        debug += `${line}\n`;
-        continue;
-      }
-      const [retained, topic, correlation, ...payload] = parts;
-      messages.push({
-        retained: retained === '1',
-        topic: topic!,
-        correlation: correlation!,
-        payload: payload.join('\u0001'),
-      });
-    }
-    for (const wake of [...waiters]) wake();
-  });
-  child.once('exit', () => {
-    ended = true;
-    for (const wake of [...waiters]) wake();
-  });
-  const until = (check: (messages: Message[]) => boolean): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const wake = () => {
-        if (check(messages)) {
-          waiters.delete(wake);
-          resolve();
-        } else if (ended) {
-          waiters.delete(wake);
-          reject(new Error(`mosquitto_sub ended:\n${debug}`));
-        }
-      };
-      waiters.add(wake);
-      wake();
-    });
-  const subscriber: Subscriber = {
-    messages,
-    until,
-    async next(match, from = 0) {
-      await until((all) => all.slice(from).some(match));
-      return messages.slice(from).find(match)!;
-    },
-    stop: () => child.kill('SIGTERM'),
-  };
-  // Subscribed once the broker acknowledged (mosquitto_sub -d prints "received SUBACK").
-  return new Promise((resolve, reject) => {
-    const watch = (chunk: Buffer | string) => {
-      debug += chunk.toString();
-      if (/received SUBACK/i.test(debug)) resolve(subscriber);
-    };
-    child.stdout.on('data', watch);
-    child.stderr.on('data', watch);
-    child.once('exit', (code) => reject(new Error(`mosquitto_sub exited (${code}):\n${debug}`)));
-  });
-}
-
-/** `mosquitto_pub` as `user` to its exit; `extra` adds flags (`-r`, `-V 311`, `-D publish …`). */
-export function publish(
-  broker: Broker,
-  user: string,
-  topic: string,
-  message: string,
-  extra: string[] = [],
-): Promise<void> {
-  const args = [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(broker.port),
-    '-u',
-    user,
-    '-P',
-    broker.users[user]!,
-    '-q',
-    '1',
-  ];
-  // An empty message is sent as a null one (-n): how a retained message is cleared.
-  args.push('-t', topic, ...(message === '' ? ['-n'] : ['-m', message]), ...extra);
-  const child = spawn('mosquitto_pub', args);
-  clients.push(child);
-  let said = '';
-  child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`mosquitto_pub exited ${code}: ${said}`)),
-    ),
-  );
 }
