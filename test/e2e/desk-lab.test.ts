@@ -225,6 +225,7 @@ describe("the desk's window on a real lab, in Chromium", () => {
     async () => {
       await page.evaluate((hash) => (location.hash = hash), `#/${labId}/overview`);
       await outletTile('bench-a', 5).waitFor({ timeout: UI_TIMEOUT });
+      await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
       service.child.kill('SIGTERM');
       expect((await service.exit).code).toBe(0);
       const lastKnown = page.getByRole('region', { name: /, last known$/ });
@@ -245,6 +246,10 @@ describe("the desk's window on a real lab, in Chromium", () => {
       await eventually(() => page.evaluate(() => window.plugboard.labs.list({}))).toMatchObject({
         value: [{ status: 'online' }],
       });
+      // Pushed to the page as it was: nothing reloaded it.
+      expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+        true,
+      );
     },
     COMEBACK_TIMEOUT + 60_000,
   );
