@@ -147,6 +147,13 @@ describe("the desk's window on a real lab, in Chromium", () => {
     await form.getByRole('button', { name: 'Connect' }).click();
     const signIn = page.getByRole('form', { name: /^Sign in to / });
     await signIn.waitFor({ timeout: UI_TIMEOUT });
+    // The lab's own section, signed out, under this computer's.
+    const nav = page.getByRole('navigation', { name: 'Controllers and pages' });
+    await nav
+      .locator('section[data-core^="lab-"]')
+      .getByRole('heading')
+      .getByText('signed out')
+      .waitFor({ timeout: UI_TIMEOUT });
     await signIn.getByLabel('Name').fill('alice');
     await signIn.getByLabel('Password').fill(PASSWORD);
     await signIn.getByRole('button', { name: 'Sign in' }).click();
@@ -266,6 +273,9 @@ describe("the desk's window on a real lab, in Chromium", () => {
       if (file.isFile())
         expect(readFileSync(path.join(file.parentPath, file.name), 'latin1'), file.name).not.toMatch(SESSION);
     expect(desk.stdout() + desk.stderr()).not.toMatch(SESSION);
+    // What the desk keeps of the lab: where it is and whose certificate, nothing to sign in with.
+    const kept = JSON.parse(readFileSync(path.join(deskDir, 'config.json'), 'utf8')) as { labs?: unknown };
+    expect(kept.labs).toMatchObject([{ id: labId, addresses: [origin], fingerprints: [fingerprint] }]);
     expect(errors).toEqual([]);
   });
 
