@@ -143,6 +143,16 @@ describe("the desk's window on a real lab, in Chromium", () => {
     expect(added).toMatchObject({ ok: true });
     const form = page.getByRole('form', { name: 'Connect to a lab' });
     await form.getByLabel('Service address').fill(origin);
+    // Another certificate's fingerprint: the desk does not attach, and says why.
+    const other = fingerprint.replace(/^[0-9A-F]{2}/, (pair) => (pair === '00' ? '01' : '00'));
+    await form.getByLabel('Certificate fingerprint').fill(other);
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await form
+      .getByText(
+        `The certificate of the Plugboard service at ${origin} is not the one pinned for it (it shows ${fingerprint}); nothing was sent.`,
+      )
+      .waitFor({ timeout: UI_TIMEOUT });
+    expect(await page.evaluate(() => window.plugboard.labs.list({}))).toEqual({ ok: true, value: [] });
     await form.getByLabel('Certificate fingerprint').fill(fingerprint);
     await form.getByRole('button', { name: 'Connect' }).click();
     const signIn = page.getByRole('form', { name: /^Sign in to / });
