@@ -289,7 +289,7 @@ describe("the desk's window on a real lab, in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
-  it("refuses an observer's switch with the Core's sentence in the window", async () => {
+  it("refuses an observer's switch with the Core's sentence; a revoked session goes back to sign-in", async () => {
     await page.getByLabel(/^Lab /).getByRole('button', { name: 'Sign out' }).click();
     const signIn = page.getByRole('form', { name: /^Sign in to / });
     await signIn.getByLabel('Name').fill('carol', { timeout: UI_TIMEOUT });
@@ -303,5 +303,16 @@ describe("the desk's window on a real lab, in Chromium", () => {
       .getByText('carol is an observer: it may read, not switch outlets.')
       .waitFor({ timeout: UI_TIMEOUT });
     expect(bench.emu.device.outlet(6).physicalState).toBe(false);
+
+    // An administrator ends carol's sessions at the lab: the desk's section goes back to sign-in, saying so.
+    const revoked = await cliBuilt(['accounts', 'revoke', 'carol'], labEnv);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const again = page.getByRole('form', { name: /^Sign in to / });
+    await again.waitFor({ timeout: UI_TIMEOUT });
+    await page
+      .getByText(/^The lab \S+ no longer accepts this computer's session: it expired, was revoked/)
+      .waitFor({ timeout: UI_TIMEOUT });
+    // The lab's sentence alone: nothing about a controller's password.
+    expect(await page.getByRole('main').innerText()).not.toContain('The controller did not accept');
   });
 });
