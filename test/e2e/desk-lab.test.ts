@@ -5,8 +5,7 @@
  * signs in in the window, switches the lab's outlets (reaching the lab's unit, never the desk) and sees
  * the unit's outside changes pushed; the lab going away and coming back is followed by itself.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
 } from '../serve/built-serve';
 import { assertRendererBuilt } from './harness';
 import { openChromium } from './chromium';
+import { freePort, loopbackCertificate } from './loopback-tls';
 import { eventually, UI_TIMEOUT } from './ui';
 
 const PASSWORD = 'a long enough password';
@@ -30,14 +30,6 @@ const PASSWORD = 'a long enough password';
 const SESSION = /pbs_[\w-]{8,}/;
 /** A backstop only: a lab's service restarting and the desk's backoff (at most 30 s) finding it. */
 const COMEBACK_TIMEOUT = 120_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 describe("the desk's window on a real lab, in Chromium", () => {
   let bench: SavedBench;
@@ -76,16 +68,7 @@ describe("the desk's window on a real lab, in Chromium", () => {
   beforeAll(async () => {
     assertRendererBuilt();
     bench = await savedBench();
-    const { generate } = await import('selfsigned');
-    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-      keySize: 2048,
-      algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-    });
-    const cert = path.join(bench.scratch, 'cert.pem');
-    const key = path.join(bench.scratch, 'key.pem');
-    writeFileSync(cert, pems.cert, { mode: 0o600 });
-    writeFileSync(key, pems.private, { mode: 0o600 });
+    const { cert, key } = await loopbackCertificate(bench.scratch);
     // One port for both runs of the service: the desk knows the lab by its address.
     serveArgs = [
       ['--listen', `api=127.0.0.1:${await freePort()}`],
