@@ -129,11 +129,13 @@ export function pinnedSocket(base: URL, pinned: string, timeoutMs: number): Prom
       reject(
         new PlugboardError(
           'TLS_CHANGED',
-          `The certificate of the Plugboard service at ${base.origin} is not the one --service-fingerprint names (it shows ${seen}); nothing was sent.`,
+          // Said the same to the CLI and to a desk's window: the pin is the CLI's --service-fingerprint
+          // or the fingerprint a lab was connected with, so the sentence names neither door alone.
+          `The certificate of the Plugboard service at ${base.origin} is not the one pinned for it (it shows ${seen}); nothing was sent.`,
           { fingerprint: seen },
           {
             action:
-              'Compare with the fingerprint the service printed at start; if it was renewed, pass the new one.',
+              'Compare with the fingerprint the service printed at start, on its api: line; if its certificate was renewed, give the new one (--service-fingerprint, or connect to the lab again).',
           },
         ),
       );

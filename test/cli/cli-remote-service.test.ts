@@ -194,7 +194,7 @@ describe('--service URL: the CLI through a remote plugboard serve', () => {
       env: withToken,
     });
     expect(wrong.code, wrong.stderr).toBe(4);
-    expect(wrong.stderr).toContain('is not the one --service-fingerprint names');
+    expect(wrong.stderr).toContain('is not the one pinned for it');
     expect(emu.device.outlet(1).physicalState).toBe(false);
     expect(entries).toEqual([]);
 
