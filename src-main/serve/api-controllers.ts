@@ -7,10 +7,8 @@ import type { Handlers } from '../../src-preload/contract';
 import type { ControllerState, ControllerSummary, OutletActionResult } from '../../src-preload/model';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { findController } from './api-activity';
-import { allow } from './api-http';
+import { allow, readJsonBody } from './api-http';
 import { sendJson } from './listener';
-
-const MAX_BODY = 4096;
 
 /** Answer `/api/v1/controllers[/<name or id>[/outlets/<n>]]`, split into `parts`; any other path is NOT_FOUND. */
 export async function serveControllers(
@@ -101,18 +99,7 @@ async function confirmable<T>(action: string, call: Promise<T>): Promise<T> {
 async function readAction(
   request: IncomingMessage,
 ): Promise<{ action: 'on' | 'off' | 'cycle'; confirmCritical: boolean }> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > MAX_BODY)
-      throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
-  }
-  let parsed: { action?: unknown; confirmCritical?: unknown } = {};
-  try {
-    parsed = (JSON.parse(body) as typeof parsed | null) ?? {};
-  } catch {
-    parsed = {};
-  }
+  const parsed: { action?: unknown; confirmCritical?: unknown } = await readJsonBody(request);
   const { action, confirmCritical } = parsed;
   if (
     (action === 'on' || action === 'off' || action === 'cycle') &&

@@ -2,7 +2,11 @@
  * The JSON API's HTTP terms: the request's path read safely, the methods a path allows, and the Core's
  * errors as HTTP statuses (with the API's own refusals, which carry theirs).
  */
+import type { IncomingMessage } from 'node:http';
 import { PlugboardError } from '../shared/errors';
+
+/** The largest request body the API reads (a sign-in, a switch): a few fields. */
+const MAX_BODY = 4096;
 
 /** The request target as a URL; one no URL parser reads is the client's mistake, not ours. */
 export function requestUrl(target: string): URL {
@@ -78,5 +82,23 @@ export function statusOf(code: string): number {
       return 500;
     default:
       return 409; // the Core's other refusals are conflicts with its state
+  }
+}
+
+/**
+ * A request's body read as JSON, refused (BAD_INPUT) past MAX_BODY. A body that is not JSON reads as {}:
+ * the caller then says what it wanted.
+ */
+export async function readJsonBody<T extends object>(request: IncomingMessage): Promise<T> {
+  let body = '';
+  for await (const chunk of request) {
+    body += String(chunk);
+    if (body.length > MAX_BODY)
+      throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
+  }
+  try {
+    return (JSON.parse(body) as T | null) ?? ({} as T);
+  } catch {
+    return {} as T;
   }
 }
