@@ -18,6 +18,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActivityDoor } from '../../src-preload/model';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
+import { readJsonBody } from './api-http';
 import { SignInRefusal } from './api-sign-in';
 import type { ListenerContext } from './listener';
 import { sendJson } from './listener';
@@ -25,7 +26,6 @@ import { isLoopback, plainAddress } from './network';
 import type { OidcClient } from './oidc-logins';
 import type { OidcSignIn } from './oidc-service';
 
-const MAX_BODY = 4096;
 const PREFIX = '/api/v1/oidc/';
 
 /** What `/api/v1/status` says about signing in, before anyone has. */
@@ -256,18 +256,7 @@ export function isLoopbackRedirect(text: string): boolean {
 }
 
 async function readExchange(request: IncomingMessage): Promise<{ code: string; verifier: string | null }> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > MAX_BODY)
-      throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
-  }
-  let parsed: { code?: unknown; verifier?: unknown } = {};
-  try {
-    parsed = (JSON.parse(body) as typeof parsed | null) ?? {};
-  } catch {
-    parsed = {};
-  }
+  const parsed: { code?: unknown; verifier?: unknown } = await readJsonBody(request);
   const { code, verifier } = parsed;
   if (
     typeof code === 'string' &&

@@ -12,12 +12,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PlugboardError } from '../shared/errors';
+import { readJsonBody } from './api-http';
 import type { ListenerContext } from './listener';
 import { sendJson } from './listener';
 import { isLoopback, plainAddress } from './network';
 import { bearerSecret } from './sessions';
-
-const MAX_BODY = 4096;
 
 /** A refusal with its HTTP status and headers (the API's error path sends it). */
 export class SignInRefusal extends PlugboardError {
@@ -83,18 +82,7 @@ export async function signOut(
 }
 
 async function readCredentials(request: IncomingMessage): Promise<{ name: string; password: string }> {
-  let body = '';
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > MAX_BODY)
-      throw new PlugboardError('BAD_INPUT', `The request body is over ${MAX_BODY} bytes.`);
-  }
-  let parsed: { name?: unknown; password?: unknown } = {};
-  try {
-    parsed = (JSON.parse(body) as typeof parsed | null) ?? {};
-  } catch {
-    parsed = {};
-  }
+  const parsed: { name?: unknown; password?: unknown } = await readJsonBody(request);
   if (typeof parsed.name === 'string' && typeof parsed.password === 'string' && parsed.name.length <= 64)
     return { name: parsed.name, password: parsed.password };
   throw new PlugboardError('BAD_INPUT', 'Send a JSON body {"name": "<account>", "password": "<password>"}.');

@@ -1,23 +1,19 @@
 /**
- * People on the lab service: accounts, password sign-in and sessions, in the lab store.
- *
- * A session's token is 32 random bytes shown once to the client; the store keeps only its SHA-256 (a
- * random token needs no slow hash), so a copy of the store signs nobody in. A session ends 12 hours after
- * its last use (a working day, so a desk left overnight signs in again) and 7 days after sign-in whatever
- * happens (a token copied somewhere stops working within a week), when its account signs out, is revoked,
- * disabled, or removed. Every request reads the account again, so a new role or a disabling applies at once.
+ * People on the lab service: accounts, password sign-in and sessions, in the lab store (the sessions'
+ * tokens and how long they last: account-sessions.ts).
  *
  * Sign-in refusals never tell a stranger whether a name exists: a wrong name and a wrong password get the
  * same sentence and count the same towards the lock (sign-in-limits.ts); a disabled account says so only
  * to whoever gives its right password.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import type { AccountSummary, ActivityDoor, Role, Scope } from '../../../src-preload/model';
+import { randomBytes } from 'node:crypto';
+import type { AccountSummary, ActivityDoor, Scope } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import type { Clock } from '../kernel/clock';
 import type { LabStore } from '../database/lab-store';
 import type { AccountTable } from '../database/schema';
-import { accountName, accountRole, checkPassword, parseScope } from './account-rules';
+import { accountName, accountRole, checkPassword } from './account-rules';
+import { AccountSessions, signedIn, type SignedIn, type SignInResult } from './account-sessions';
 import { assertKeepsAnAdmin, updateAccount, type AccountUpdate } from './account-changes';
 import { hashIsWeak, hashPassword, verifyPassword } from './password-hash';
 import { KeyedTurns } from './keyed-turns';
@@ -25,27 +21,9 @@ import { identityName, providerAccount, type ProviderIdentity } from './provider
 import { addressKey, nameKey, SignInLimits } from './sign-in-limits';
 import { heldError, wrongError } from './sign-in-words';
 
-export const SESSION_IDLE_MS = 12 * 3600_000;
-export const SESSION_MAX_MS = 7 * 24 * 3600_000;
-/** A session's last use is written at most this often (not at every request). */
-const TOUCH_MS = 60_000;
-const TOKEN_PREFIX = 'pbs_';
+export { SESSION_IDLE_MS, SESSION_MAX_MS, type SignedIn, type SignInResult } from './account-sessions';
 /** The turn every change that could leave the lab without an administrator of everything waits for. */
 const ADMINS = 'administrators of everything';
-
-/** Someone signed in: who, with which role and scope. */
-export interface SignedIn {
-  name: string;
-  displayName: string;
-  role: Role;
-  scope: Scope;
-}
-
-export interface SignInResult {
-  token: string;
-  expiresAt: number;
-  account: SignedIn;
-}
 
 /** What the activity log hears of sign-ins: `name` as given (folded), the client's address, the refusal. */
 export interface SignInEvent {
@@ -73,29 +51,26 @@ export class Accounts {
   readonly #record: (event: SignInEvent) => void;
   readonly #limits: SignInLimits;
   readonly #turns = new KeyedTurns();
+  readonly #sessions: AccountSessions;
 
   constructor(options: { store: LabStore; clock: Clock; record: (event: SignInEvent) => void }) {
     this.#db = options.store.db;
     this.#clock = options.clock;
     this.#record = options.record;
     this.#limits = new SignInLimits(this.#db);
+    this.#sessions = new AccountSessions(this.#db, this.#clock);
   }
 
   async list(): Promise<AccountSummary[]> {
     const now = this.#clock.now();
     const rows = await this.#db.selectFrom('account').selectAll().orderBy('name').execute();
-    const sessions = await this.#db
-      .selectFrom('account_session')
-      .select(['account', 'last_used_at', 'expires_at'])
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .execute();
+    const sessions = await this.#sessions.live(now);
     return rows.map((row) => ({
       ...signedIn(row),
       createdAt: row.created_at,
       disabled: row.disabled_at !== null,
       hasPassword: row.password_hash !== null,
-      sessions: sessions.filter((s) => s.account === row.name && live(s, now)).length,
+      sessions: sessions.filter((s) => s.account === row.name).length,
     }));
   }
 
@@ -181,16 +156,7 @@ export class Accounts {
 
   /** End every session of an account; how many were live. */
   async revoke(nameGiven: string): Promise<number> {
-    const name = (await this.#existing(nameGiven)).name;
-    const now = this.#clock.now();
-    const live = await this.#liveSessions(name, now);
-    await this.#db
-      .updateTable('account_session')
-      .set({ revoked_at: now })
-      .where('account', '=', name)
-      .where('revoked_at', 'is', null)
-      .execute();
-    return live;
+    return this.#sessions.revokeAll((await this.#existing(nameGiven)).name);
   }
 
   /** Sign in with a password from `address`: a session, or AUTH_FAILED saying why (and until when). */
@@ -273,73 +239,21 @@ export class Accounts {
   }
 
   async #openSession(row: AccountTable, address: string, door: ActivityDoor): Promise<SignInResult> {
-    const now = this.#clock.now();
-    // The account's sessions that have ended are no use to anyone: the log keeps who signed in when.
-    await this.#db
-      .deleteFrom('account_session')
-      .where('account', '=', row.name)
-      .where((eb) =>
-        eb.or([
-          eb('revoked_at', 'is not', null),
-          eb('expires_at', '<=', now),
-          eb('last_used_at', '<=', now - SESSION_IDLE_MS),
-        ]),
-      )
-      .execute();
-    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    const signedAt = this.#clock.now();
-    const expiresAt = signedAt + SESSION_MAX_MS;
-    await this.#db
-      .insertInto('account_session')
-      .values({
-        id_hash: tokenHash(token),
-        account: row.name,
-        created_at: signedAt,
-        last_used_at: signedAt,
-        expires_at: expiresAt,
-        revoked_at: null,
-        address: address.slice(0, 64),
-      })
-      .execute();
+    const opened = await this.#sessions.open(row, address);
     this.#record({ kind: 'signed in', name: row.name, address, door });
-    return { token, expiresAt: Math.min(expiresAt, signedAt + SESSION_IDLE_MS), account: signedIn(row) };
+    return opened;
   }
 
   /** Whose session `token` is, if it is one and live (its last use noted); null otherwise. */
   async session(token: string): Promise<SignedIn | null> {
-    if (!token.startsWith(TOKEN_PREFIX)) return null;
-    const now = this.#clock.now();
-    const found = await this.#db
-      .selectFrom('account_session')
-      .innerJoin('account', 'account.name', 'account_session.account')
-      .selectAll('account')
-      .select([
-        'account_session.id_hash',
-        'account_session.last_used_at',
-        'account_session.expires_at',
-        'account_session.revoked_at',
-      ])
-      .where('account_session.id_hash', '=', tokenHash(token))
-      .executeTakeFirst();
-    if (!found || found.revoked_at !== null || found.disabled_at !== null || !live(found, now)) return null;
-    if (now - found.last_used_at >= TOUCH_MS)
-      await this.#db
-        .updateTable('account_session')
-        .set({ last_used_at: now })
-        .where('id_hash', '=', found.id_hash)
-        .execute();
-    return signedIn(found);
+    return this.#sessions.find(token);
   }
 
   /** End the session `token` (its holder signing out); false when it was not a live one. */
   async signOut(token: string, address: string, door: ActivityDoor = 'json-api'): Promise<boolean> {
     const who = await this.session(token);
     if (!who) return false;
-    await this.#db
-      .updateTable('account_session')
-      .set({ revoked_at: this.#clock.now() })
-      .where('id_hash', '=', tokenHash(token))
-      .execute();
+    await this.#sessions.end(token);
     this.#record({ kind: 'signed out', name: who.name, address, door });
     return true;
   }
@@ -356,31 +270,4 @@ export class Accounts {
       });
     return row;
   }
-
-  async #liveSessions(name: string, now: number): Promise<number> {
-    const rows = await this.#db
-      .selectFrom('account_session')
-      .select(['last_used_at', 'expires_at'])
-      .where('account', '=', name)
-      .where('revoked_at', 'is', null)
-      .execute();
-    return rows.filter((row) => live(row, now)).length;
-  }
-}
-
-function live(session: { last_used_at: number; expires_at: number }, now: number): boolean {
-  return now < session.expires_at && now < session.last_used_at + SESSION_IDLE_MS;
-}
-
-function signedIn(row: AccountTable): SignedIn {
-  return {
-    name: row.name,
-    displayName: row.display_name,
-    role: accountRole(row.role),
-    scope: parseScope(row.scope),
-  };
-}
-
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -1,13 +1,21 @@
 /**
  * What a reservation refuses, in the Core's sentences: a switch of what someone else holds (RESERVED,
  * naming the holder), a take of a target that is not saved or an outlet the controller does not have,
- * and a release or break of a reservation that is no longer current.
+ * a take that would end before it starts or more than 30 days away, and a release or break of a reservation that is no longer current.
  */
 import type { Actor, Group, Reservation, ReservationTarget } from '../../../src-preload/model';
 import { capitalise } from '../../../src-preload/words';
+import { RESERVATION_MAX_MS } from '../../../src-preload/contract';
 import { PlugboardError } from '../../shared/errors';
 import { detailOf } from './reservation-records';
-import { describeCell, overlap, reservedSentence, type Cell, type Names } from './reservation-words';
+import {
+  describeCell,
+  overlap,
+  reservedSentence,
+  untilText,
+  type Cell,
+  type Names,
+} from './reservation-words';
 
 /** Refuse (RESERVED) when someone other than `actor` holds a reservation in `current` covering `wanted`. */
 export function assertFree(
@@ -58,4 +66,27 @@ export function findReservation(current: readonly Reservation[], id: string): Re
     });
   }
   return found;
+}
+
+/** When a reservation asked for at `now` ends: `until`, or `now` plus `durationMs`; refused (BAD_INPUT) when past or too far. */
+export function reservationEnd(
+  input: { until?: number | undefined; durationMs?: number | undefined },
+  now: number,
+): number {
+  const expiresAt = input.until ?? now + (input.durationMs ?? 0);
+  if (expiresAt <= now) {
+    throw new PlugboardError('BAD_INPUT', 'The reservation would end before it starts.', undefined, {
+      action: 'Give a time in the future, or a duration.',
+    });
+  }
+  // The same bound whichever way the end is given: a booking, not ownership, so a forgotten one lapses.
+  if (expiresAt > now + RESERVATION_MAX_MS) {
+    throw new PlugboardError(
+      'BAD_INPUT',
+      `A reservation lasts at most 30 days (until ${untilText(now + RESERVATION_MAX_MS, now)}); this one would end later.`,
+      undefined,
+      { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
+    );
+  }
+  return expiresAt;
 }

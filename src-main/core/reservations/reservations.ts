@@ -9,13 +9,11 @@
  *
  * Not the unit's `locked` flag: that is the controller's own (LOCKED) and means something else.
  */
-import type { Actor, Group, Reservation } from '../../../src-preload/model';
+import type { Actor, Reservation } from '../../../src-preload/model';
 import { capitalise } from '../../../src-preload/words';
-import { RESERVATION_MAX_MS, type CallParsed } from '../../../src-preload/contract';
+import type { CallParsed } from '../../../src-preload/contract';
 import { PlugboardError } from '../../shared/errors';
-import type { Logger } from '../../shared/logging';
-import type { Clock, TimerHandle } from '../kernel/clock';
-import type { KeyValueStore } from '../kernel/ports';
+import type { TimerHandle } from '../kernel/clock';
 import { sameJson } from '../kernel/same-json';
 import {
   cellsOf,
@@ -24,7 +22,6 @@ import {
   reservedSentence,
   untilText,
   type Cell,
-  type Names,
 } from './reservation-words';
 import {
   detailOf,
@@ -33,40 +30,14 @@ import {
   RESERVATIONS_KEY,
   withoutController,
 } from './reservation-records';
-import { assertFree, checkTarget, findReservation } from './reservation-checks';
-import type { ReservationBook } from './reservation-book';
+import { assertFree, checkTarget, findReservation, reservationEnd } from './reservation-checks';
+import { keepReloading } from './reservation-reload';
+import type { ReservationsOptions } from './reservation-options';
 
 export { RESERVATIONS_KEY };
 
-/** How often a Core on the lab store reads it again for what other Cores on it took or ended. */
-export const RESERVATIONS_RELOAD_MS = 1_000;
-
-export interface ReservationsOptions {
-  store: KeyValueStore;
-  /**
-   * The lab store's reservations: when given they are kept there (the settings file's are not read),
-   * and it decides between Cores that share it.
-   */
-  book?: ReservationBook | null;
-  clock: Clock;
-  log: Logger;
-  groups: () => Group[];
-  names: Names;
-  /** Every change (taken, released, broken, expired, or another process's), with the current list. */
-  onChanged: (list: Reservation[]) => void;
-  /**
-   * A take, release or break, for the activity log: one entry per controller of `reservation.covers`
-   * (a controller's removal passes only the cells it ended).
-   */
-  onRecorded: (actor: Actor, reservation: Reservation, action: string) => void;
-  /** A switch refused because someone else holds a reservation (the log shows who tried). */
-  onRefused?: (
-    actor: Actor,
-    controllerId: string,
-    outlets: 'all' | readonly number[],
-    error: PlugboardError,
-  ) => void;
-}
+export { RESERVATIONS_RELOAD_MS } from './reservation-reload';
+export type { ReservationsOptions } from './reservation-options';
 
 type TakeInput = CallParsed<'reservations/take'>;
 
@@ -77,13 +48,19 @@ export class Reservations {
   #timer: TimerHandle | null = null;
   #reported = false;
   #migrating = false;
-  #reloadTimer: TimerHandle | null = null;
-  /** The lab store could not be read at the last try: said once, and again once it reads. */
-  #storeFailing = false;
+  /** Stops reading the lab store again (reservation-reload.ts); null without one. */
+  #stopReloading: (() => void) | null = null;
 
   constructor(options: ReservationsOptions) {
     this.#o = options;
-    if (options.book) this.#pollStore();
+    // Follow what other Cores on the lab store take and end.
+    if (options.book)
+      this.#stopReloading = keepReloading(options.clock, options.log, () =>
+        this.#exclusive(async () => {
+          await this.#reload();
+          this.refresh();
+        }),
+      );
     try {
       this.#known = this.list();
     } catch (error) {
@@ -122,21 +99,7 @@ export class Reservations {
   take(actor: Actor, input: TakeInput): Promise<Reservation> {
     return this.#exclusive(async () => {
       const now = this.#o.clock.now();
-      const expiresAt = input.until ?? now + (input.durationMs ?? 0);
-      if (expiresAt <= now) {
-        throw new PlugboardError('BAD_INPUT', 'The reservation would end before it starts.', undefined, {
-          action: 'Give a time in the future, or a duration.',
-        });
-      }
-      // The same bound whichever way the end is given: a booking, not ownership, so a forgotten one lapses.
-      if (expiresAt > now + RESERVATION_MAX_MS) {
-        throw new PlugboardError(
-          'BAD_INPUT',
-          `A reservation lasts at most 30 days (until ${untilText(now + RESERVATION_MAX_MS, now)}); this one would end later.`,
-          undefined,
-          { action: 'Give an earlier end, and take it again when it ends if you still need it.' },
-        );
-      }
+      const expiresAt = reservationEnd(input, now);
       checkTarget(input.target, this.#o.groups(), this.#o.names);
       const groups = this.#o.groups();
       const cells = cellsOf(input.target, groups);
@@ -254,41 +217,13 @@ export class Reservations {
   dispose(): void {
     if (this.#timer) this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
-    if (this.#reloadTimer) this.#o.clock.clearTimeout(this.#reloadTimer);
-    this.#reloadTimer = null;
+    this.#stopReloading?.();
+    this.#stopReloading = null;
   }
 
   /** The lab store's reservations read again (nothing to do over the settings file: every read is). */
   async #reload(): Promise<void> {
     await this.#o.book?.reload(this.#o.clock.now());
-  }
-
-  /** Follow what other Cores on the lab store take and end: read it again now and then. */
-  #pollStore(): void {
-    this.#reloadTimer = this.#o.clock.setTimeout(() => {
-      this.#exclusive(async () => {
-        await this.#reload();
-        this.refresh();
-      })
-        .then(() => {
-          if (!this.#storeFailing) return;
-          this.#storeFailing = false;
-          this.#o.log('the reservations in the lab store are read again');
-        })
-        .catch((error: unknown) => {
-          // Once, not every second while the store is away: the copy in memory goes on answering.
-          if (this.#storeFailing) return;
-          this.#storeFailing = true;
-          this.#o.log(
-            'could not read the reservations in the lab store; trying again every second, and saying so once it reads',
-            error,
-          );
-        })
-        .finally(() => {
-          if (this.#reloadTimer) this.#pollStore();
-        });
-    }, RESERVATIONS_RELOAD_MS);
-    this.#reloadTimer.unref?.();
   }
 
   async #remove(current: readonly Reservation[], id: string): Promise<void> {

@@ -1,24 +1,10 @@
-import type { AuthKind, ControllerSummary, Group } from '../../../src-preload/model';
+import type { ControllerSummary, Group } from '../../../src-preload/model';
 import { PlugboardError } from '../../shared/errors';
 import { controllerAccount, type SecretStore } from '../../secrets';
 import { consoleLogger, type Logger } from '../../shared/logging';
 import type { KeyValueStore } from '../kernel/ports';
-import { normaliseControllerUrl, normaliseFingerprint } from '../../shared/controller-address';
-import { pickDefaultColour } from './colour-palette';
-import {
-  checkSecret,
-  cleanAuth,
-  checkNameNotAlias,
-  checkUniqueAlias,
-  cleanAlias,
-  cleanMqttRoot,
-  cleanColour,
-  cleanName,
-  controllerNotFound,
-  groupNotFound,
-  newId,
-} from './registry-input';
-import { cleanTags, sameConnection, sameName } from './registry-records';
+import { checkSecret, controllerNotFound, groupNotFound, newId } from './registry-input';
+import { sameConnection, sameName } from './registry-records';
 import { validateGroupInput, withoutController, type GroupInput } from './registry-groups';
 import { RegistryFile, type ExternalChange } from './registry-file';
 import {
@@ -31,33 +17,12 @@ import {
 } from './registry-secrets';
 import { boundPlaceChanges, sealSecret, secretElsewhere } from './registry-envelope';
 import type { SecretPlace } from './secret-binding';
+import { newRecord, patchedRecord, type ControllerInput, type ControllerPatch } from './controller-input';
 
+export type { ControllerInput, ControllerPatch } from './controller-input';
 export type { GroupInput } from './registry-groups';
 export type { ExternalChange } from './registry-file';
 export type { BoundSecret } from './registry-secrets';
-
-/** What the person chose when adding a controller (the secret travels separately). */
-export interface ControllerInput {
-  name: string;
-  /** Any address form; saved as `http[s]://host[:port]`. */
-  url: string;
-  auth: AuthKind;
-  /** User name for digest/basic; ignored for tokens. */
-  user?: string;
-  /** Pinned certificate fingerprint (HTTPS), or null/absent. */
-  fingerprint?: string | null;
-  /** `#rrggbb`; a distinct palette colour when absent. */
-  colour?: string;
-  demo?: boolean;
-  /** pdudaemon's hostname besides the name; null or absent: none (update: null removes it). */
-  alias?: string | null;
-  tags?: readonly string[];
-  /** The topic root its unit publishes under (MQTT); null or absent: none (update: null removes it). */
-  mqttTopic?: string | null;
-}
-
-/** Fields `update` may change; absent fields stay as they are. */
-export type ControllerPatch = Partial<Omit<ControllerInput, 'demo'>>;
 
 export interface UpdateOptions {
   /**
@@ -145,30 +110,7 @@ export class ControllerRegistry {
   add(input: ControllerInput, secret: string | null): Promise<ControllerSummary> {
     return this.#changeSecrets(async () => {
       const all = this.list();
-      const name = cleanName(input.name, 'controller');
-      this.#checkUniqueName(all, name, null);
-      const alias = input.alias ? cleanAlias(input.alias) : null;
-      if (alias) checkUniqueAlias(all, alias, null);
-      const { auth, user } = cleanAuth(input.auth, input.user);
-      checkSecret(secret);
-      const record: ControllerSummary = {
-        id: newId('c', (id) => all.some((c) => c.id === id)),
-        name,
-        url: normaliseControllerUrl(input.url),
-        auth,
-        user,
-        hasSecret: secret !== null,
-        fingerprint: input.fingerprint ? normaliseFingerprint(input.fingerprint) : null,
-        colour:
-          input.colour === undefined
-            ? pickDefaultColour(all.map((c) => c.colour))
-            : cleanColour(input.colour),
-        order: all.length === 0 ? 0 : Math.max(...all.map((c) => c.order)) + 1,
-        demo: input.demo === true,
-        ...(alias ? { alias } : {}),
-        ...(input.tags?.length ? { tags: cleanTags(input.tags) } : {}),
-        mqttTopic: cleanMqttRoot(input.mqttTopic ?? null),
-      };
+      const record = newRecord(all, input, secret);
       const account = controllerAccount(record.id);
       if (secret !== null) {
         journal(this.#file, account);
@@ -198,27 +140,7 @@ export class ControllerRegistry {
       const all = this.list();
       const current = all.find((c) => c.id === id);
       if (!current) throw controllerNotFound(id);
-      const next: ControllerSummary = { ...current };
-      if (patch.name !== undefined) {
-        next.name = cleanName(patch.name, 'controller');
-        this.#checkUniqueName(all, next.name, id);
-      }
-      if (patch.url !== undefined) next.url = normaliseControllerUrl(patch.url);
-      if (patch.auth !== undefined || patch.user !== undefined) {
-        Object.assign(next, cleanAuth(patch.auth ?? current.auth, patch.user ?? (current.user || undefined)));
-      }
-      if (patch.fingerprint !== undefined)
-        next.fingerprint = patch.fingerprint ? normaliseFingerprint(patch.fingerprint) : null;
-      if (patch.colour !== undefined) next.colour = cleanColour(patch.colour);
-      if (patch.alias === null) delete next.alias;
-      else if (patch.alias !== undefined) next.alias = cleanAlias(patch.alias);
-      if (next.alias) checkUniqueAlias(all, next.alias, id);
-      if (patch.tags !== undefined) {
-        const tags = cleanTags(patch.tags);
-        if (tags.length) next.tags = tags;
-        else delete next.tags;
-      }
-      if (patch.mqttTopic !== undefined) next.mqttTopic = cleanMqttRoot(patch.mqttTopic);
+      const next = patchedRecord(all, current, patch);
       checkSecret(secret);
       const account = controllerAccount(id);
       const write = (record: ControllerSummary) =>
@@ -350,16 +272,6 @@ export class ControllerRegistry {
     const group = this.listGroups().find((g) => g.id === id);
     if (!group) throw groupNotFound(id);
     return group;
-  }
-
-  #checkUniqueName(all: readonly ControllerSummary[], name: string, selfId: string | null): void {
-    const clash = all.find((c) => c.id !== selfId && sameName(c.name, name));
-    if (clash)
-      throw new PlugboardError(
-        'BAD_INPUT',
-        `A controller named "${clash.name}" is already saved: choose another name.`,
-      );
-    checkNameNotAlias(all, name, selfId);
   }
 
   /** Put a record back after a failed change; a second failure is logged, the first one is what the caller hears. */

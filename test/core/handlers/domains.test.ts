@@ -1,6 +1,6 @@
 /**
  * The handlers room holds one file per domain of the contract (`outlets/*` in handlers/outlets.ts, and so
- * on), besides the role and scope checks and the dispatcher: a call is found where its name says, and a new domain
+ * on), besides the role and scope checks, the dispatcher and the handler sets per caller: a call is found where its name says, and a new domain
  * gets a file of its own. Each file's handler set answers exactly its domain's calls.
  */
 import { readdirSync } from 'node:fs';
@@ -9,8 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { callNames, splitCallName } from '../../../src-preload/contract';
 
 const room = join(import.meta.dirname, '../../../src-main/core/handlers');
-/** The room's files that are not a domain's handlers: the dispatcher, the role check and the scope check. */
-const NOT_A_DOMAIN = ['dispatch.ts', 'permissions.ts', 'scopes.ts'];
+/**
+ * The room's files that are not a domain's handlers: the dispatcher, the role check, the scope check and
+ * the handler sets that bind the domains together for a caller.
+ */
+const NOT_A_DOMAIN = ['dispatch.ts', 'handler-sets.ts', 'permissions.ts', 'scopes.ts'];
 
 const domains = [...new Set(callNames.map((name) => splitCallName(name)[0]))].sort();
 const domainFiles = readdirSync(room)
@@ -18,7 +21,7 @@ const domainFiles = readdirSync(room)
   .sort();
 
 describe('the handlers room', () => {
-  it('has one file per domain of the contract, and no other but the dispatcher and the role and scope checks', () => {
+  it('has one file per domain of the contract, and no other but the dispatcher, the role and scope checks and the handler sets', () => {
     expect(domainFiles.map((file) => file.replace(/\.ts$/, ''))).toEqual(domains);
     expect(
       readdirSync(room)
