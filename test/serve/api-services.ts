@@ -1,6 +1,6 @@
 /**
  * In-process lab services for tests: lab records opened in a folder, and `plugboard serve`'s api
- * listener on 127.0.0.1 (a free port) over a test's Core. `close()` (in the test file's afterEach, before
+ * listener on 127.0.0.1 (a free port) over a test's Core, HTTPS when given TLS material. `close()` (in the test file's afterEach, before
  * its folders are removed) closes the listeners, the harness's Cores and the records, in that order.
  */
 import { openLabRecords, type Core, type LabRecords } from '../../src-main/core/index';
@@ -37,11 +37,17 @@ export class ApiServices {
       ...options,
     });
     this.listeners.push(listener);
-    return { origin: /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!, listener };
+    const scheme = options.tls ? 'https' : 'http';
+    return { origin: new RegExp(`api: (${scheme}://[^/]+)/`).exec(listener.lines[0]!)![1]!, listener };
+  }
+
+  /** Stops the listeners only (a service that no longer answers); the records stay open. */
+  async closeListeners(): Promise<void> {
+    await Promise.all(this.listeners.splice(0).map((l) => l.close(1_000)));
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.listeners.splice(0).map((l) => l.close(1_000)));
+    await this.closeListeners();
     await cleanUp();
     for (const records of this.opened.splice(0)) await records.store.close().catch(() => undefined);
   }
