@@ -9,6 +9,21 @@ import type { ListenerContext, RunningListener } from '../../src-main/serve/list
 import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { cleanUp } from '../core/harness';
 
+/** What an api listener is started with: 127.0.0.1 on a free port, no allowlist, tokens or TLS unless `options` gives them. */
+export function apiContext(core: Core, options: Partial<ListenerContext> = {}): ListenerContext {
+  return {
+    core,
+    spec: { name: 'api', host: '127.0.0.1', port: 0 },
+    allow: null,
+    tokens: [],
+    hostNames: [],
+    tls: null,
+    metrics: new ServiceMetrics(),
+    log: () => undefined,
+    ...options,
+  };
+}
+
 export class ApiServices {
   private readonly opened: LabRecords[] = [];
   private readonly listeners: RunningListener[] = [];
@@ -20,22 +35,12 @@ export class ApiServices {
     return records;
   }
 
-  /** An api listener for `core`, with no allowlist, tokens or TLS unless `options` gives them. */
+  /** An api listener for `core` (apiContext); its origin. */
   async listen(
     core: Core,
     options: Partial<ListenerContext> = {},
   ): Promise<{ origin: string; listener: RunningListener }> {
-    const listener = await startApiListener({
-      core,
-      spec: { name: 'api', host: '127.0.0.1', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls: null,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-      ...options,
-    });
+    const listener = await startApiListener(apiContext(core, options));
     this.listeners.push(listener);
     const scheme = options.tls ? 'https' : 'http';
     return { origin: new RegExp(`api: (${scheme}://[^/]+)/`).exec(listener.lines[0]!)![1]!, listener };

@@ -13,12 +13,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS } from '../../src-main/core/index';
 import { connectRemoteCore } from '../../src-main/link';
 import { signIn as signInRoute } from '../../src-main/serve/api-sign-in';
-import type { ListenerContext } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { FakeClock } from '../core/fake-clock';
 import { addController, emulator, newCore } from '../core/harness';
-import { ApiServices } from './api-services';
+import { apiContext, ApiServices } from './api-services';
 
 const PASSWORD = 'a long enough password';
 const SECRET = 'ci-secret-0123456789abcdef';
@@ -215,16 +213,7 @@ describe('sign-in on the JSON API', () => {
 
   it('takes a password over plain HTTP only from this machine', async () => {
     const { h } = await service();
-    const context: ListenerContext = {
-      core: h.core,
-      spec: { name: 'api', host: '0.0.0.0', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls: null,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-    };
+    const context = apiContext(h.core, { spec: { name: 'api', host: '0.0.0.0', port: 0 } });
     const from = (address: string) =>
       Object.assign(Readable.from([JSON.stringify({ name: 'ada', password: PASSWORD })]), {
         socket: { remoteAddress: address },
