@@ -19,9 +19,9 @@ import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { LINK_PROTOCOL, REMOTE_LINK_PATH } from '../../src-main/link/wire';
 import { startApiListener } from '../../src-main/serve/api';
 import type { TlsMaterial } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { MemorySecretStore } from '../../src-main/secrets';
+import { apiContext } from '../serve/api-services';
 import { cleanEnv } from './run-cli';
 
 /** The reads the commands in these tests make; a standby answers them, and refuses anything else. */
@@ -85,16 +85,8 @@ export async function leadingService(cleanups: Cleanups, options: ServiceOptions
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
   });
-  const listener = await startApiListener({
-    core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: parseTokens(`ci-runner[operator]:${secret}\n`, 'tokens') as Token[],
-    hostNames: [],
-    tls,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
+  const tokens = parseTokens(`ci-runner[operator]:${secret}\n`, 'tokens') as Token[];
+  const listener = await startApiListener(apiContext(core, { tokens, tls }));
   cleanups.push(() => listener.close(1_000));
   const origin = /api: (https?:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
   const env = cleanEnv({
