@@ -146,6 +146,9 @@ export const eventNames = Object.keys(events) as EventName[];
 /** What the Core implements: one async function per call. Errors are thrown as `PlugboardError`. */
 export type Handlers = { [K in CallName]: (input: CallParsed<K>) => Promise<CallResult<K>> };
 
+/** The `labs/*` calls: a desk answers them with its labs, any other Core refuses them. */
+export type LabHandlers = Pick<Handlers, keyof typeof labCalls>;
+
 /** Where the Core pushes events; each shell forwards them to its window(s). */
 export type EventSink = <K extends EventName>(name: K, payload: EventPayload<K>) => void;
 

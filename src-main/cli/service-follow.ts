@@ -17,6 +17,7 @@ import {
   type Handlers,
 } from '../../src-preload/contract';
 import { connectRemoteCore, type CoreLink as RemoteLink, type LinkActor } from '../link';
+import { didNotAnswer } from '../link/service-post';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { originOf, type ServiceAddress } from './service-list';
 
@@ -227,11 +228,6 @@ class Follower {
 function send(open: Open, name: CallName, input: unknown, actor: LinkActor): Promise<unknown> {
   const handler = open.link.handlersAs(actor)[name] as (input: unknown) => Promise<unknown>;
   return handler(input);
-}
-
-/** Refused, no route, reset or timed out before the link opened: nothing was sent there. */
-function didNotAnswer(error: unknown): boolean {
-  return isPlugboardError(error) && (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT');
 }
 
 /** Why an address did not answer, in the words of the network (the cause), else the error's sentence. */

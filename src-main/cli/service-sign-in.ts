@@ -12,7 +12,7 @@
  * whoever reads the file). Sign-out deletes the session here even when the service cannot be told.
  */
 import { localDateTime } from '../../src-preload/words';
-import { postToService, answerError, type ServiceAnswer } from '../link/service-post';
+import { answerError, postToLab, postToService } from '../link/service-post';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
 import { KeytarSecretStore, type SecretStore } from '../secrets';
 import type { CommandContext } from './command-context';
@@ -69,32 +69,16 @@ async function keychain(verb: string): Promise<SecretStore> {
   return store;
 }
 
-/** POST to the first of `addresses` that answers (and is not a standby that refuses); notes the others. */
-async function postToLab(
+/** The note on stderr for an address passed over for the next one. */
+function noteSkipped(
   context: CommandContext,
-  addresses: readonly ServiceAddress[],
-  path: string,
-  options: { token?: string; body?: unknown },
-): Promise<{ answer: ServiceAnswer; address: ServiceAddress }> {
-  let last: unknown = null;
-  for (const address of addresses) {
-    try {
-      const answer = await postToService(address.url, path, { ...options, fingerprint: address.fingerprint });
-      if (answerError(answer.json)?.code === 'STANDBY' && address !== addresses.at(-1)) {
-        context.terminal.warn(
-          `plugboard: the Plugboard service at ${address.url} is a standby; trying the next.`,
-        );
-        continue;
-      }
-      return { answer, address };
-    } catch (error) {
-      if (!isPlugboardError(error) || (error.code !== 'UNREACHABLE' && error.code !== 'TIMEOUT')) throw error;
-      last = error;
-      if (address !== addresses.at(-1))
-        context.terminal.warn(`plugboard: ${error.message} Trying the next service.`);
-    }
-  }
-  throw last;
+): (address: ServiceAddress, why: { standby: true } | { error: Error }) => void {
+  return (address, why) =>
+    context.terminal.warn(
+      'standby' in why
+        ? `plugboard: the Plugboard service at ${address.url} is a standby; trying the next.`
+        : `plugboard: ${why.error.message} Trying the next service.`,
+    );
 }
 
 async function accountName(context: CommandContext): Promise<string> {
@@ -128,9 +112,12 @@ export async function signIn(context: CommandContext): Promise<void> {
     return (await import('./service-provider-sign-in')).signInThroughProvider(context, addresses, store);
   const name = await accountName(context);
   const secret = await password(context, name);
-  const { answer, address } = await postToLab(context, addresses, '/api/v1/sign-in', {
-    body: { name, password: secret },
-  });
+  const { answer, address } = await postToLab(
+    addresses,
+    '/api/v1/sign-in',
+    { body: { name, password: secret } },
+    noteSkipped(context),
+  );
   const signed = answer.json as SignedIn | null;
   if (answer.status !== 200 || typeof signed?.token !== 'string')
     throw serviceError(answerError(answer.json), answer.status, address.url);
@@ -165,7 +152,12 @@ export async function signOut(context: CommandContext): Promise<void> {
   let told: unknown = null;
   let ended = false;
   try {
-    const { answer } = await postToLab(context, kept.addresses, '/api/v1/sign-out', { token: kept.token });
+    const { answer } = await postToLab(
+      kept.addresses,
+      '/api/v1/sign-out',
+      { token: kept.token },
+      noteSkipped(context),
+    );
     ended = answer.status === 200;
   } catch (error) {
     told = error;

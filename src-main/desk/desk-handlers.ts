@@ -4,7 +4,7 @@
  * kept; signing in keeps the session in the keychain only, bound to the lab's addresses and
  * certificates; `labs/call` is one call on the lab's Core, through the remote link.
  */
-import type { Handlers } from '../../src-preload/contract';
+import type { Handlers, LabHandlers } from '../../src-preload/contract';
 import type { LinkActor } from '../link';
 import { normalize } from '../link/remote';
 import { originOf } from '../link/service-address';
@@ -21,17 +21,6 @@ import {
   type ServiceStatus,
   type SignedIn,
 } from './lab-service';
-
-export type LabHandlers = Pick<
-  Handlers,
-  | 'labs/list'
-  | 'labs/add'
-  | 'labs/signIn'
-  | 'labs/signInWithProvider'
-  | 'labs/signOut'
-  | 'labs/remove'
-  | 'labs/call'
->;
 
 export function deskLabHandlers(labs: DeskLabs, actor: LinkActor, own: Handlers): LabHandlers {
   return {

@@ -5,14 +5,14 @@
  * The Electron shell and the web shell (`plugboard web`) serve a desk instead of the bare Core.
  */
 import { randomBytes } from 'node:crypto';
-import type { EventName, EventPayload, EventSink, Handlers } from '../../src-preload/contract';
+import type { EventName, EventPayload, EventSink, Handlers, LabHandlers } from '../../src-preload/contract';
 import type { ActivityDoor, Caller, ConfirmRequest, LabSummary } from '../../src-preload/model';
 import { systemClock, type Clock, type Core, type KeyValueStore } from '../core/index';
 import type { LinkActor } from '../link';
 import type { SessionKeychain } from '../link/service-session';
 import { PlugboardError } from '../shared/errors';
 import type { Logger } from '../shared/logging';
-import { deskLabHandlers, type LabHandlers } from './desk-handlers';
+import { deskLabHandlers } from './desk-handlers';
 import type { ProviderSignIn } from './desk-labs';
 import type { LastKnown } from './last-known';
 import { LabConnection } from './lab-connection';

@@ -4,9 +4,11 @@
  * leads, how one signs in), sign-in and sign-out. A password and a session go nowhere but these requests.
  */
 import { ERROR_CODES, type ErrorCode } from '../../src-preload/model';
-import { answerError, getFromService, postToService, type ServiceAnswer } from '../link/service-post';
+import { answerError, didNotAnswer, getFromService, type ServiceAnswer } from '../link/service-post';
 import { originOf, type ServiceAddress } from '../link/service-address';
 import { isPlugboardError, PlugboardError } from '../shared/errors';
+
+export { didNotAnswer, postToLab } from '../link/service-post';
 
 /** `GET /api/v1/status` as a desk reads it. */
 export interface ServiceStatus {
@@ -47,26 +49,6 @@ export async function serviceStatus(address: ServiceAddress, token?: string): Pr
   throw refusalOf(answer, address.url);
 }
 
-/** POST `path` to the first of `addresses` that answers and does not refuse as a standby. */
-export async function postToLab(
-  addresses: readonly ServiceAddress[],
-  path: string,
-  options: { token?: string; body?: unknown },
-): Promise<{ answer: ServiceAnswer; address: ServiceAddress }> {
-  let last: unknown = null;
-  for (const address of addresses) {
-    try {
-      const answer = await postToService(address.url, path, { ...options, fingerprint: address.fingerprint });
-      if (answerError(answer.json)?.code === 'STANDBY' && address !== addresses.at(-1)) continue;
-      return { answer, address };
-    } catch (error) {
-      if (!didNotAnswer(error)) throw error;
-      last = error;
-    }
-  }
-  throw last;
-}
-
 /** An answer that is not the one wanted, as the service's own refusal (or "not a Plugboard service"). */
 export function refusalOf(answer: ServiceAnswer, where: string): PlugboardError {
   const error = answerError(answer.json);
@@ -81,11 +63,6 @@ export function refusalOf(answer: ServiceAnswer, where: string): PlugboardError 
   const code: ErrorCode =
     answer.status === 401 ? 'AUTH_FAILED' : known ? (error.code as ErrorCode) : 'DEVICE_ERROR';
   return new PlugboardError(code, error.message, undefined, error.action ? { action: error.action } : {});
-}
-
-/** Refused, no route, reset or timed out before anything was answered: nothing was done there. */
-export function didNotAnswer(error: unknown): boolean {
-  return isPlugboardError(error) && (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT');
 }
 
 /** A host on this machine: a password may go to it over plain HTTP. */

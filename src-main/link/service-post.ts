@@ -6,7 +6,9 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isPlugboardError } from '../shared/errors';
 import { connectError, parseServiceUrl, pinnedFingerprint, pinnedSocket } from './remote';
+import type { ServiceAddress } from './service-address';
 
 export interface ServicePost {
   /** SHA-256 fingerprint of the service's HTTPS certificate (any case, colons optional). */
@@ -99,4 +101,37 @@ export function answerError(json: unknown): { code: string; message: string; act
     message: error.message.slice(0, 500),
     ...(typeof error.action === 'string' ? { action: error.action.slice(0, 500) } : {}),
   };
+}
+
+/** Refused, no route, reset or timed out before anything was answered: nothing was done there. */
+export function didNotAnswer(error: unknown): boolean {
+  return isPlugboardError(error) && (error.code === 'UNREACHABLE' || error.code === 'TIMEOUT');
+}
+
+/**
+ * POST `path` to the first of `addresses` that answers and does not refuse as a standby. `skipped`
+ * hears of each address passed over for a later one (the CLI notes it on stderr; a desk says nothing).
+ */
+export async function postToLab(
+  addresses: readonly ServiceAddress[],
+  path: string,
+  options: { token?: string; body?: unknown },
+  skipped?: (address: ServiceAddress, why: { standby: true } | { error: Error }) => void,
+): Promise<{ answer: ServiceAnswer; address: ServiceAddress }> {
+  let last: unknown = null;
+  for (const address of addresses) {
+    try {
+      const answer = await postToService(address.url, path, { ...options, fingerprint: address.fingerprint });
+      if (answerError(answer.json)?.code === 'STANDBY' && address !== addresses.at(-1)) {
+        skipped?.(address, { standby: true });
+        continue;
+      }
+      return { answer, address };
+    } catch (error) {
+      if (!didNotAnswer(error)) throw error;
+      last = error;
+      if (address !== addresses.at(-1)) skipped?.(address, { error: error as Error });
+    }
+  }
+  throw last;
 }

@@ -8,33 +8,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AccountSummary } from '../../src-preload/model';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { openConfStore } from '../../src-main/core/store';
 import { MemorySecretStore } from '../../src-main/secrets';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
-import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { addController, emulator, newCore } from '../core/harness';
+import { ApiServices } from '../serve/api-services';
 import { cleanEnv, cli } from './run-cli';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-cli-accounts-'));
 const PASSWORD = 'a long enough password';
 const SECRET = 'admin-secret-0123456789abcdef';
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
-afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
-});
+const services = new ApiServices();
+afterEach(() => services.close());
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-async function records(dir: string): Promise<LabRecords> {
-  const opening = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(opening);
-  return opening;
-}
 
 describe('plugboard accounts', () => {
   it('adds, lists, sets a password, disables, enables, revokes and removes on the config folder', async () => {
@@ -87,7 +73,7 @@ describe('plugboard accounts', () => {
     );
 
     // The account signs in with what was piped in, and the commands end its sessions.
-    const lab = await records(dir);
+    const lab = await services.records(dir);
     const core = newCore({
       store: openConfStore(dir),
       dataDir: dir,
@@ -162,23 +148,12 @@ describe('plugboard accounts', () => {
     const h = newCore({
       store: openConfStore(dir),
       dataDir: dir,
-      records: await records(dir),
+      records: await services.records(dir),
       secrets: new MemorySecretStore(),
     });
     const { id } = await addController(h, emu, { name: 'Bench A' });
     const tokens = parseTokens(`root[admin]:${SECRET}\nops[operator]:${SECRET}-ops\n`, 'tokens') as Token[];
-    const listener = await startApiListener({
-      core: h.core,
-      spec: { name: 'api', host: '127.0.0.1', port: 0 },
-      allow: null,
-      tokens,
-      hostNames: [],
-      tls: null,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-    });
-    listeners.push(listener);
-    const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+    const { origin } = await services.listen(h.core, { tokens });
     const env = (token: string) =>
       cleanEnv({
         PLUGBOARD_CONFIG_DIR: path.join(scratch, 'client'),

@@ -12,17 +12,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { openConfStore } from '../../src-main/core/store';
 import { KeytarSecretStore, MemorySecretStore } from '../../src-main/secrets';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseOidc, type OidcConfig } from '../../src-main/serve/oidc-options';
 import { startOidc } from '../../src-main/serve/oidc-service';
 import { loadTls } from '../../src-main/serve/tls';
-import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { addController, emulator, newCore } from '../core/harness';
 import { openChromium } from '../e2e/chromium';
+import { ApiServices } from '../serve/api-services';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../serve/oidc-provider';
 import { inKeychainSession } from './keychain-session';
 
@@ -34,8 +31,7 @@ let browser: Browser;
 /** Where the $BROWSER script hands the address it was asked to open. */
 let opener: Server;
 let opened: (url: string) => void = () => undefined;
-const records: LabRecords[] = [];
-const listeners: RunningListener[] = [];
+const services = new ApiServices();
 
 beforeAll(async () => {
   provider = await startTestProvider({
@@ -61,11 +57,7 @@ beforeAll(async () => {
   vi.stubEnv('BROWSER', script);
 }, 120_000);
 
-afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const r of records.splice(0)) await r.store.close().catch(() => undefined);
-});
+afterEach(() => services.close());
 
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -78,8 +70,7 @@ afterAll(async () => {
 /** A lab service over HTTPS whose groups map `lab-ops` to operator everywhere. */
 async function lab() {
   const dir = mkdtempSync(path.join(scratch, 'service-'));
-  const store = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  records.push(store);
+  const store = await services.records(dir);
   const h = newCore({
     store: openConfStore(dir),
     dataDir: dir,
@@ -100,19 +91,10 @@ async function lab() {
     {},
   )) as OidcConfig;
   const tls = (await loadTls({ kind: 'self-signed' }, dir, ['127.0.0.1']))!;
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: [],
-    hostNames: [],
+  const { origin } = await services.listen(h.core, {
     tls,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
     oidc: startOidc(config, await h.core.handlers['controllers/list']({}), null),
   });
-  listeners.push(listener);
-  const origin = /api: (https:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
   provider.register(`${origin}/api/v1/oidc/callback`);
   return { h, origin, fingerprint: tls.fingerprint256 };
 }

@@ -9,18 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityEntry } from '../../src-preload/model';
-import type { Core } from '../../src-main/core/index';
-import { openSavedCore } from '../../src-main/core/saved-core';
-import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { connectRemoteCore } from '../../src-main/link';
-import { startApiListener } from '../../src-main/serve/api';
 import type { TlsMaterial } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { loadTls } from '../../src-main/serve/tls';
-import { parseTokens, type Token } from '../../src-main/serve/tokens';
-import { MemorySecretStore } from '../../src-main/secrets';
-import { cleanEnv, cli } from './run-cli';
+import { leadingService } from './lab-services';
+import { cli } from './run-cli';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -36,54 +29,9 @@ function scratch(): string {
   return dir;
 }
 
-interface Service {
-  emu: RunningEmulator;
-  core: Core;
-  origin: string;
-  entries: ActivityEntry[];
-  /** The CLI child's environment: an empty config folder of its own, no keychain. */
-  env: NodeJS.ProcessEnv;
-}
-
-async function service(tls: TlsMaterial | null = null): Promise<Service> {
-  const emu = await startEmulator({ password: 'svc-only-913', initialStates: Array(8).fill(false) });
-  cleanups.push(() => emu.close());
-  const core = await openSavedCore({
-    shell: 'test',
-    version: '0',
-    configDir: join(scratch(), 'config'),
-    secrets: new MemorySecretStore(),
-    log: () => undefined,
-  });
-  cleanups.push(() => core.dispose());
-  await core.handlers['controllers/add']({
-    url: emu.url,
-    name: 'Bench A',
-    auth: { kind: 'digest', user: 'admin', password: 'svc-only-913' },
-  });
-  const entries: ActivityEntry[] = [];
-  core.subscribe((name, payload) => {
-    if (name === 'activity/added') entries.push(payload as ActivityEntry);
-  });
-  const tokens = parseTokens(`ci-runner[operator]:${SECRET}\n`, 'tokens') as Token[];
-  const listener = await startApiListener({
-    core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens,
-    hostNames: [],
-    tls,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
-  cleanups.push(() => listener.close(1_000));
-  const origin = /api: (https?:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
-  const env = cleanEnv({
-    PLUGBOARD_CONFIG_DIR: join(scratch(), 'client-config'),
-    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-  });
-  return { emu, core, origin, entries, env };
-}
+/** The service, with the CLI child's environment carrying no token: each test gives it its own way. */
+const service = (tls: TlsMaterial | null = null) =>
+  leadingService(cleanups, { secret: SECRET, tls, tokenInEnv: false });
 
 describe('--service URL: the CLI through a remote plugboard serve', () => {
   it('switches through the service, recorded as the CLI by the token name; a token file works too', async () => {

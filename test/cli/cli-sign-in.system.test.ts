@@ -9,27 +9,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { openLabRecords, SESSION_IDLE_MS, systemClock, type LabRecords } from '../../src-main/core/index';
+import { SESSION_IDLE_MS, systemClock } from '../../src-main/core/index';
 import { openConfStore } from '../../src-main/core/store';
 import { KeytarSecretStore, MemorySecretStore } from '../../src-main/secrets';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { loadTls } from '../../src-main/serve/tls';
-import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../core/harness';
+import { addController, emulator, newCore, type CoreHarness } from '../core/harness';
+import { ApiServices } from '../serve/api-services';
 import { inKeychainSession, type Step } from './keychain-session';
 
 vi.setConfig({ testTimeout: 120_000 });
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-cli-sign-in-'));
 const PASSWORD = 'ada has a long password';
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
-afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
-});
+const services = new ApiServices();
+afterEach(() => services.close());
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface Lab {
@@ -44,8 +37,7 @@ interface Lab {
 async function lab(listenerCount = 1): Promise<Lab> {
   const dir = mkdtempSync(path.join(scratch, 'service-'));
   let offset = 0;
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const h = newCore({
     store: openConfStore(dir),
     dataDir: dir,
@@ -63,20 +55,7 @@ async function lab(listenerCount = 1): Promise<Lab> {
   });
   const tls = (await loadTls({ kind: 'self-signed' }, dir, ['127.0.0.1']))!;
   const origins: string[] = [];
-  for (let i = 0; i < listenerCount; i++) {
-    const listener = await startApiListener({
-      core: h.core,
-      spec: { name: 'api', host: '127.0.0.1', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-    });
-    listeners.push(listener);
-    origins.push(/api: (https:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!);
-  }
+  for (let i = 0; i < listenerCount; i++) origins.push((await services.listen(h.core, { tls })).origin);
   return { h, origins, fingerprint: tls.fingerprint256, advance: (ms) => (offset += ms) };
 }
 
@@ -228,7 +207,7 @@ describe('plugboard sign-in / sign-out', () => {
     const first = await inKeychainSession([signIn('in', service)]);
     expect(first.results.in!.code, first.results.in!.stderr).toBe(0);
     const token = [...(await keptFor(origins)).values()][0]!;
-    await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
+    await services.closeListeners();
     const { results } = await inKeychainSession(
       [{ name: 'out', args: [...service, 'sign-out'] }],
       first.home,

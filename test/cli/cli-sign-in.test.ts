@@ -8,44 +8,24 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { openConfStore } from '../../src-main/core/store';
 import { MemorySecretStore } from '../../src-main/secrets';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
-import { cleanUp, newCore } from '../core/harness';
+import { newCore } from '../core/harness';
+import { ApiServices } from '../serve/api-services';
 import { cleanEnv, cli } from './run-cli';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'plugboard-cli-sign-in-'));
 const PASSWORD = 'ada has a long password';
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
-afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
-});
+const services = new ApiServices();
+afterEach(() => services.close());
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 it('without a keychain: refused with a sentence, nothing sent to the service and nothing written', async () => {
   const dir = mkdtempSync(path.join(scratch, 'service-'));
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const h = newCore({ store: openConfStore(dir), dataDir: dir, records, secrets: new MemorySecretStore() });
   await h.core.accounts!.add({ name: 'ada', role: 'operator', scope: { kind: 'all' }, password: PASSWORD });
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: [],
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
-  listeners.push(listener);
-  const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  const { origin } = await services.listen(h.core);
   const config = path.join(scratch, 'client');
   const env = cleanEnv({ PLUGBOARD_CONFIG_DIR: config, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
   const run = (args: string[]) => cli(args, { env, stdin: `${PASSWORD}\n` });

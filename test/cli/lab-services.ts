@@ -18,9 +18,10 @@ import { openSavedCore } from '../../src-main/core/saved-core';
 import { startEmulator, type RunningEmulator } from '../../src-main/emulator';
 import { LINK_PROTOCOL, REMOTE_LINK_PATH } from '../../src-main/link/wire';
 import { startApiListener } from '../../src-main/serve/api';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
+import type { TlsMaterial } from '../../src-main/serve/listener';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { MemorySecretStore } from '../../src-main/secrets';
+import { apiContext } from '../serve/api-services';
 import { cleanEnv } from './run-cli';
 
 /** The reads the commands in these tests make; a standby answers them, and refuses anything else. */
@@ -43,7 +44,7 @@ export interface LabService {
   core: Core;
   origin: string;
   entries: ActivityEntry[];
-  /** The CLI's environment: an empty config folder of its own, no keychain, the service's token. */
+  /** The CLI's environment: an empty config folder of its own, no keychain, the service's token (unless not asked for). */
   env: NodeJS.ProcessEnv;
 }
 
@@ -53,8 +54,18 @@ function scratch(cleanups: Cleanups): string {
   return dir;
 }
 
+export interface ServiceOptions {
+  /** The operator token ci-runner's secret (SECRET unless given). */
+  secret?: string;
+  /** HTTPS with this certificate; plain HTTP without. */
+  tls?: TlsMaterial | null;
+  /** Whether the CLI's environment carries the token (PLUGBOARD_SERVICE_TOKEN); it does unless false. */
+  tokenInEnv?: boolean;
+}
+
 /** The leading service: its Core switches the emulated "Bench A". */
-export async function leadingService(cleanups: Cleanups): Promise<LabService> {
+export async function leadingService(cleanups: Cleanups, options: ServiceOptions = {}): Promise<LabService> {
+  const { secret = SECRET, tls = null, tokenInEnv = true } = options;
   const emu = await startEmulator({ password: 'svc-only-913', initialStates: Array(8).fill(false) });
   cleanups.push(() => emu.close());
   const core = await openSavedCore({
@@ -74,22 +85,14 @@ export async function leadingService(cleanups: Cleanups): Promise<LabService> {
   core.subscribe((name, payload) => {
     if (name === 'activity/added') entries.push(payload as ActivityEntry);
   });
-  const listener = await startApiListener({
-    core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: parseTokens(`ci-runner[operator]:${SECRET}\n`, 'tokens') as Token[],
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
+  const tokens = parseTokens(`ci-runner[operator]:${secret}\n`, 'tokens') as Token[];
+  const listener = await startApiListener(apiContext(core, { tokens, tls }));
   cleanups.push(() => listener.close(1_000));
   const origin = /api: (https?:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
   const env = cleanEnv({
     PLUGBOARD_CONFIG_DIR: join(scratch(cleanups), 'client-config'),
     DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
-    PLUGBOARD_SERVICE_TOKEN: SECRET,
+    ...(tokenInEnv ? { PLUGBOARD_SERVICE_TOKEN: secret } : {}),
   });
   return { emu, core, origin, entries, env };
 }

@@ -22,6 +22,7 @@ import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { loadTls } from '../../src-main/serve/tls';
 import type { TlsMaterial } from '../../src-main/serve/listener';
 import { addController, emulator, newCore, type CoreHarness } from '../core/harness';
+import { apiContext } from '../serve/api-services';
 
 export const PASSWORD = 'a long enough password';
 
@@ -79,37 +80,29 @@ export async function startLab(
   let port = 0;
   let listener: RunningListener | null = null;
   const standby = async (name: string): Promise<string> => {
-    const other = await startApiListener({
-      core: h.core,
-      spec: { name: 'api', host: '127.0.0.1', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-      role: () => ({
-        service: name,
-        role: 'standby',
-        leader: 'leader',
-        leaderAddress: `https://127.0.0.1:${port}`,
+    const other = await startApiListener(
+      apiContext(h.core, {
+        tls,
+        role: () => ({
+          service: name,
+          role: 'standby',
+          leader: 'leader',
+          leaderAddress: `https://127.0.0.1:${port}`,
+        }),
       }),
-    });
+    );
     cleanups.push(() => other.close(1_000));
     return /api: (https:\/\/[^/]+)\//.exec(other.lines[0]!)![1]!;
   };
   const start = async (): Promise<void> => {
-    listener = await startApiListener({
-      core: h.core,
-      spec: { name: 'api', host: '127.0.0.1', port },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls,
-      metrics,
-      log: () => undefined,
-      role: () => ({ service: 'leader', role: 'leader', leader: 'leader', leaderAddress: null }),
-    });
+    listener = await startApiListener(
+      apiContext(h.core, {
+        spec: { name: 'api', host: '127.0.0.1', port },
+        tls,
+        metrics,
+        role: () => ({ service: 'leader', role: 'leader', leader: 'leader', leaderAddress: null }),
+      }),
+    );
     port = Number(new URL(/api: (https:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!).port);
   };
   const stop = async (): Promise<void> => {

@@ -14,16 +14,7 @@ import type { LabSummary } from '../../src-preload/model';
 import { cleanUp } from '../core/harness';
 import { PASSWORD, startLab, type Cleanup, type Lab } from '../desk/lab-fixture';
 import type { MenuItemView } from './standin/recorders';
-import { APP_TIMEOUT, eventually, startDesktopApp, until, type DesktopApp } from './desktop-app';
-
-function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
-  for (const item of menu) {
-    if (item.label !== undefined && label.test(item.label)) return item;
-    const inner = item.submenu && trayItem(item.submenu, label);
-    if (inner) return inner;
-  }
-  return undefined;
-}
+import { APP_TIMEOUT, type DesktopApp, eventually, startDesktopApp, trayItem, until } from './desktop-app';
 
 describe('The desktop app attached to a lab', () => {
   const cleanups: Cleanup[] = [];

@@ -28,25 +28,17 @@ import { cleanUpServe } from '../serve/built-serve';
 import type { MenuItemView } from './standin/recorders';
 import {
   APP_TIMEOUT,
+  type DesktopApp,
   eventually,
   exitOf,
   repoRoot,
   startDesktopApp,
+  trayItem,
   until,
-  type DesktopApp,
 } from './desktop-app';
 
 /** bench-a's outlet 4 is critical: the tray asks the window before switching it off. */
 const CRITICAL = 4;
-
-function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
-  for (const item of menu) {
-    if (item.label !== undefined && label.test(item.label)) return item;
-    const inner = item.submenu && trayItem(item.submenu, label);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** Every secret the app's keychain holds under Plugboard, read in a session of its own with the same HOME. */
 function keychainOf(home: string): Promise<{ account: string; password: string }[]> {

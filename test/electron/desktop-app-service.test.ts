@@ -17,23 +17,15 @@ import { listenCoreSocket, type CoreSocket } from '../../src-main/serve/core-soc
 import { addController, cleanUp, emulator, newCore, type CoreHarness } from '../core/harness';
 import {
   APP_TIMEOUT,
+  type DesktopApp,
   eventually,
   exitOf,
   repoRoot,
   startDesktopApp,
+  trayItem,
   until,
-  type DesktopApp,
 } from './desktop-app';
 import type { RunningEmulator } from '../../src-main/emulator';
-
-function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
-  for (const item of menu) {
-    if (item.label !== undefined && label.test(item.label)) return item;
-    const inner = item.submenu && trayItem(item.submenu, label);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 describe('The desktop app while a Plugboard service runs', () => {
   let home: string;

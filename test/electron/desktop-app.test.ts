@@ -15,11 +15,12 @@ import type { MenuItemView } from './standin/recorders';
 import {
   APP_TIMEOUT,
   appIndex,
+  type DesktopApp,
   eventually,
   exitOf,
   startDesktopApp,
+  trayItem,
   until,
-  type DesktopApp,
 } from './desktop-app';
 
 declare global {
@@ -43,15 +44,6 @@ function tab(page: Page, name: string, status: string) {
   return page
     .getByRole('tablist', { name: 'Controllers' })
     .getByRole('tab', { name: new RegExp(`^${name} ${status}`) });
-}
-
-function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
-  for (const item of menu) {
-    if (item.label !== undefined && label.test(item.label)) return item;
-    const inner = item.submenu && trayItem(item.submenu, label);
-    if (inner) return inner;
-  }
-  return undefined;
 }
 
 describe('The desktop app under the Electron stand-in', () => {

@@ -15,10 +15,21 @@ import { createInterface } from 'node:readline';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect, onTestFailed, vi } from 'vitest';
 import type { StandInState } from './standin/electron';
+import type { MenuItemView } from './standin/recorders';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const appIndex = join(repoRoot, 'out', 'renderer', 'index.html');
 const boot = join(import.meta.dirname, 'standin', 'boot.mjs');
+
+/** The first item of the tray's menu, submenus included, whose label matches. */
+export function trayItem(menu: MenuItemView[], label: RegExp): MenuItemView | undefined {
+  for (const item of menu) {
+    if (item.label !== undefined && label.test(item.label)) return item;
+    const inner = item.submenu && trayItem(item.submenu, label);
+    if (inner) return inner;
+  }
+  return undefined;
+}
 
 /** How long the app may take to show something (a busy two-core machine). */
 export const APP_TIMEOUT = 30_000;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_SETTINGS,
+  type AccountSummary,
   type AppSnapshot,
   type Capabilities,
   type ControllerState,
@@ -10,6 +11,21 @@ import {
 } from '../../src-preload/model';
 
 /** Realistic data shaped like what the Core sends; every builder takes overrides. */
+
+/** A lab account as `accounts/list` lists it: an operator of everything, with a password, signed out. */
+export function accountSummary(overrides: Partial<AccountSummary> = {}): AccountSummary {
+  return {
+    name: 'ada',
+    displayName: '',
+    role: 'operator',
+    scope: { kind: 'all' },
+    createdAt: 1_700_000_000_000,
+    disabled: false,
+    hasPassword: true,
+    sessions: 0,
+    ...overrides,
+  };
+}
 
 export function summary(overrides: Partial<ControllerSummary> = {}): ControllerSummary {
   return {

@@ -10,34 +10,20 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { CallInput } from '../../src-preload/contract';
 import type { AccountSummary } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
-import { controllerState, snapshot, summary } from './fixtures';
+import { accountSummary, controllerState, snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 let backend: TestBackend;
 let accounts: AccountSummary[];
 
-function account(overrides: Partial<AccountSummary>): AccountSummary {
-  return {
-    name: 'ada',
-    displayName: 'ada',
-    role: 'operator',
-    scope: { kind: 'all' },
-    createdAt: 1_700_000_000_000,
-    disabled: false,
-    hasPassword: true,
-    sessions: 0,
-    ...overrides,
-  };
-}
-
 beforeEach(() => {
   accounts = [
-    account({
+    accountSummary({
       name: 'bob',
       displayName: 'Bob B.',
       scope: { kind: 'some', tags: ['rack-7'], controllers: [], outlets: [] },
     }),
-    account({ name: 'root', displayName: 'root', role: 'admin' }),
+    accountSummary({ name: 'root', displayName: 'root', role: 'admin' }),
   ];
   backend = new TestBackend();
   backend.answer('app/snapshot', () => ({

@@ -10,30 +10,16 @@ import type { CallInput } from '../../src-preload/contract';
 import type { AccountSummary } from '../../src-preload/model';
 import App from '../../src-renderer/App.svelte';
 import { numberRuns, scopeWords } from '../../src-renderer/lib/account-form';
-import { controllerState, snapshot, summary } from './fixtures';
+import { accountSummary, controllerState, snapshot, summary } from './fixtures';
 import { TestBackend } from './test-backend';
 
 let backend: TestBackend;
 let accounts: AccountSummary[];
 
-function account(overrides: Partial<AccountSummary>): AccountSummary {
-  return {
-    name: 'ada',
-    displayName: '',
-    role: 'operator',
-    scope: { kind: 'all' },
-    createdAt: 1_700_000_000_000,
-    disabled: false,
-    hasPassword: true,
-    sessions: 0,
-    ...overrides,
-  };
-}
-
 const names = (id: string) => ({ 'bench-a': 'Bench A', 'bench-b': 'Bench B' })[id];
 
 beforeEach(() => {
-  accounts = [account({ name: 'root', role: 'admin', sessions: 2 })];
+  accounts = [accountSummary({ name: 'root', role: 'admin', sessions: 2 })];
   backend = new TestBackend();
   backend.answer('app/snapshot', () => ({
     ok: true,
@@ -45,7 +31,7 @@ beforeEach(() => {
   backend.answer('accounts/list', () => ({ ok: true, value: accounts }));
   backend.answer('accounts/add', (input) => {
     const { password: _password, ...rest } = input as CallInput<'accounts/add'>;
-    const added = account({ ...rest, displayName: rest.displayName ?? '' });
+    const added = accountSummary({ ...rest, displayName: rest.displayName ?? '' });
     accounts = [...accounts, added];
     return { ok: true, value: added };
   });

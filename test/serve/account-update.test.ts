@@ -8,26 +8,20 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { connectRemoteCore } from '../../src-main/link';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import type { ActivityEntry } from '../../src-preload/model';
 import { FakeClock } from '../core/fake-clock';
-import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { addController, emulator, newCore } from '../core/harness';
+import { ApiServices } from './api-services';
 
 const PASSWORD = 'a long enough password';
 let dir: string;
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
+const services = new ApiServices();
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'plugboard-account-update-'));
 });
 afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
+  await services.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -54,8 +48,7 @@ function send(origin: string, path: string, options: { token?: string; body?: un
 }
 
 async function service() {
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const h = newCore({ records, clock: new FakeClock(Date.UTC(2026, 10, 27, 9)) });
   const admin = h.core.handlersAs({ door: 'window', who: 'root', role: 'admin' });
   const rack7 = { kind: 'some' as const, tags: ['rack-7'], controllers: [], outlets: [] };
@@ -64,18 +57,7 @@ async function service() {
   const bench = await addController(h, await emulator({ initialStates: Array(8).fill(false) }), {
     name: 'Bench A',
   });
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: [],
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
-  listeners.push(listener);
-  const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  const { origin } = await services.listen(h.core);
   const signIn = async (name: string) =>
     (await send(origin, '/api/v1/sign-in', { body: { name, password: PASSWORD } })).body.token!;
   return { h, admin, bench, origin, signIn };

@@ -10,28 +10,23 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openLabRecords, SESSION_IDLE_MS, type LabRecords } from '../../src-main/core/index';
+import { SESSION_IDLE_MS } from '../../src-main/core/index';
 import { connectRemoteCore } from '../../src-main/link';
-import { startApiListener } from '../../src-main/serve/api';
 import { signIn as signInRoute } from '../../src-main/serve/api-sign-in';
-import type { ListenerContext, RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseTokens, type Token } from '../../src-main/serve/tokens';
 import { FakeClock } from '../core/fake-clock';
-import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { addController, emulator, newCore } from '../core/harness';
+import { apiContext, ApiServices } from './api-services';
 
 const PASSWORD = 'a long enough password';
 const SECRET = 'ci-secret-0123456789abcdef';
 let dir: string;
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
+const services = new ApiServices();
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'plugboard-sign-in-'));
 });
 afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
+  await services.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -71,8 +66,7 @@ const signIn = (origin: string, name: string, password: string) =>
   send(origin, '/api/v1/sign-in', { method: 'POST', body: { name, password } });
 
 async function service(tokens: Token[] = []) {
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
   const h = newCore({ records, clock });
   const admin = h.core.handlersAs({ door: 'cli', who: 'root', role: 'admin' });
@@ -85,18 +79,7 @@ async function service(tokens: Token[] = []) {
     scope,
     password: PASSWORD,
   });
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens,
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-  });
-  listeners.push(listener);
-  const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  const { origin } = await services.listen(h.core, { tokens });
   return { h, clock, origin, admin, scope };
 }
 
@@ -230,16 +213,7 @@ describe('sign-in on the JSON API', () => {
 
   it('takes a password over plain HTTP only from this machine', async () => {
     const { h } = await service();
-    const context: ListenerContext = {
-      core: h.core,
-      spec: { name: 'api', host: '0.0.0.0', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls: null,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-    };
+    const context = apiContext(h.core, { spec: { name: 'api', host: '0.0.0.0', port: 0 } });
     const from = (address: string) =>
       Object.assign(Readable.from([JSON.stringify({ name: 'ada', password: PASSWORD })]), {
         socket: { remoteAddress: address },

@@ -11,20 +11,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Caller } from '../../src-preload/model';
-import { openLabRecords, SESSION_IDLE_MS, type LabRecords } from '../../src-main/core/index';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
+import { SESSION_IDLE_MS } from '../../src-main/core/index';
 import { SESSION_ENDED_CLOSE } from '../../src-main/web/socket-protocol';
 import { FakeClock } from '../core/fake-clock';
-import { addController, cleanUp, emulator, newCore } from '../core/harness';
+import { addController, emulator, newCore } from '../core/harness';
+import { ApiServices } from './api-services';
 import { standInRenderer } from '../web/web-helpers';
 
 const PASSWORD = 'a long enough password';
 let dir: string;
 let rendererDir: string;
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
+const services = new ApiServices();
 const sockets: WebSocket[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'plugboard-api-window-'));
@@ -33,35 +30,19 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const ws of sockets.splice(0)) ws.terminate();
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
+  await services.close();
   await rm(dir, { recursive: true, force: true });
   await rm(rendererDir, { recursive: true, force: true });
 });
 
 async function service(webWindow = true) {
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const clock = new FakeClock(Date.UTC(2026, 0, 5, 9));
   const h = newCore({ records, clock });
   const admin = h.core.handlersAs({ door: 'cli', who: 'root', role: 'admin' });
   await admin['accounts/add']({ name: 'ada', role: 'observer', scope: { kind: 'all' }, password: PASSWORD });
   await admin['accounts/add']({ name: 'bob', role: 'operator', scope: { kind: 'all' }, password: PASSWORD });
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: [],
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-    webWindow,
-    rendererDir,
-  });
-  listeners.push(listener);
-  const origin = /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  const { origin, listener } = await services.listen(h.core, { webWindow, rendererDir });
   const session = async (name: string) => {
     const response = await fetch(`${origin}/api/v1/sign-in`, {
       method: 'POST',

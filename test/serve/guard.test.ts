@@ -10,6 +10,7 @@ import { createGuardedServer, sendJson } from '../../src-main/serve/listener';
 import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseAllow } from '../../src-main/serve/network';
 import { newCore, cleanUp } from '../core/harness';
+import { apiContext } from './api-services';
 
 const servers: (Server | HttpServer)[] = [];
 afterEach(async () => {
@@ -74,19 +75,7 @@ describe('the client-network allowlist on a listener', () => {
   });
 
   it('closes the socket after answering a request it cannot read, even if the client keeps its side open', async () => {
-    const { server, refusals } = createGuardedServer(
-      {
-        core: newCore().core,
-        spec: { name: 'api', host: '127.0.0.1', port: 0 },
-        allow: null,
-        tokens: [],
-        hostNames: [],
-        tls: null,
-        metrics: new ServiceMetrics(),
-        log: () => undefined,
-      },
-      () => undefined,
-    );
+    const { server, refusals } = createGuardedServer(apiContext(newCore().core), () => undefined);
     servers.push(server);
     server.on('close', () => refusals.close());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,32 +8,25 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openLabRecords, type LabRecords } from '../../src-main/core/index';
 import { signInWithProvider } from '../../src-main/link/provider-sign-in';
-import { startApiListener } from '../../src-main/serve/api';
-import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { parseOidc, type OidcConfig } from '../../src-main/serve/oidc-options';
 import { startOidc } from '../../src-main/serve/oidc-service';
-import { cleanUp, newCore } from '../core/harness';
+import { newCore } from '../core/harness';
+import { ApiServices } from './api-services';
 
 let dir: string;
-const opened: LabRecords[] = [];
-const listeners: RunningListener[] = [];
+const services = new ApiServices();
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'plugboard-oidc-desk-'));
 });
 afterEach(async () => {
-  await Promise.all(listeners.splice(0).map((l) => l.close(1_000)));
-  await cleanUp();
-  for (const records of opened.splice(0)) await records.store.close().catch(() => undefined);
+  await services.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 /** A service's api listener, with a provider (never reached in these tests) or without. */
 async function service(withProvider: boolean): Promise<string> {
-  const records = await openLabRecords(dir, '0.0.0-test', () => undefined, Date.now(), {});
-  opened.push(records);
+  const records = await services.records(dir);
   const h = newCore({ records });
   let oidc = null;
   if (withProvider) {
@@ -49,19 +42,7 @@ async function service(withProvider: boolean): Promise<string> {
     )) as OidcConfig;
     oidc = startOidc(config, [], null);
   }
-  const listener = await startApiListener({
-    core: h.core,
-    spec: { name: 'api', host: '127.0.0.1', port: 0 },
-    allow: null,
-    tokens: [],
-    hostNames: [],
-    tls: null,
-    metrics: new ServiceMetrics(),
-    log: () => undefined,
-    oidc,
-  });
-  listeners.push(listener);
-  return /api: (http:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;
+  return (await services.listen(h.core, { oidc })).origin;
 }
 
 it('a service without a provider is refused with a sentence before any browser opens', async () => {

@@ -7,9 +7,9 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startApiListener } from '../../src-main/serve/api';
 import type { RunningListener } from '../../src-main/serve/listener';
-import { ServiceMetrics } from '../../src-main/serve/metrics';
 import { loadTls } from '../../src-main/serve/tls';
 import { cleanUp, newCore } from '../core/harness';
+import { apiContext } from './api-services';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'plugboard-serve-tls-'));
 const listeners: RunningListener[] = [];
@@ -36,16 +36,7 @@ describe('TLS for the API', () => {
     const tls = await loadTls({ kind: 'self-signed' }, dir, ['127.0.0.1']);
     expect(tls).not.toBeNull();
     expect(statSync(path.join(dir, 'serve-tls', 'key.pem')).mode & 0o777).toBe(0o600);
-    const listener = await startApiListener({
-      core: newCore().core,
-      spec: { name: 'api', host: '127.0.0.1', port: 0 },
-      allow: null,
-      tokens: [],
-      hostNames: [],
-      tls,
-      metrics: new ServiceMetrics(),
-      log: () => undefined,
-    });
+    const listener = await startApiListener(apiContext(newCore().core, { tls }));
     listeners.push(listener);
     expect(listener.lines[0]).toContain(`TLS certificate SHA-256 ${tls!.fingerprint256}`);
     const origin = /api: (https:\/\/[^/]+)\//.exec(listener.lines[0]!)![1]!;

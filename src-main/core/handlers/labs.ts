@@ -3,19 +3,8 @@
  * it attaches to no lab. A desk (the desktop app, the web shell on a person's machine) answers them with
  * its labs instead (src-main/desk); here the list is empty and the rest say where labs are attached.
  */
-import type { Handlers } from '../../../src-preload/contract';
+import type { LabHandlers } from '../../../src-preload/contract';
 import { PlugboardError } from '../../shared/errors';
-
-type LabHandlers = Pick<
-  Handlers,
-  | 'labs/list'
-  | 'labs/add'
-  | 'labs/signIn'
-  | 'labs/signInWithProvider'
-  | 'labs/signOut'
-  | 'labs/remove'
-  | 'labs/call'
->;
 
 function noLabs(): never {
   throw new PlugboardError(

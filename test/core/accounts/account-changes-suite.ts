@@ -5,22 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { Accounts } from '../../../src-main/core/accounts/accounts';
 import type { LabStore } from '../../../src-main/core/database/lab-store';
-import { isPlugboardError, type PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
+import { refusal } from './refusal';
 
 const PASSWORD = 'correct horse battery';
 const EVERYWHERE = { kind: 'all' } as const;
 const RACK_7 = { kind: 'some', tags: ['rack-7'], controllers: [], outlets: [] } as const;
-
-async function refusal(promise: Promise<unknown>): Promise<PlugboardError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPlugboardError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 export function accountChangesSuite(open: () => Promise<LabStore>): void {
   async function setup() {

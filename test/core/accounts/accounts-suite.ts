@@ -11,21 +11,11 @@ import {
 } from '../../../src-main/core/accounts/accounts';
 import { FAILURE_MEMORY_MS, LOCK_MS } from '../../../src-main/core/accounts/sign-in-limits';
 import type { LabStore } from '../../../src-main/core/database/lab-store';
-import { isPlugboardError, type PlugboardError } from '../../../src-main/shared/errors';
 import { FakeClock } from '../fake-clock';
+import { refusal } from './refusal';
 
 const PASSWORD = 'correct horse battery';
 const EVERYWHERE = { kind: 'all' } as const;
-
-async function refusal(promise: Promise<unknown>): Promise<PlugboardError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPlugboardError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 export function accountsSuite(open: () => Promise<LabStore>): void {
   async function setup() {
