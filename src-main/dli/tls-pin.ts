@@ -64,22 +64,36 @@ class PinnedSessions {
  */
 export class ControllerAgent extends Agent {
   readonly #sockets = new Set<Socket>();
+  #closed = false;
 
-  /** Called by the connector for each socket it opens. */
+  /**
+   * Called by the connector for each socket it opens. Once closed, a socket opened anyway is destroyed
+   * at once: a unit that ends every connection (`Connection: close`) makes undici's client resume when
+   * that socket closes, and a connect it starts then would otherwise outlive the client.
+   */
   track(socket: Socket | undefined | void): void {
     if (!socket) return;
+    if (this.#closed) {
+      socket.destroy(closedError());
+      return;
+    }
     this.#sockets.add(socket);
     socket.once('close', () => this.#sockets.delete(socket));
   }
 
-  /** Close, then destroy any socket the connector opened that is still open. */
+  /** Close, then destroy any socket the connector opened that is still open, or opens from now on. */
   async closeAll(): Promise<void> {
     await this.close();
+    this.#closed = true;
     // With an error, so the connector's callback runs and clears its connect timeout (a plain destroy()
     // leaves that timer running for its full 10 s).
-    for (const socket of this.#sockets) socket.destroy(new Error('The controller client was closed.'));
+    for (const socket of this.#sockets) socket.destroy(closedError());
     this.#sockets.clear();
   }
+}
+
+function closedError(): Error {
+  return new Error('The controller client was closed.');
 }
 
 /** An undici dispatcher for one controller: one connection, and a fingerprint check on every TLS handshake. */
