@@ -186,6 +186,8 @@ function assembleCore(options: CoreOptions): { core: Core; registry: ControllerR
       await ready;
       await discovery.dispose();
       await sessions.dispose();
+      // The inventory's last known values reach inventory.json before the Core says it has ended.
+      await fleet.inventory.saved();
       const running = [...demos.values()];
       demos.clear();
       await Promise.all(running.map((demo) => demo.emulator.close().catch(() => undefined)));

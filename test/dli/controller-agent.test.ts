@@ -11,6 +11,7 @@ describe('a closed controller dispatcher', () => {
   it('destroys the sockets it opened, and any socket its connector opens after it was closed', async () => {
     const agent = createDispatcher({ fingerprint: null, controller: 'Bench A' });
     const before = new Socket();
+    before.on('error', () => undefined);
     agent.track(before);
     await agent.closeAll();
     expect(before.destroyed).toBe(true);
@@ -23,6 +24,7 @@ describe('a closed controller dispatcher', () => {
   it('keeps a socket opened while it is open', async () => {
     const agent = createDispatcher({ fingerprint: null, controller: 'Bench A' });
     const open = new Socket();
+    open.on('error', () => undefined);
     agent.track(open);
     expect(open.destroyed).toBe(false);
     open.destroy();
